@@ -1,0 +1,51 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Arrows point one way: parlor -> MicroHTTP -> (CMicroHTTPD, ByteOutput).
+let package = Package(
+    name: "Parlor",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        .library(name: "ByteOutput", targets: ["ByteOutput"]),
+        .executable(name: "parlor", targets: ["parlor"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // libmicrohttpd from Debian (libmicrohttpd-dev), plus the few inline shims Swift cannot express.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // A growable byte buffer shared by the renderer and the HTTP front; no dependencies.
+        .target(name: "ByteOutput"),
+        .target(
+            name: "MicroHTTP",
+            dependencies: [
+                "CMicroHTTPD",
+                "ByteOutput",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "parlor",
+            dependencies: [
+                "MicroHTTP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(name: "ByteOutputTests", dependencies: ["ByteOutput"]),
+        .testTarget(
+            name: "MicroHTTPTests",
+            dependencies: ["MicroHTTP", "ByteOutput", .product(name: "Logging", package: "swift-log")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

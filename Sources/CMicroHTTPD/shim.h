@@ -1,0 +1,65 @@
+/* The few pieces of libmicrohttpd that Swift cannot call directly: the variadic
+ * start and info functions, and macros whose values involve casts. Nothing else. */
+#ifndef PARLOR_CMICROHTTPD_SHIM_H
+#define PARLOR_CMICROHTTPD_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+_Static_assert(MHD_VERSION >= 0x00097300, "Parlor needs libmicrohttpd 0.9.73 or newer");
+
+static const uint64_t parlor_mhd_size_unknown = MHD_SIZE_UNKNOWN;
+static const ssize_t parlor_mhd_reader_end_of_stream = MHD_CONTENT_READER_END_OF_STREAM;
+static const ssize_t parlor_mhd_reader_end_with_error = MHD_CONTENT_READER_END_WITH_ERROR;
+
+/* MHD_start_daemon is C-variadic; every option travels through one MHD_OPTION_ARRAY. */
+static inline struct MHD_Daemon *
+parlor_mhd_start_daemon(unsigned int flags, uint16_t port,
+                        MHD_AccessHandlerCallback handler, void *handler_cls,
+                        const struct MHD_OptionItem *options)
+{
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/* The port the daemon listens on (useful when it was asked for port 0). */
+static inline uint16_t
+parlor_mhd_bound_port(struct MHD_Daemon *daemon)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/* The peer's socket address, or NULL. Valid while the connection lives. */
+static inline const struct sockaddr *
+parlor_mhd_client_address(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
+/* libmicrohttpd's error log takes a va_list, which Swift cannot receive: format here, then
+ * hand the finished line to Swift (parlor_mhd_log_line is defined with @_cdecl in MicroHTTP). */
+extern void parlor_mhd_log_line(void *cls, const char *line);
+
+static void
+parlor_mhd_log(void *cls, const char *format, va_list arguments)
+{
+    char line[512];
+    vsnprintf(line, sizeof line, format, arguments);
+    parlor_mhd_log_line(cls, line);
+}
+
+static inline intptr_t
+parlor_mhd_log_function(void)
+{
+    return (intptr_t) &parlor_mhd_log;
+}
+
+#endif

@@ -1,0 +1,71 @@
+import ByteOutput
+
+/// A handler that answers on the connection's own thread: for work that never waits.
+public typealias SyncHandler = @Sendable (Request) throws -> Response
+/// A handler that may wait (a database call). Its connection is suspended meanwhile, so no
+/// server thread is held.
+public typealias AsyncHandler = @Sendable (Request) async throws -> Response
+
+/// Maps a method and a path to a handler. HEAD is answered by the GET handler, a known path
+/// with another method gets 405 with `Allow`, anything else 404.
+public struct Router: Sendable {
+    enum Handler: Sendable {
+        case sync(SyncHandler)
+        case async(AsyncHandler)
+    }
+
+    struct Route: Sendable {
+        let method: HTTPMethod
+        let pattern: RoutePattern
+        let bodyLimit: Int?
+        let handler: Handler
+    }
+
+    enum Match {
+        case found(Route, parameters: [String: String])
+        case notFound
+        case methodNotAllowed(allowed: [HTTPMethod])
+    }
+
+    private(set) var routes: [Route] = []
+
+    /// Renders refusals and failures (404, 405, 413, 500 ...). The default is a small HTML page.
+    public var errorResponder: @Sendable (HTTPError, _ requestID: String) -> Response = ErrorPage.response
+
+    /// An empty router.
+    public init() {}
+
+    /// Adds a synchronous route. `bodyLimit` overrides the server's default body limit.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping SyncHandler) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, handler: .sync(handler)))
+    }
+
+    /// Adds an `async` route.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping AsyncHandler) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, handler: .async(handler)))
+    }
+
+    public mutating func get(_ pattern: String, _ handler: @escaping SyncHandler) { add(.get, pattern, handler) }
+    public mutating func get(_ pattern: String, _ handler: @escaping AsyncHandler) { add(.get, pattern, handler) }
+    public mutating func post(_ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping SyncHandler) {
+        add(.post, pattern, bodyLimit: bodyLimit, handler)
+    }
+    public mutating func post(_ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping AsyncHandler) {
+        add(.post, pattern, bodyLimit: bodyLimit, handler)
+    }
+
+    /// Finds the route for a request.
+    func match(_ method: HTTPMethod, path: String) -> Match {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        let wanted = method == .head ? HTTPMethod.get : method
+        var allowed: [HTTPMethod] = []
+        for route in routes {
+            guard let parameters = route.pattern.match(segments) else { continue }
+            if route.method == wanted { return .found(route, parameters: parameters) }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if allowed.isEmpty { return .notFound }
+        if allowed.contains(.get) { allowed.append(.head) }
+        return .methodNotAllowed(allowed: allowed)
+    }
+}

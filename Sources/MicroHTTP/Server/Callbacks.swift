@@ -1,0 +1,83 @@
+// The @convention(c) functions libmicrohttpd calls, kept in one enum outside any actor:
+// libmicrohttpd runs them on its own threads.
+import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum Callbacks {
+    static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, conCls in
+        guard let cls, let connection, let url, let method, let uploadSize, let conCls else { return .NO }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        return server.access(ConnectionHandle(raw: connection), url: url, method: method,
+                             upload: upload, uploadSize: uploadSize, context: conCls)
+    }
+
+    static let requestCompleted: MHD_RequestCompletedCallback = { _, _, conCls, _ in
+        guard let conCls, let context = conCls.pointee else { return }
+        Unmanaged<RequestContext>.fromOpaque(context).release()
+        conCls.pointee = nil
+    }
+
+    static let formPart: MHD_PostDataIterator = { cls, _, key, filename, contentType, _, data, offset, size in
+        guard let cls, let key else { return .NO }
+        let collector = Unmanaged<FormCollector>.fromOpaque(cls).takeUnretainedValue()
+        collector.receive(name: key, filename: filename, contentType: contentType, data: data, offset: offset, size: size)
+        return .YES
+    }
+
+    static let collectField: MHD_KeyValueIterator = { cls, _, key, value in
+        guard let cls, let key else { return .YES }
+        let fields = cls.assumingMemoryBound(to: [(String, String)].self)
+        fields.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+        return .YES
+    }
+
+    static let collectQueryItem: MHD_KeyValueIterator = { cls, _, key, value in
+        guard let cls, let key else { return .YES }
+        let items = cls.assumingMemoryBound(to: QueryCollection.self)
+        guard let name = String(validatingCString: key), let text = value.map(String.init(validatingCString:)) ?? "" else {
+            items.pointee.valid = false
+            return .NO
+        }
+        items.pointee.items.append(name, text)
+        return .YES
+    }
+
+    static let releaseStorage: MHD_ContentReaderFreeCallback = { cls in
+        guard let cls else { return }
+        Unmanaged<AnyObject>.fromOpaque(cls).release()
+    }
+
+    static let eventStreamRead: MHD_ContentReaderCallback = { cls, _, buffer, max in
+        guard let cls, let buffer else { return Int(parlor_mhd_reader_end_with_error) }
+        let stream = Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue()
+        return stream.fill(UnsafeMutableRawBufferPointer(start: buffer, count: max))
+    }
+
+    static let eventStreamEnded: MHD_ContentReaderFreeCallback = { cls in
+        guard let cls else { return }
+        Unmanaged<EventStream>.fromOpaque(cls).takeRetainedValue().finished()
+    }
+}
+
+struct QueryCollection {
+    var items = QueryItems()
+    var valid = true
+}
+
+extension String {
+    var trimmingTrailingNewlines: String {
+        var copy = self
+        while copy.last == "\n" || copy.last == "\r" { copy.removeLast() }
+        return copy
+    }
+}
+
+/// libmicrohttpd's own error messages, formatted by the shim, into the server's log.
+@_cdecl("parlor_mhd_log_line")
+func libraryLogLine(_ cls: UnsafeMutableRawPointer?, _ line: UnsafePointer<CChar>?) {
+    guard let cls, let line else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    server.logger.warning("libmicrohttpd: \(String(cString: line).trimmingTrailingNewlines)")
+}

@@ -1,0 +1,171 @@
+// How one request travels through libmicrohttpd's access callback: the first call (head
+// parsed), the body calls, and the last call, where the handler runs.
+import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension HTTPServer {
+    func access(_ connection: ConnectionHandle, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+                upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
+                context slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        guard let existing = slot.pointee else {
+            return begin(connection, url: url, method: method, slot: slot)
+        }
+        let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            let size = uploadSize.pointee
+            uploadSize.pointee = 0
+            return receiveBody(context, upload, size)
+        }
+        return respond(context, connection)
+    }
+
+    /// First call: the request head is parsed. Never answer here unless refusing the body:
+    /// libmicrohttpd would then close the connection instead of keeping it alive.
+    private func begin(_ connection: ConnectionHandle, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+                       slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        let method = HTTPMethod(String(cString: method))
+        let path = String(validatingCString: url)
+        let context = RequestContext(id: requestIDs.next(), method: method, path: path ?? "/", connection: connection)
+        slot.pointee = Unmanaged.passRetained(context).toOpaque()  // released in Callbacks.requestCompleted
+
+        if let path, let problem = RequestPath.problem(path) {
+            context.refusal = HTTPError(.badRequest, problem)
+        } else if path == nil {
+            context.refusal = HTTPError(.badRequest, "The address is not valid UTF-8.")
+        } else {
+            switch router.match(method, path: context.path) {
+            case .found(let route, let parameters):
+                context.route = route
+                context.parameters = parameters
+            case .notFound:
+                context.refusal = HTTPError(.notFound, "There is nothing at this address.")
+            case .methodNotAllowed(let allowed):
+                context.refusal = HTTPError(.methodNotAllowed, "This address does not accept \(method).",
+                                            headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")])
+            }
+        }
+        context.bodyLimit = context.route?.bodyLimit ?? configuration.defaultBodyLimit
+
+        let conn = connection.raw
+        if let length = MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Length").flatMap({ Int(String(cString: $0)) }),
+           length > context.bodyLimit {
+            // Refused before a byte of the body is read; libmicrohttpd closes the connection after.
+            let error = HTTPError(.contentTooLarge, "This is larger than the \(context.bodyLimit) bytes this address accepts.")
+            return queue(errorResponse(error, id: context.reply.id), on: connection, id: context.reply.id,
+                         method: method, path: context.path, started: context.reply.started)
+        }
+        if context.refusal == nil, method.expectsBody || MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Type") != nil {
+            let collector = FormCollector()
+            context.form = collector
+            context.postProcessor = MHD_create_post_processor(conn, 4096, Callbacks.formPart,
+                                                              Unmanaged.passUnretained(collector).toOpaque())
+        }
+        return .YES
+    }
+
+    /// A piece of the body. A chunked body that outgrows the limit is cut off: libmicrohttpd
+    /// cannot answer in the middle of an upload, so the connection is dropped.
+    private func receiveBody(_ context: RequestContext, _ upload: UnsafePointer<CChar>?, _ size: Int) -> MHD_Result {
+        context.bodyBytes += size
+        if context.bodyBytes > context.bodyLimit {
+            logger.info("body cut off", metadata: ["request": "\(context.reply.id)", "limit": "\(context.bodyLimit)"])
+            return .NO
+        }
+        guard context.refusal == nil, !context.bodyUnreadable else { return .YES }
+        guard let postProcessor = context.postProcessor, let upload else {
+            context.refusal = HTTPError(.unsupportedMediaType, "Send this as a form (urlencoded or multipart).")
+            return .YES
+        }
+        if MHD_post_process(postProcessor, upload, size) != .YES {
+            context.bodyUnreadable = true
+        }
+        return .YES
+    }
+
+    /// Last call: the whole request is here. Build the value and run the handler.
+    private func respond(_ context: RequestContext, _ connection: ConnectionHandle) -> MHD_Result {
+        let id = context.reply.id
+        if context.bodyUnreadable, context.refusal == nil {
+            context.refusal = HTTPError(.badRequest, "The form could not be read.")
+        }
+        var form = FormData()
+        if context.refusal == nil, let collector = context.form {
+            if let postProcessor = context.postProcessor {
+                if MHD_destroy_post_processor(postProcessor) != .YES {
+                    context.refusal = HTTPError(.badRequest, "The form ended too early.")
+                }
+                context.postProcessor = nil
+            }
+            if let parsed = collector.form() { form = parsed } else {
+                context.refusal = HTTPError(.badRequest, "The form contains text that is not valid UTF-8.")
+            }
+        }
+        guard context.refusal == nil, let route = context.route else {
+            let error = context.refusal ?? HTTPError(.notFound)
+            return queue(errorResponse(error, id: id), on: connection, id: id, method: context.method,
+                         path: context.path, started: context.reply.started)
+        }
+        guard let request = makeRequest(context, connection, form: form) else {
+            let error = HTTPError(.badRequest, "The query string contains text that is not valid UTF-8.")
+            return queue(errorResponse(error, id: id), on: connection, id: id, method: context.method,
+                         path: context.path, started: context.reply.started)
+        }
+        switch route.handler {
+        case .sync(let handler):
+            let response = run(id: id) { try handler(request) }
+            return queue(response, on: connection, id: id, method: context.method, path: context.path, started: context.reply.started)
+        case .async(let handler):
+            let reply = context.reply
+            pendingReplies.add(reply)
+            MHD_suspend_connection(connection.raw)
+            Task {
+                let response = await runAsync(id: reply.id) { try await handler(request) }
+                reply.answerOnce {
+                    _ = queue(response, on: reply.connection, id: reply.id, method: request.method,
+                              path: request.path, started: reply.started)
+                    MHD_resume_connection(reply.connection.raw)
+                }
+                pendingReplies.remove(reply)
+            }
+            return .YES
+        }
+    }
+
+    private func makeRequest(_ context: RequestContext, _ connection: ConnectionHandle, form: FormData) -> Request? {
+        var fields: [(String, String)] = []
+        _ = withUnsafeMutablePointer(to: &fields) {
+            MHD_get_connection_values(connection.raw, .HEADER_KIND, Callbacks.collectField, $0)
+        }
+        var headers = HTTPHeaders()
+        for (name, value) in fields { headers.add(name, value) }
+        var query = QueryCollection()
+        _ = withUnsafeMutablePointer(to: &query) {
+            MHD_get_connection_values(connection.raw, .GET_ARGUMENT_KIND, Callbacks.collectQueryItem, $0)
+        }
+        guard query.valid else { return nil }
+        let peer = parlor_mhd_client_address(connection.raw).flatMap(PeerAddress.text(of:))
+        return Request(id: context.reply.id, method: context.method, path: context.path, query: query.items,
+                       headers: headers, peerAddress: peer, form: form, parameters: context.parameters)
+    }
+
+    private func run(id: String, _ body: () throws -> Response) -> Response {
+        do { return try body() } catch { return failure(error, id: id) }
+    }
+
+    private func runAsync(id: String, _ body: () async throws -> Response) async -> Response {
+        do { return try await body() } catch { return failure(error, id: id) }
+    }
+
+    /// A thrown ``HTTPError`` becomes its page; anything else is a 500 whose detail goes to
+    /// the log only.
+    private func failure(_ error: any Error, id: String) -> Response {
+        if let error = error as? HTTPError {
+            if let detail = error.detail { logger.info("refused", metadata: ["request": "\(id)", "detail": "\(detail)"]) }
+            return errorResponse(error, id: id)
+        }
+        logger.error("handler failed", metadata: ["request": "\(id)", "error": "\(String(reflecting: error))"])
+        return errorResponse(HTTPError(.internalServerError, "Something went wrong on our side. Please try again."), id: id)
+    }
+}

@@ -1,0 +1,128 @@
+import CMicroHTTPD
+import Logging
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd: a pool of polling threads on epoll, keep-alive,
+/// suspended connections for `async` handlers and event streams, and an orderly shutdown.
+public final class HTTPServer: Sendable {
+    /// The configuration it was created with.
+    public let configuration: ServerConfiguration
+    let router: Router
+    let logger: Logger
+    let requestIDs = RequestIDs()
+    let streams = EventStreamRegistry()
+    let pendingReplies = PendingReplies()
+
+    private enum State {
+        case idle
+        case running(DaemonHandle, port: UInt16, heartbeat: Task<Void, Never>)
+        case stopped
+    }
+
+    private let state = Mutex<State>(.idle)
+
+    /// Creates a server; call ``start()`` to listen.
+    public init(configuration: ServerConfiguration = ServerConfiguration(), router: Router, logger: Logger) {
+        self.configuration = configuration
+        self.router = router
+        self.logger = logger
+    }
+
+    /// The port it listens on (the real one when configured with 0), or nil when not running.
+    public var port: UInt16? {
+        state.withLock { if case .running(_, let port, _) = $0 { port } else { nil } }
+    }
+
+    /// Event streams currently open.
+    public var openEventStreams: Int { streams.count }
+
+    /// Starts listening. Throws if the address cannot be bound or the configuration is wrong.
+    public func start() throws(MicroHTTPError) {
+        try configuration.validate()
+        var address = try SocketAddress(host: configuration.host, port: configuration.port)
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+
+        // The daemon holds this server until stop: released after MHD_stop_daemon.
+        let me = Unmanaged.passRetained(self).toOpaque()
+        let daemon: OpaquePointer? = address.withSockaddr { sockaddr in
+            var options: [MHD_OptionItem] = [
+                // First, so that every later message already goes to the server's log.
+                MHD_OptionItem(option: .EXTERNAL_LOGGER,
+                               value: parlor_mhd_log_function(), ptr_value: me),
+                MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: sockaddr)),
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+                MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perAddressConnectionLimit, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
+                MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: configuration.listenBacklog, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+                MHD_OptionItem(option: .NOTIFY_COMPLETED,
+                               value: unsafeBitCast(Callbacks.requestCompleted, to: Int.self), ptr_value: nil),
+            ]
+            if configuration.threads > 1 {
+                options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
+            }
+            options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+            return options.withUnsafeBufferPointer { options in
+                parlor_mhd_start_daemon(flags, configuration.port, Callbacks.access, me, options.baseAddress)
+            }
+        }
+        guard let daemon else {
+            Unmanaged<HTTPServer>.fromOpaque(me).release()
+            throw .startFailed("could not listen on \(configuration.host):\(configuration.port) (in use, or not an address of this machine?)")
+        }
+        let port = parlor_mhd_bound_port(daemon)
+        let heartbeat = Task.detached { [streams, interval = configuration.heartbeatInterval] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                if Task.isCancelled { break }
+                streams.heartbeat()
+            }
+        }
+        state.withLock { $0 = .running(DaemonHandle(raw: daemon), port: port, heartbeat: heartbeat) }
+        logger.notice("listening", metadata: [
+            "address": "\(configuration.host):\(port)", "threads": "\(configuration.threads)",
+            "connection-limit": "\(configuration.connectionLimit)",
+        ])
+    }
+
+    /// Stops in order: no new connections, every event stream ends after what it has queued,
+    /// requests in flight get up to `gracePeriod` to finish (then 503), and the daemon stops.
+    public func shutdown(gracePeriod: Duration = .seconds(10)) async {
+        let running = state.withLock { state -> (DaemonHandle, Task<Void, Never>)? in
+            guard case .running(let daemon, _, let heartbeat) = state else { return nil }
+            state = .stopped
+            return (daemon, heartbeat)
+        }
+        guard let (daemon, heartbeat) = running else { return }
+        heartbeat.cancel()
+        let listener = MHD_quiesce_daemon(daemon.raw)
+        if listener >= 0 { close(listener) }
+        streams.closeAll()
+
+        let deadline = ContinuousClock.now + gracePeriod
+        while (streams.count > 0 || pendingReplies.count > 0) && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        // Whatever is still waiting gets a 503 and is resumed: libmicrohttpd must never be
+        // stopped while a connection is suspended.
+        for reply in pendingReplies.all() {
+            reply.answerOnce {
+                _ = queue(errorResponse(HTTPError(.serviceUnavailable, "The server is restarting. Please try again."), id: reply.id),
+                          on: reply.connection, id: reply.id, method: nil, path: nil, started: reply.started)
+                MHD_resume_connection(reply.connection.raw)
+            }
+            pendingReplies.remove(reply)
+        }
+        if streams.count > 0 {
+            logger.warning("event streams still open at shutdown", metadata: ["count": "\(streams.count)"])
+        }
+        MHD_stop_daemon(daemon.raw)
+        Unmanaged.passUnretained(self).release()
+        logger.notice("stopped")
+    }
+}

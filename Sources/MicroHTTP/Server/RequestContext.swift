@@ -1,0 +1,65 @@
+import CMicroHTTPD
+import Synchronization
+
+/// What the server remembers about one request between libmicrohttpd's calls for it. Lives
+/// in the connection's `con_cls`, used only on that connection's thread.
+final class RequestContext {
+    /// Why the request will be refused without reaching a handler.
+    var refusal: HTTPError?
+    var method: HTTPMethod
+    var path: String
+    var route: Router.Route?
+    var parameters: [String: String] = [:]
+    var bodyLimit = 0
+    var bodyBytes = 0
+    var postProcessor: OpaquePointer?
+    var form: FormCollector?
+    var bodyUnreadable = false
+    let reply: PendingReply
+
+    init(id: String, method: HTTPMethod, path: String, connection: ConnectionHandle) {
+        self.method = method
+        self.path = path
+        self.reply = PendingReply(id: id, connection: connection)
+    }
+
+    deinit {
+        if let postProcessor { _ = MHD_destroy_post_processor(postProcessor) }
+    }
+}
+
+/// The part of a request an `async` handler's task needs: who answers first wins, the
+/// handler or a shutdown that gives up waiting for it.
+final class PendingReply: Sendable {
+    let id: String
+    let connection: ConnectionHandle
+    let started = ContinuousClock.now
+    private let answered = Mutex(false)
+
+    init(id: String, connection: ConnectionHandle) {
+        self.id = id
+        self.connection = connection
+    }
+
+    /// Runs `body` if nobody answered yet; returns whether it ran.
+    @discardableResult
+    func answerOnce(_ body: () -> Void) -> Bool {
+        answered.withLock { answered in
+            guard !answered else { return false }
+            answered = true
+            body()
+            return true
+        }
+    }
+}
+
+/// Requests waiting for an `async` handler, with their connections suspended.
+final class PendingReplies: Sendable {
+    private let replies = Mutex<[ObjectIdentifier: PendingReply]>([:])
+
+    var count: Int { replies.withLock { $0.count } }
+
+    func add(_ reply: PendingReply) { replies.withLock { $0[ObjectIdentifier(reply)] = reply } }
+    func remove(_ reply: PendingReply) { _ = replies.withLock { $0.removeValue(forKey: ObjectIdentifier(reply)) } }
+    func all() -> [PendingReply] { replies.withLock { Array($0.values) } }
+}

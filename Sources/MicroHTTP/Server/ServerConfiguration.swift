@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How an ``HTTPServer`` listens and what it allows. Every field has a documented default
+/// suited to a chat server holding many idle event streams.
+public struct ServerConfiguration: Sendable {
+    /// Address to listen on: an IPv4 or IPv6 literal. Default "127.0.0.1".
+    public var host: String = "127.0.0.1"
+    /// Port to listen on; 0 picks a free one (see ``HTTPServer/port``). Default 8080.
+    public var port: UInt16 = 8080
+    /// Threads polling connections. Default: the number of online cores.
+    public var threads: Int = ServerConfiguration.onlineCores
+    /// Most connections at once. libmicrohttpd's own default (about 1,020) silently stalls
+    /// the rest, so Parlor sets it explicitly. Default 16,000 (mind `ulimit -n`).
+    public var connectionLimit: Int = 16_000
+    /// Most connections from one address; 0 means no limit. Default 0, because behind a
+    /// reverse proxy every connection comes from the proxy.
+    public var perAddressConnectionLimit: Int = 0
+    /// Seconds an idle connection is kept; 0 keeps it forever. Event streams that are waiting
+    /// for news are not idle in this sense and are never cut by it. Default 60.
+    public var connectionTimeoutSeconds: Int = 60
+    /// Pending connections the kernel may queue before `accept`. Default 4,096.
+    public var listenBacklog: Int = 4_096
+    /// Memory libmicrohttpd may use per connection for headers and buffers. It bounds the
+    /// largest request head and sets most of the cost of an idle event stream. Default 16 KiB.
+    public var connectionMemoryLimit: Int = 16 * 1024
+    /// Largest body a route accepts unless it says otherwise. Default 64 KiB.
+    public var defaultBodyLimit: Int = 64 * 1024
+    /// Seconds between heartbeat comments on every event stream; they keep proxies from
+    /// closing idle streams and are how dead clients are found. Default 15.
+    public var heartbeatInterval: Duration = .seconds(15)
+    /// Bytes that may wait for one slow event-stream client before it is cut off. Default 1 MiB.
+    public var eventStreamQueueLimit: Int = 1024 * 1024
+    /// Milliseconds browsers wait before reconnecting a dropped event stream (`retry:`). Default 2,000.
+    public var eventStreamRetryMilliseconds: Int = 2_000
+
+    /// The defaults.
+    public init() {}
+
+    /// The number of online cores, at least 1.
+    public static var onlineCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    func validate() throws(MicroHTTPError) {
+        guard threads >= 1 else { throw .invalidConfiguration("threads must be at least 1") }
+        guard connectionLimit >= 1 else { throw .invalidConfiguration("the connection limit must be at least 1") }
+        guard perAddressConnectionLimit >= 0 else { throw .invalidConfiguration("the per-address limit cannot be negative") }
+        guard connectionTimeoutSeconds >= 0 else { throw .invalidConfiguration("the connection timeout cannot be negative") }
+        guard listenBacklog >= 1 else { throw .invalidConfiguration("the listen backlog must be at least 1") }
+        guard connectionMemoryLimit >= 4096 else { throw .invalidConfiguration("the connection memory limit must be at least 4096 bytes") }
+        guard defaultBodyLimit >= 0 else { throw .invalidConfiguration("the body limit cannot be negative") }
+        guard heartbeatInterval > .zero else { throw .invalidConfiguration("the heartbeat interval must be positive") }
+        guard eventStreamQueueLimit >= 1024 else { throw .invalidConfiguration("the event stream queue limit must be at least 1024 bytes") }
+    }
+}

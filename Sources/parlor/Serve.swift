@@ -1,0 +1,83 @@
+import ArgumentParser
+import ByteOutput
+import Logging
+import MicroHTTP
+import ServiceLifecycle
+
+/// `parlor serve`: listen and serve until SIGINT or SIGTERM.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Start the Parlor server.")
+
+    @Option(help: "Address to listen on (IPv4 or IPv6 literal).")
+    var host = "127.0.0.1"
+    @Option(help: "Port to listen on; 0 picks a free one.")
+    var port: UInt16 = 8080
+    @Option(help: "Folder of static files served under /public.")
+    var `public` = "Public"
+    @Option(help: "Folder of page templates.")
+    var templates = "Templates"
+    @Option(help: "Polling threads (default: one per core).")
+    var threads = ServerConfiguration.onlineCores
+    @Option(help: "Most connections at once.")
+    var connectionLimit = ServerConfiguration().connectionLimit
+    @Option(help: "Most connections from one address (0: no limit).")
+    var perAddressLimit = ServerConfiguration().perAddressConnectionLimit
+    @Option(help: "Seconds before an idle connection is closed (0: never).")
+    var connectionTimeout = ServerConfiguration().connectionTimeoutSeconds
+    @Option(help: "Pending connections the kernel may queue.")
+    var listenBacklog = ServerConfiguration().listenBacklog
+    @Option(help: "Bytes of memory per connection for headers and buffers.")
+    var connectionMemoryLimit = ServerConfiguration().connectionMemoryLimit
+    @Option(help: "Largest request body, in bytes, unless a route says otherwise.")
+    var bodyLimit = ServerConfiguration().defaultBodyLimit
+    @Option(help: "Seconds between heartbeats on event streams.")
+    var heartbeat: Double = 15
+    @Option(help: "Bytes that may wait for one slow event-stream client before it is cut off.")
+    var eventStreamQueueLimit = ServerConfiguration().eventStreamQueueLimit
+    @Option(help: "Seconds in-flight requests get to finish at shutdown.")
+    var shutdownGrace: Double = 10
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard heartbeat > 0 else { throw ValidationError("--heartbeat must be positive") }
+        guard shutdownGrace >= 0 else { throw ValidationError("--shutdown-grace cannot be negative") }
+    }
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "parlor")
+
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.threads = threads
+        configuration.connectionLimit = connectionLimit
+        configuration.perAddressConnectionLimit = perAddressLimit
+        configuration.connectionTimeoutSeconds = connectionTimeout
+        configuration.listenBacklog = listenBacklog
+        configuration.connectionMemoryLimit = connectionMemoryLimit
+        configuration.defaultBodyLimit = bodyLimit
+        configuration.heartbeatInterval = .milliseconds(Int64(heartbeat * 1000))
+        configuration.eventStreamQueueLimit = eventStreamQueueLimit
+
+        let router = try ParlorRoutes.make(publicFolder: `public`, templatesFolder: templates)
+        let server = HTTPServer(configuration: configuration, router: router, logger: logger)
+        let service = HTTPService(server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: service)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        try await group.run()
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -19,13 +19,6 @@ enum Callbacks {
         conCls.pointee = nil
     }
 
-    static let formPart: MHD_PostDataIterator = { cls, _, key, filename, contentType, _, data, offset, size in
-        guard let cls, let key else { return .NO }
-        let collector = Unmanaged<FormCollector>.fromOpaque(cls).takeUnretainedValue()
-        collector.receive(name: key, filename: filename, contentType: contentType, data: data, offset: offset, size: size)
-        return .YES
-    }
-
     static let collectField: MHD_KeyValueIterator = { cls, _, key, value in
         guard let cls, let key else { return .YES }
         let fields = cls.assumingMemoryBound(to: [(String, String)].self)

@@ -49,18 +49,16 @@ extension HTTPServer {
         context.bodyLimit = context.route?.bodyLimit ?? configuration.defaultBodyLimit
 
         let conn = connection.raw
-        if let length = MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Length").flatMap({ Int(String(cString: $0)) }),
-           length > context.bodyLimit {
+        let contentLength = MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Length").flatMap { Int(String(cString: $0)) }
+        if let length = contentLength, length > context.bodyLimit {
             // Refused before a byte of the body is read; libmicrohttpd closes the connection after.
             let error = HTTPError(.contentTooLarge, "This is larger than the \(context.bodyLimit) bytes this address accepts.")
             return queue(errorResponse(error, id: context.reply.id), on: connection, id: context.reply.id,
                          method: method, path: context.path, started: context.reply.started)
         }
-        if context.refusal == nil, method.expectsBody || MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Type") != nil {
-            let collector = FormCollector()
-            context.form = collector
-            context.postProcessor = MHD_create_post_processor(conn, 4096, Callbacks.formPart,
-                                                              Unmanaged.passUnretained(collector).toOpaque())
+        if let length = contentLength, length > 0 { context.body.reserveCapacity(length) }
+        if let type = MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Type") {
+            context.formKind = FormParser.kind(contentType: String(cString: type))
         }
         return .YES
     }
@@ -73,34 +71,28 @@ extension HTTPServer {
             logger.info("body cut off", metadata: ["request": "\(context.reply.id)", "limit": "\(context.bodyLimit)"])
             return .NO
         }
-        guard context.refusal == nil, !context.bodyUnreadable else { return .YES }
-        guard let postProcessor = context.postProcessor, let upload else {
+        guard context.refusal == nil, let upload else { return .YES }
+        guard context.formKind != nil else {
             context.refusal = HTTPError(.unsupportedMediaType, "Send this as a form (urlencoded or multipart).")
             return .YES
         }
-        if MHD_post_process(postProcessor, upload, size) != .YES {
-            context.bodyUnreadable = true
-        }
+        context.body.append(contentsOf: UnsafeRawBufferPointer(start: upload, count: size))
         return .YES
     }
 
     /// Last call: the whole request is here. Build the value and run the handler.
     private func respond(_ context: RequestContext, _ connection: ConnectionHandle) -> MHD_Result {
         let id = context.reply.id
-        if context.bodyUnreadable, context.refusal == nil {
-            context.refusal = HTTPError(.badRequest, "The form could not be read.")
-        }
         var form = FormData()
-        if context.refusal == nil, let collector = context.form {
-            if let postProcessor = context.postProcessor {
-                if MHD_destroy_post_processor(postProcessor) != .YES {
-                    context.refusal = HTTPError(.badRequest, "The form ended too early.")
-                }
-                context.postProcessor = nil
-            }
-            if let parsed = collector.form() { form = parsed } else {
+        if context.refusal == nil, let kind = context.formKind, !context.body.isEmpty {
+            do {
+                form = try FormParser.parse(context.body, as: kind)
+            } catch .invalidUTF8 {
                 context.refusal = HTTPError(.badRequest, "The form contains text that is not valid UTF-8.")
+            } catch {
+                context.refusal = HTTPError(.badRequest, "The form could not be read.")
             }
+            context.body = []
         }
         guard context.refusal == nil, let route = context.route else {
             let error = context.refusal ?? HTTPError(.notFound)

@@ -12,19 +12,15 @@ final class RequestContext {
     var parameters: [String: String] = [:]
     var bodyLimit = 0
     var bodyBytes = 0
-    var postProcessor: OpaquePointer?
-    var form: FormCollector?
-    var bodyUnreadable = false
+    /// The form kind announced by `Content-Type`, when the request may carry a form.
+    var formKind: FormParser.Kind?
+    var body: [UInt8] = []
     let reply: PendingReply
 
     init(id: String, method: HTTPMethod, path: String, connection: ConnectionHandle) {
         self.method = method
         self.path = path
         self.reply = PendingReply(id: id, connection: connection)
-    }
-
-    deinit {
-        if let postProcessor { _ = MHD_destroy_post_processor(postProcessor) }
     }
 }
 

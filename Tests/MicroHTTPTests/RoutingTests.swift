@@ -1,0 +1,112 @@
+import Testing
+@testable import MicroHTTP
+
+@Suite struct RoutingTests {
+    static var router: Router {
+        var router = Router()
+        router.get("/") { _ in .text("home") }
+        router.get("/chats/{id}") { request in .text("chat \(request.parameters["id"] ?? "?")") }
+        router.get("/chats/{id}/messages/{message}") { request in
+            .text("\(request.parameters["id"]!)/\(request.parameters["message"]!)")
+        }
+        router.post("/chats/{id}") { _ in .redirect(to: "/chats") }
+        router.get("/boom") { _ in throw DatabaseCorrupted(table: "secret_table") }
+        router.get("/refuse") { _ in throw HTTPError(.conflict, "That <handle> is taken.") }
+        return router
+    }
+
+    struct DatabaseCorrupted: Error { let table: String }
+
+    @Test func routesCaptureParameters() async throws {
+        try await withServer(Self.router) { _, port in
+            let client = try RawClient(port: port)
+            #expect(try client.exchange("GET", "/").text == "home")
+            #expect(try client.exchange("GET", "/chats/42").text == "chat 42")
+            #expect(try client.exchange("GET", "/chats/7/messages/99").text == "7/99")
+        }
+    }
+
+    @Test func percentEncodedParametersArriveDecoded() async throws {
+        try await withServer(Self.router) { _, port in
+            let response = try RawClient(port: port).exchange("GET", "/chats/caf%C3%A9%20au%20lait")
+            #expect(response.text == "chat café au lait")
+        }
+    }
+
+    @Test func unknownPathIs404() async throws {
+        try await withServer(Self.router) { _, port in
+            let client = try RawClient(port: port)
+            #expect(try client.exchange("GET", "/nowhere").status == 404)
+            #expect(try client.exchange("GET", "/chats").status == 404)
+            #expect(try client.exchange("GET", "/chats/1/extra/segments/here").status == 404)
+        }
+    }
+
+    @Test func knownPathWithOtherMethodIs405WithAllow() async throws {
+        try await withServer(Self.router) { _, port in
+            let client = try RawClient(port: port)
+            let response = try client.exchange("DELETE", "/chats/3")
+            #expect(response.status == 405)
+            #expect(response.header("Allow") == "GET, POST, HEAD")
+            let onHome = try client.exchange("POST", "/", body: "")
+            #expect(onHome.status == 405)
+            #expect(onHome.header("Allow") == "GET, HEAD")
+        }
+    }
+
+    @Test func headIsAnsweredByGetWithoutABody() async throws {
+        try await withServer(Self.router) { _, port in
+            let client = try RawClient(port: port)
+            let head = try client.exchange("HEAD", "/chats/5")
+            #expect(head.status == 200)
+            #expect(head.header("Content-Length") == "6")
+            #expect(head.body.isEmpty)
+            // The connection is still in step: the next response is the right one.
+            #expect(try client.exchange("GET", "/chats/6").text == "chat 6")
+        }
+    }
+
+    @Test func thrownErrorIs500WithRequestIdAndNoInternals() async throws {
+        let logs = LogRecorder()
+        try await withServer(Self.router, logs: logs) { _, port in
+            let response = try RawClient(port: port).exchange("GET", "/boom")
+            #expect(response.status == 500)
+            #expect(!response.text.contains("secret_table"))
+            #expect(!response.text.contains("DatabaseCorrupted"))
+            let failure = try #require(logs.all.first { $0.message == "handler failed" })
+            #expect(failure.metadata["error"]?.contains("secret_table") == true)
+            let id = try #require(failure.metadata["request"])
+            #expect(response.text.contains("Request \(id)"))
+        }
+    }
+
+    @Test func httpErrorShowsItsMessageEscaped() async throws {
+        try await withServer(Self.router) { _, port in
+            let response = try RawClient(port: port).exchange("GET", "/refuse")
+            #expect(response.status == 409)
+            #expect(response.text.contains("That &lt;handle&gt; is taken."))
+            #expect(response.header("Content-Type") == "text/html; charset=utf-8")
+        }
+    }
+
+    @Test func everyRequestGetsOneLogLineWithItsId() async throws {
+        let logs = LogRecorder()
+        try await withServer(Self.router, logs: logs) { _, port in
+            let client = try RawClient(port: port)
+            _ = try client.exchange("GET", "/chats/1")
+            _ = try client.exchange("GET", "/missing")
+        }
+        let lines = logs.all.filter { $0.level == .info && $0.metadata["request"] != nil && $0.metadata["ms"] != nil }
+        #expect(lines.map(\.message) == ["GET /chats/1 200", "GET /missing 404"])
+        #expect(Set(lines.compactMap { $0.metadata["request"] }).count == 2)
+    }
+
+    @Test func dotSegmentsAreRefused() async throws {
+        try await withServer(Self.router) { _, port in
+            let client = try RawClient(port: port)
+            #expect(try client.exchange("GET", "/chats/../chats/1").status == 400)
+            #expect(try client.exchange("GET", "/chats/%2e%2e/x").status == 400)
+            #expect(try client.exchange("GET", "/chats/./1").status == 400)
+        }
+    }
+}

@@ -1,0 +1,234 @@
+// A blocking HTTP/1.1 client over a plain socket, so tests control exactly what is sent,
+// in how many pieces, on which connection, and how fast it is read.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct ClientError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A parsed response.
+struct TestResponse {
+    let status: Int
+    let headers: [(String, String)]
+    let body: [UInt8]
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+    }
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// One TCP connection to 127.0.0.1.
+final class RawClient {
+    let fd: Int32
+    private var pending: [UInt8] = []
+
+    /// Connects; reads time out after `timeout` seconds so no test can hang.
+    init(port: UInt16, timeout: Double = 5) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClientError(description: "socket: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw ClientError(description: "connect: \(errno)")
+        }
+        setTimeout(timeout)
+    }
+
+    deinit { close(fd) }
+
+    func setTimeout(_ seconds: Double) {
+        var value = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Shrinks the receive buffer (to make a slow reader fill up quickly).
+    func setReceiveBuffer(_ bytes: Int32) {
+        var value = bytes
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { throw ClientError(description: "send failed: \(errno)") }
+            offset += written
+        }
+    }
+
+    /// Reads more bytes; returns false when the peer closed (or reset) the connection.
+    private func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = recv(fd, &chunk, chunk.count, 0)
+        if count > 0 {
+            pending.append(contentsOf: chunk[0..<count])
+            return true
+        }
+        if count == 0 || errno == ECONNRESET { return false }
+        throw ClientError(description: errno == EAGAIN ? "timed out waiting for the server" : "recv: \(errno)")
+    }
+
+    private func takeLine() throws -> String {
+        while true {
+            if let index = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                var line = Array(pending[..<index])
+                pending.removeFirst(index + 1)
+                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                return String(decoding: line, as: UTF8.self)
+            }
+            guard try fill() else { throw ClientError(description: "connection closed mid-line") }
+        }
+    }
+
+    private func take(_ count: Int) throws -> [UInt8] {
+        while pending.count < count {
+            guard try fill() else { throw ClientError(description: "connection closed mid-body") }
+        }
+        let bytes = Array(pending[..<count])
+        pending.removeFirst(count)
+        return bytes
+    }
+
+    /// Reads one response. `head` skips the body (for HEAD requests).
+    func readResponse(head: Bool = false) throws -> TestResponse {
+        let statusLine = try takeLine()
+        let parts = statusLine.split(separator: " ")
+        guard parts.count >= 2, let status = Int(parts[1]) else { throw ClientError(description: "bad status line: \(statusLine)") }
+        var headers: [(String, String)] = []
+        while true {
+            let line = try takeLine()
+            if line.isEmpty { break }
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.append((String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(" ")))
+        }
+        let response = TestResponse(status: status, headers: headers, body: [])
+        if head || status == 304 || status == 204 { return response }
+        if let length = response.header("Content-Length").flatMap(Int.init) {
+            return TestResponse(status: status, headers: headers, body: try take(length))
+        }
+        if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
+            var body: [UInt8] = []
+            while true {
+                let size = Int(try takeLine().split(separator: ";")[0], radix: 16) ?? 0
+                if size == 0 { _ = try takeLine(); break }
+                body += try take(size)
+                _ = try takeLine()
+            }
+            return TestResponse(status: status, headers: headers, body: body)
+        }
+        return response
+    }
+
+    /// Reads the head of a streaming response, leaving its body unread.
+    func readStreamHead() throws -> TestResponse {
+        try readResponse(head: true)
+    }
+
+    private var decoded: [UInt8] = []
+    private(set) var streamEnded = false
+
+    /// Moves whole chunks of a chunked body from `pending` to `decoded`.
+    private func decodeChunks() {
+        while !streamEnded, let lineEnd = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            let sizeText = String(decoding: pending[..<lineEnd], as: UTF8.self).trimmingCharacters("\r")
+            guard let size = Int(sizeText.split(separator: ";").first ?? "", radix: 16) else { return }
+            let start = lineEnd + 1
+            guard pending.count >= start + size + 2 else { return }
+            decoded.append(contentsOf: pending[start..<start + size])
+            pending.removeFirst(start + size + 2)
+            if size == 0 { streamEnded = true }
+        }
+    }
+
+    /// Reads a chunked stream body until `marker` has arrived; returns the decoded text up to
+    /// and including it.
+    func read(until marker: String) throws -> String {
+        let needle = Array(marker.utf8)
+        while true {
+            decodeChunks()
+            if let range = decoded.firstRange(of: needle) {
+                let text = String(decoding: decoded[..<range.upperBound], as: UTF8.self)
+                decoded.removeFirst(range.upperBound)
+                return text
+            }
+            if streamEnded { throw ClientError(description: "stream ended before \(marker.debugDescription) arrived") }
+            guard try fill() else { throw ClientError(description: "closed before \(marker.debugDescription) arrived") }
+        }
+    }
+
+    /// Reads a chunked stream body to its end; returns the decoded rest.
+    func readToEnd() throws -> String {
+        while true {
+            decodeChunks()
+            if streamEnded {
+                defer { decoded = [] }
+                return String(decoding: decoded, as: UTF8.self)
+            }
+            guard try fill() else { throw ClientError(description: "closed without the last chunk") }
+        }
+    }
+
+    /// Whether the server closed the connection (reads until end of stream or timeout).
+    func waitForClose() -> Bool {
+        while true {
+            do { if try !fill() { return true } } catch { return false }
+        }
+    }
+
+    /// Request text with the usual head fields.
+    static func request(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) -> String {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for header in headers { text += header + "\r\n" }
+        if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
+        text += "\r\n"
+        if let body { text += body }
+        return text
+    }
+
+    /// Sends one request and reads its response on this connection.
+    func exchange(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) throws -> TestResponse {
+        try send(Self.request(method, target, headers: headers, body: body))
+        return try readResponse(head: method == "HEAD")
+    }
+
+    /// The local port of this connection (tells connections apart).
+    var localPort: UInt16 {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}
+
+extension String {
+    func trimmingCharacters(_ character: Character) -> String {
+        var slice = self[...]
+        while slice.first == character { slice = slice.dropFirst() }
+        while slice.last == character { slice = slice.dropLast() }
+        return String(slice)
+    }
+}
+
+/// Waits until `condition` holds, checking every 5 ms for at most `seconds`.
+func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}

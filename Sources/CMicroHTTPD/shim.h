@@ -44,6 +44,44 @@ parlor_mhd_client_address(struct MHD_Connection *connection)
     return info == NULL ? NULL : info->client_addr;
 }
 
+/* Percent-decoding of the path and query, in place. libmicrohttpd's own decoder turns %00
+ * into a NUL that silently cuts the C string short ("/a.css%00.png" would become "/a.css").
+ * Here a decoded NUL becomes 0xFF instead: invalid UTF-8, which Parlor refuses with 400. */
+static int
+parlor_hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static size_t
+parlor_mhd_unescape(void *cls, struct MHD_Connection *connection, char *text)
+{
+    (void) cls;
+    (void) connection;
+    char *read = text, *write = text;
+    while (*read != '\0') {
+        int high, low;
+        if (read[0] == '%' && (high = parlor_hex_digit(read[1])) >= 0 && (low = parlor_hex_digit(read[2])) >= 0) {
+            int value = high * 16 + low;
+            *write++ = (char) (value == 0 ? 0xFF : value);
+            read += 3;
+        } else {
+            *write++ = *read++;
+        }
+    }
+    *write = '\0';
+    return (size_t) (write - text);
+}
+
+static inline intptr_t
+parlor_mhd_unescape_function(void)
+{
+    return (intptr_t) &parlor_mhd_unescape;
+}
+
 /* libmicrohttpd's error log takes a va_list, which Swift cannot receive: format here, then
  * hand the finished line to Swift (parlor_mhd_log_line is defined with @_cdecl in MicroHTTP). */
 extern void parlor_mhd_log_line(void *cls, const char *line);

@@ -8,9 +8,9 @@ import Testing
         router.post("/b") { request in .text("second \(request.form["x"] ?? "")") }
         try await withServer(router) { _, port in
             let client = try RawClient(port: port)
-            let first = try client.exchange("GET", "/a")
-            let second = try client.exchange("POST", "/b", headers: ["Content-Type: application/x-www-form-urlencoded"], body: "x=1")
-            let third = try client.exchange("GET", "/a")
+            let first = try await client.exchange("GET", "/a")
+            let second = try await client.exchange("POST", "/b", headers: ["Content-Type: application/x-www-form-urlencoded"], body: "x=1")
+            let third = try await client.exchange("GET", "/a")
             #expect(first.text == "first")
             #expect(second.text == "second 1")
             #expect(third.text == "first")
@@ -26,7 +26,7 @@ import Testing
         try await withServer(router) { _, port in
             let client = try RawClient(port: port)
             try client.send((1...5).map { RawClient.request("GET", "/n/\($0)") }.joined())
-            let answers = try (1...5).map { _ in try client.readResponse().text }
+            let answers = try await (1...5).asyncMap { _ in try await client.readResponse().text }
             #expect(answers == ["1", "2", "3", "4", "5"])
         }
     }

@@ -19,7 +19,7 @@ import Testing
             let client = try RawClient(port: port)
             // Only the head is sent: the answer must not wait for 5 MB that never come.
             try client.send("POST /small HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000000\r\n\r\n")
-            let response = try client.readResponse()
+            let response = try await client.readResponse()
             #expect(response.status == 413)
             #expect(response.text.contains("100 bytes"))
         }
@@ -30,7 +30,7 @@ import Testing
         let calls = Counter()
         try await withServer(Self.router(calls: calls)) { _, port in
             let body = "text=" + String(repeating: "a", count: 90)
-            let response = try RawClient(port: port).exchange(
+            let response = try await RawClient(port: port).exchange(
                 "POST", "/small", headers: ["Content-Type: application/x-www-form-urlencoded"], body: body)
             #expect(response.text == "got 90")
         }
@@ -38,7 +38,7 @@ import Testing
 
     @Test func serverDefaultLimitApplies() async throws {
         try await withServer(Self.router(calls: Counter()), configure: { $0.defaultBodyLimit = 1000 }) { _, port in
-            let response = try RawClient(port: port).exchange(
+            let response = try await RawClient(port: port).exchange(
                 "POST", "/default", headers: ["Content-Type: application/x-www-form-urlencoded"],
                 body: "text=" + String(repeating: "b", count: 1200))
             #expect(response.status == 413)
@@ -62,14 +62,14 @@ import Testing
                 try await Task.sleep(for: .milliseconds(5))
             }
             if sentAll { try? client.send("0\r\n\r\n") }
-            #expect(client.waitForClose())
+            #expect(await client.waitForClose())
         }
         #expect(calls.count == 0)
     }
 
     @Test func bodyThatIsNotAFormIs415() async throws {
         try await withServer(Self.router(calls: Counter())) { _, port in
-            let response = try RawClient(port: port).exchange(
+            let response = try await RawClient(port: port).exchange(
                 "POST", "/small", headers: ["Content-Type: application/json"], body: "{\"a\":1}")
             #expect(response.status == 415)
         }

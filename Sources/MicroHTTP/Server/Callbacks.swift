@@ -13,10 +13,11 @@ enum Callbacks {
                              upload: upload, uploadSize: uploadSize, context: conCls)
     }
 
-    static let requestCompleted: MHD_RequestCompletedCallback = { _, _, conCls, _ in
-        guard let conCls, let context = conCls.pointee else { return }
+    static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+        guard let cls, let conCls, let context = conCls.pointee else { return }
         Unmanaged<RequestContext>.fromOpaque(context).release()
         conCls.pointee = nil
+        Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().requestsInFlight.subtract(1, ordering: .releasing)
     }
 
     static let collectField: MHD_KeyValueIterator = { cls, _, key, value in

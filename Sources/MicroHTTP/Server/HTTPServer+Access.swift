@@ -29,6 +29,7 @@ extension HTTPServer {
         let path = String(validatingCString: url)
         let context = RequestContext(id: requestIDs.next(), method: method, path: path ?? "/", connection: connection)
         slot.pointee = Unmanaged.passRetained(context).toOpaque()  // released in Callbacks.requestCompleted
+        requestsInFlight.add(1, ordering: .relaxed)
 
         if let path, let problem = RequestPath.problem(path) {
             context.refusal = HTTPError(.badRequest, problem)

@@ -15,6 +15,9 @@ public final class HTTPServer: Sendable {
     let requestIDs = RequestIDs()
     let streams = EventStreamRegistry()
     let pendingReplies = PendingReplies()
+    /// Requests between their first callback and libmicrohttpd's "completed" notice
+    /// (event streams included).
+    let requestsInFlight = Atomic<Int>(0)
 
     private enum State {
         case idle
@@ -54,6 +57,7 @@ public final class HTTPServer: Sendable {
                 // First, so that every later message already goes to the server's log.
                 MHD_OptionItem(option: .EXTERNAL_LOGGER,
                                value: parlor_mhd_log_function(), ptr_value: me),
+                MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: parlor_mhd_unescape_function(), ptr_value: nil),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: sockaddr)),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perAddressConnectionLimit, ptr_value: nil),
@@ -61,7 +65,7 @@ public final class HTTPServer: Sendable {
                 MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: configuration.listenBacklog, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
                 MHD_OptionItem(option: .NOTIFY_COMPLETED,
-                               value: unsafeBitCast(Callbacks.requestCompleted, to: Int.self), ptr_value: nil),
+                               value: unsafeBitCast(Callbacks.requestCompleted, to: Int.self), ptr_value: me),
             ]
             if configuration.threads > 1 {
                 options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
@@ -105,9 +109,7 @@ public final class HTTPServer: Sendable {
         streams.closeAll()
 
         let deadline = ContinuousClock.now + gracePeriod
-        while (streams.count > 0 || pendingReplies.count > 0) && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        await waitForRequestsInFlight(until: deadline)
         // Whatever is still waiting gets a 503 and is resumed: libmicrohttpd must never be
         // stopped while a connection is suspended.
         for reply in pendingReplies.all() {
@@ -118,11 +120,18 @@ public final class HTTPServer: Sendable {
             }
             pendingReplies.remove(reply)
         }
+        await waitForRequestsInFlight(until: ContinuousClock.now + .seconds(1))
         if streams.count > 0 {
             logger.warning("event streams still open at shutdown", metadata: ["count": "\(streams.count)"])
         }
         MHD_stop_daemon(daemon.raw)
         Unmanaged.passUnretained(self).release()
         logger.notice("stopped")
+    }
+
+    private func waitForRequestsInFlight(until deadline: ContinuousClock.Instant) async {
+        while requestsInFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
     }
 }

@@ -46,9 +46,12 @@ final class RawClient {
 
     deinit { close(fd) }
 
+    private var timeout: Duration = .seconds(5)
+
     func setTimeout(_ seconds: Double) {
+        timeout = .milliseconds(Int64(seconds * 1000))
         var value = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Shrinks the receive buffer (to make a slow reader fill up quickly).
@@ -69,18 +72,25 @@ final class RawClient {
     }
 
     /// Reads more bytes; returns false when the peer closed (or reset) the connection.
-    private func fill() throws -> Bool {
+    /// Never blocks a thread: the cooperative pool is small and the server's own `async`
+    /// handlers need it.
+    private func fill() async throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = recv(fd, &chunk, chunk.count, 0)
-        if count > 0 {
-            pending.append(contentsOf: chunk[0..<count])
-            return true
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let count = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
+            if count > 0 {
+                pending.append(contentsOf: chunk[0..<count])
+                return true
+            }
+            if count == 0 || errno == ECONNRESET { return false }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else { throw ClientError(description: "recv: \(errno)") }
+            guard ContinuousClock.now < deadline else { throw ClientError(description: "timed out waiting for the server") }
+            try await Task.sleep(for: .milliseconds(1))
         }
-        if count == 0 || errno == ECONNRESET { return false }
-        throw ClientError(description: errno == EAGAIN ? "timed out waiting for the server" : "recv: \(errno)")
     }
 
-    private func takeLine() throws -> String {
+    private func takeLine() async throws -> String {
         while true {
             if let index = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 var line = Array(pending[..<index])
@@ -88,13 +98,13 @@ final class RawClient {
                 if line.last == UInt8(ascii: "\r") { line.removeLast() }
                 return String(decoding: line, as: UTF8.self)
             }
-            guard try fill() else { throw ClientError(description: "connection closed mid-line") }
+            guard try await fill() else { throw ClientError(description: "connection closed mid-line") }
         }
     }
 
-    private func take(_ count: Int) throws -> [UInt8] {
+    private func take(_ count: Int) async throws -> [UInt8] {
         while pending.count < count {
-            guard try fill() else { throw ClientError(description: "connection closed mid-body") }
+            guard try await fill() else { throw ClientError(description: "connection closed mid-body") }
         }
         let bytes = Array(pending[..<count])
         pending.removeFirst(count)
@@ -102,13 +112,13 @@ final class RawClient {
     }
 
     /// Reads one response. `head` skips the body (for HEAD requests).
-    func readResponse(head: Bool = false) throws -> TestResponse {
-        let statusLine = try takeLine()
+    func readResponse(head: Bool = false) async throws -> TestResponse {
+        let statusLine = try await takeLine()
         let parts = statusLine.split(separator: " ")
         guard parts.count >= 2, let status = Int(parts[1]) else { throw ClientError(description: "bad status line: \(statusLine)") }
         var headers: [(String, String)] = []
         while true {
-            let line = try takeLine()
+            let line = try await takeLine()
             if line.isEmpty { break }
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers.append((String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(" ")))
@@ -116,15 +126,15 @@ final class RawClient {
         let response = TestResponse(status: status, headers: headers, body: [])
         if head || status == 304 || status == 204 { return response }
         if let length = response.header("Content-Length").flatMap(Int.init) {
-            return TestResponse(status: status, headers: headers, body: try take(length))
+            return TestResponse(status: status, headers: headers, body: try await take(length))
         }
         if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
             var body: [UInt8] = []
             while true {
-                let size = Int(try takeLine().split(separator: ";")[0], radix: 16) ?? 0
-                if size == 0 { _ = try takeLine(); break }
-                body += try take(size)
-                _ = try takeLine()
+                let size = Int(try await takeLine().split(separator: ";")[0], radix: 16) ?? 0
+                if size == 0 { _ = try await takeLine(); break }
+                body += try await take(size)
+                _ = try await takeLine()
             }
             return TestResponse(status: status, headers: headers, body: body)
         }
@@ -132,8 +142,8 @@ final class RawClient {
     }
 
     /// Reads the head of a streaming response, leaving its body unread.
-    func readStreamHead() throws -> TestResponse {
-        try readResponse(head: true)
+    func readStreamHead() async throws -> TestResponse {
+        try await readResponse(head: true)
     }
 
     private var decoded: [UInt8] = []
@@ -154,7 +164,7 @@ final class RawClient {
 
     /// Reads a chunked stream body until `marker` has arrived; returns the decoded text up to
     /// and including it.
-    func read(until marker: String) throws -> String {
+    func read(until marker: String) async throws -> String {
         let needle = Array(marker.utf8)
         while true {
             decodeChunks()
@@ -164,26 +174,26 @@ final class RawClient {
                 return text
             }
             if streamEnded { throw ClientError(description: "stream ended before \(marker.debugDescription) arrived") }
-            guard try fill() else { throw ClientError(description: "closed before \(marker.debugDescription) arrived") }
+            guard try await fill() else { throw ClientError(description: "closed before \(marker.debugDescription) arrived") }
         }
     }
 
     /// Reads a chunked stream body to its end; returns the decoded rest.
-    func readToEnd() throws -> String {
+    func readToEnd() async throws -> String {
         while true {
             decodeChunks()
             if streamEnded {
                 defer { decoded = [] }
                 return String(decoding: decoded, as: UTF8.self)
             }
-            guard try fill() else { throw ClientError(description: "closed without the last chunk") }
+            guard try await fill() else { throw ClientError(description: "closed without the last chunk") }
         }
     }
 
     /// Whether the server closed the connection (reads until end of stream or timeout).
-    func waitForClose() -> Bool {
+    func waitForClose() async -> Bool {
         while true {
-            do { if try !fill() { return true } } catch { return false }
+            do { if try await !fill() { return true } } catch { return false }
         }
     }
 
@@ -198,9 +208,9 @@ final class RawClient {
     }
 
     /// Sends one request and reads its response on this connection.
-    func exchange(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) throws -> TestResponse {
+    func exchange(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) async throws -> TestResponse {
         try send(Self.request(method, target, headers: headers, body: body))
-        return try readResponse(head: method == "HEAD")
+        return try await readResponse(head: method == "HEAD")
     }
 
     /// The local port of this connection (tells connections apart).
@@ -231,4 +241,12 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bo
         try? await Task.sleep(for: .milliseconds(5))
     }
     return condition()
+}
+
+extension Sequence {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
 }

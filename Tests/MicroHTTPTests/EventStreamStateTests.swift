@@ -1,0 +1,125 @@
+import Testing
+@testable import MicroHTTP
+
+/// The event stream's life without a socket: what it writes, when it suspends, when it wakes.
+@Suite struct EventStreamStateTests {
+    func fill(_ state: inout EventStreamState, capacity: Int = 64) -> (EventStreamState.Fill, String) {
+        var buffer = [UInt8](repeating: 0, count: capacity)
+        let result = buffer.withUnsafeMutableBytes { state.fill($0) }
+        if case .wrote(let count) = result { return (result, String(decoding: buffer[..<count], as: UTF8.self)) }
+        return (result, "")
+    }
+
+    @Test func idleStreamSuspendsAndANewEventWakesIt() {
+        var state = EventStreamState(queueLimit: 1024)
+        #expect(fill(&state).0 == .suspend)
+        #expect(state.isSuspended)
+        #expect(state.enqueue(Array("data: a\n\n".utf8)) == .resume)
+        #expect(!state.isSuspended)
+        #expect(fill(&state).1 == "data: a\n\n")
+        // A second event while not suspended needs no resume.
+        #expect(state.enqueue(Array("data: b\n\n".utf8)) == .none)
+    }
+
+    @Test func eventsLargerThanTheBufferAreWrittenAcrossCalls() {
+        var state = EventStreamState(queueLimit: 1024)
+        let event = "data: " + String(repeating: "x", count: 100) + "\n\n"
+        _ = state.enqueue(Array(event.utf8))
+        _ = state.enqueue(Array("data: next\n\n".utf8))
+        var written = ""
+        for _ in 0..<10 {
+            let (result, text) = fill(&state, capacity: 32)
+            guard case .wrote = result else { break }
+            written += text
+        }
+        #expect(written == event + "data: next\n\n")
+        #expect(state.queuedBytes == 0)
+    }
+
+    @Test func heartbeatWritesACommentOnlyWhenNothingElseIsQueued() {
+        var state = EventStreamState(queueLimit: 1024)
+        #expect(fill(&state).0 == .suspend)
+        #expect(state.heartbeat() == .resume)
+        #expect(fill(&state).1 == ": ping\n\n")
+        #expect(fill(&state).0 == .suspend)
+
+        _ = state.heartbeat()
+        _ = state.enqueue(Array("data: real\n\n".utf8))
+        #expect(fill(&state).1 == "data: real\n\n")  // the event itself proves the stream alive
+        #expect(fill(&state).0 == .suspend)
+    }
+
+    @Test func overflowDropsTheQueueAndEndsWithAnError() {
+        var state = EventStreamState(queueLimit: 20)
+        #expect(state.enqueue(Array("data: 123456\n\n".utf8)) == .none)
+        #expect(state.phase == .open)
+        _ = state.enqueue(Array("data: 123456\n\n".utf8))
+        #expect(state.phase == .overflowed)
+        #expect(state.queuedBytes == 0)
+        #expect(fill(&state).0 == .endWithError)
+        #expect(state.enqueue(Array("data: later\n\n".utf8)) == .none)
+    }
+
+    @Test func overflowWakesASuspendedStreamSoItCanEnd() {
+        var state = EventStreamState(queueLimit: 10)
+        _ = fill(&state)
+        #expect(state.enqueue(Array("data: far too long\n\n".utf8)) == .resume)
+        #expect(fill(&state).0 == .endWithError)
+    }
+
+    @Test func closingFlushesWhatIsQueuedThenEnds() {
+        var state = EventStreamState(queueLimit: 1024)
+        _ = fill(&state)
+        _ = state.enqueue(Array("data: last\n\n".utf8))
+        #expect(state.close() == .none)  // already woken by the enqueue
+        #expect(fill(&state).1 == "data: last\n\n")
+        #expect(fill(&state).0 == .endOfStream)
+        #expect(state.enqueue(Array("data: too late\n\n".utf8)) == .none)
+    }
+
+    @Test func closingASuspendedStreamResumesIt() {
+        var state = EventStreamState(queueLimit: 1024)
+        _ = fill(&state)
+        #expect(state.close() == .resume)
+        #expect(fill(&state).0 == .endOfStream)
+    }
+
+    @Test func preambleGoesBeforeEventsQueuedEarlier() {
+        var state = EventStreamState(queueLimit: 1024)
+        _ = state.enqueue(Array("data: replayed\n\n".utf8))
+        state.start(preamble: Array("retry: 2000\n\n".utf8))
+        #expect(fill(&state).1 == "retry: 2000\n\ndata: replayed\n\n")
+    }
+
+    @Test func finishedStreamNeverWakesAgain() {
+        var state = EventStreamState(queueLimit: 1024)
+        _ = fill(&state)
+        state.finish()
+        #expect(state.enqueue(Array("data: x\n\n".utf8)) == .none)
+        #expect(state.heartbeat() == .none)
+        #expect(state.close() == .none)
+    }
+}
+
+@Suite struct ServerSentEventEncodingTests {
+    func text(_ event: EncodedEvent) -> String { String(decoding: event.bytes, as: UTF8.self) }
+
+    @Test func fieldsAreWrittenInOrder() {
+        let event = ServerSentEvent(id: "42", event: "stream", data: "hello", retry: 3000)
+        #expect(text(event.encoded) == "id: 42\nevent: stream\nretry: 3000\ndata: hello\n\n")
+    }
+
+    @Test func everyLineOfDataGetsItsOwnField() {
+        let event = ServerSentEvent(data: "one\ntwo\r\nthree\rfour\n")
+        #expect(text(event.encoded) == "data: one\ndata: two\ndata: three\ndata: four\ndata: \n\n")
+    }
+
+    @Test func idAndEventCannotBreakTheFrame() {
+        let event = ServerSentEvent(id: "1\n\ndata: forged", event: "a\rb", data: "x")
+        #expect(text(event.encoded) == "id: 1data: forged\nevent: ab\ndata: x\n\n")
+    }
+
+    @Test func commentsAreSingleLines() {
+        #expect(text(ServerSentEvent.comment("hello\nworld")) == ": helloworld\n\n")
+    }
+}

@@ -1,0 +1,163 @@
+import Testing
+@testable import MicroHTTP
+
+@Suite struct EventStreamTests {
+    /// `/events` opens a stream, replays from `Last-Event-ID` like an application would, and
+    /// registers it with `hub`.
+    static func router(_ hub: StreamHub) -> Router {
+        var router = Router()
+        router.get("/events") { request in
+            let stream = EventStream(lastEventID: request.lastEventID)
+            if let last = request.lastEventID {
+                stream.send(ServerSentEvent(id: "\((Int(last) ?? 0) + 1)", event: "replay", data: "missed after \(last)"))
+            }
+            hub.add(stream)
+            return .eventStream(stream)
+        }
+        return router
+    }
+
+    static func openStream(_ port: UInt16, headers: [String] = []) async throws -> RawClient {
+        let client = try RawClient(port: port)
+        try client.send(RawClient.request("GET", "/events", headers: ["Accept: text/event-stream"] + headers))
+        let head = try await client.readStreamHead()
+        #expect(head.status == 200)
+        _ = try await client.read(until: ": connected\n\n")
+        return client
+    }
+
+    @Test func streamHasItsHeadersAndFramesEventsCorrectly() async throws {
+        let hub = StreamHub()
+        try await withServer(Self.router(hub)) { server, port in
+            let client = try RawClient(port: port)
+            try client.send(RawClient.request("GET", "/events"))
+            let head = try await client.readStreamHead()
+            #expect(head.header("Content-Type") == "text/event-stream")
+            #expect(head.header("Cache-Control") == "no-cache, no-transform")
+            #expect(head.header("X-Accel-Buffering") == "no")
+            #expect(try await client.read(until: "\n\n") == "retry: 2000\n: connected\n\n")
+
+            #expect(await eventually { server.openEventStreams == 1 })
+            hub.publish(ServerSentEvent(id: "7", event: "stream", data: "<li>line one</li>\n<li>line two</li>"))
+            let event = try await client.read(until: "\n\n")
+            #expect(event == "id: 7\nevent: stream\ndata: <li>line one</li>\ndata: <li>line two</li>\n\n")
+        }
+    }
+
+    @Test func lastEventIDReachesTheHandler() async throws {
+        let hub = StreamHub()
+        try await withServer(Self.router(hub)) { _, port in
+            let client = try RawClient(port: port)
+            try client.send(RawClient.request("GET", "/events", headers: ["Last-Event-ID: 41"]))
+            _ = try await client.readStreamHead()
+            let text = try await client.read(until: "missed after 41\n\n")
+            #expect(text.hasSuffix("id: 42\nevent: replay\ndata: missed after 41\n\n"))
+            #expect(hub.all.first?.lastEventID == "41")
+        }
+    }
+
+    @Test func idleStreamsGetHeartbeatComments() async throws {
+        let hub = StreamHub()
+        try await withServer(Self.router(hub), configure: { $0.heartbeatInterval = .milliseconds(100) }) { _, port in
+            let client = try await Self.openStream(port)
+            _ = try await client.read(until: ": ping\n\n")
+            _ = try await client.read(until: ": ping\n\n")
+        }
+    }
+
+    @Test func aThousandStreamsEachReceiveOnePublishedEvent() async throws {
+        let hub = StreamHub()
+        try await withServer(Self.router(hub)) { server, port in
+            var clients: [RawClient] = []
+            for _ in 0..<1000 {
+                let client = try RawClient(port: port, timeout: 10)
+                try client.send(RawClient.request("GET", "/events"))
+                clients.append(client)
+            }
+            #expect(await eventually(within: 20) { server.openEventStreams == 1000 })
+            let accepted = hub.publish(ServerSentEvent(id: "1", event: "stream", data: "hello, everyone"))
+            #expect(accepted == 1000)
+            var received = 0
+            for client in clients {
+                #expect(try await client.readStreamHead().status == 200)
+                let text = try await client.read(until: "data: hello, everyone\n\n")
+                if text.contains("id: 1\nevent: stream\n") { received += 1 }
+            }
+            #expect(received == 1000)
+        }
+    }
+
+    @Test func deadClientIsUnregisteredWithinTwoHeartbeats() async throws {
+        let hub = StreamHub()
+        try await withServer(Self.router(hub), configure: { $0.heartbeatInterval = .milliseconds(200) }) { server, port in
+            var client: RawClient? = try await Self.openStream(port)
+            #expect(await eventually { server.openEventStreams == 1 })
+            let vanishedAt = server.streams.ticks.load(ordering: .relaxed)
+            client = nil  // the socket closes without a word to the server
+            _ = client
+            #expect(await eventually(within: 5) { hub.closed.count == 1 })
+            let noticedAt = server.streams.ticks.load(ordering: .relaxed)
+            #expect(noticedAt - vanishedAt <= 2, "noticed after \(noticedAt - vanishedAt) heartbeats")
+            #expect(server.openEventStreams == 0)
+        }
+    }
+
+    @Test func slowClientIsCutOffWithoutDelayingOthers() async throws {
+        let hub = StreamHub()
+        try await withServer(Self.router(hub), configure: {
+            $0.eventStreamQueueLimit = 64 * 1024
+            $0.connectionTimeoutSeconds = 1
+        }) { server, port in
+            let slow = try RawClient(port: port)
+            slow.setReceiveBuffer(4096)
+            try slow.send(RawClient.request("GET", "/events"))  // and never reads again
+            let fast = [try await Self.openStream(port), try await Self.openStream(port)]
+            #expect(await eventually { server.openEventStreams == 3 })
+            let slowStream = try #require(hub.all.first)
+
+            let padding = String(repeating: "p", count: 2000)
+            var published = 0
+            // Bounded: 4,000 events of 2 KB is far beyond the kernel's buffers plus the 64 KB queue.
+            while slowStream.isOpen && published < 4000 {
+                published += 1
+                hub.publish(ServerSentEvent(id: "\(published)", data: "n\(published) \(padding)"))
+                for client in fast {
+                    // Every fast client has each event promptly, whatever the slow one does.
+                    _ = try await client.read(until: "n\(published) ")
+                }
+            }
+            #expect(!slowStream.isOpen, "the slow client was never cut off after \(published) events")
+            #expect(fast.count == 2)
+            hub.publish(ServerSentEvent(data: "after the cut"))
+            for client in fast { _ = try await client.read(until: "after the cut") }
+            // Its connection goes at the latest when it has been stuck for the connection timeout.
+            #expect(await eventually(within: 5) { hub.closed.count == 1 })
+            #expect(server.openEventStreams == 2)
+        }
+    }
+
+    @Test func shutdownEndsOpenStreamsCleanly() async throws {
+        let hub = StreamHub()
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, router: Self.router(hub), logger: LogRecorder().logger)
+        try server.start()
+        var clients: [RawClient] = []
+        for _ in 0..<5 { clients.append(try await Self.openStream(server.port!)) }
+        #expect(await eventually { server.openEventStreams == 5 })
+        hub.publish(ServerSentEvent(data: "last words"))
+
+        let started = ContinuousClock.now
+        await server.shutdown(gracePeriod: .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(server.openEventStreams == 0)
+        #expect(hub.closed.count == 5)
+        for client in clients {
+            // Queued events are flushed, then the body ends with its last chunk.
+            #expect(try await client.readToEnd().contains("data: last words\n\n"))
+            #expect(await client.waitForClose())
+        }
+        // A stopped server refuses new connections.
+        #expect(throws: ClientError.self) { try RawClient(port: server.port ?? 1) }
+    }
+}

@@ -20,10 +20,11 @@ static const ssize_t parlor_mhd_reader_end_with_error = MHD_CONTENT_READER_END_W
 /* MHD_start_daemon is C-variadic; every option travels through one MHD_OPTION_ARRAY. */
 static inline struct MHD_Daemon *
 parlor_mhd_start_daemon(unsigned int flags, uint16_t port,
+                        MHD_AcceptPolicyCallback accept_policy, void *accept_policy_cls,
                         MHD_AccessHandlerCallback handler, void *handler_cls,
                         const struct MHD_OptionItem *options)
 {
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+    return MHD_start_daemon(flags, port, accept_policy, accept_policy_cls, handler, handler_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 

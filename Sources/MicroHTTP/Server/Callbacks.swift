@@ -13,6 +13,12 @@ enum Callbacks {
                              upload: upload, uploadSize: uploadSize, context: conCls)
     }
 
+    static let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
+        guard let cls else { return .NO }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        return server.refusingConnections.load(ordering: .acquiring) ? .NO : .YES
+    }
+
     static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
         guard let cls, let conCls, let context = conCls.pointee else { return }
         Unmanaged<RequestContext>.fromOpaque(context).release()

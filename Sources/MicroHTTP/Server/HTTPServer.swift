@@ -18,6 +18,8 @@ public final class HTTPServer: Sendable {
     /// Requests between their first callback and libmicrohttpd's "completed" notice
     /// (event streams included).
     let requestsInFlight = Atomic<Int>(0)
+    /// Set when shutdown begins: new connections are closed as soon as they are accepted.
+    let refusingConnections = Atomic<Bool>(false)
 
     private enum State {
         case idle
@@ -72,7 +74,8 @@ public final class HTTPServer: Sendable {
             }
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return options.withUnsafeBufferPointer { options in
-                parlor_mhd_start_daemon(flags, configuration.port, Callbacks.access, me, options.baseAddress)
+                parlor_mhd_start_daemon(flags, configuration.port, Callbacks.acceptPolicy, me,
+                                        Callbacks.access, me, options.baseAddress)
             }
         }
         guard let daemon else {
@@ -94,7 +97,7 @@ public final class HTTPServer: Sendable {
         ])
     }
 
-    /// Stops in order: no new connections, every event stream ends after what it has queued,
+    /// Stops in order: new connections are closed on arrival, every event stream ends after what it has queued,
     /// requests in flight get up to `gracePeriod` to finish (then 503), and the daemon stops.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
         let running = state.withLock { state -> (DaemonHandle, Task<Void, Never>)? in
@@ -104,8 +107,9 @@ public final class HTTPServer: Sendable {
         }
         guard let (daemon, heartbeat) = running else { return }
         heartbeat.cancel()
-        let listener = MHD_quiesce_daemon(daemon.raw)
-        if listener >= 0 { close(listener) }
+        // Not MHD_quiesce_daemon: in epoll mode with a thread pool it races the workers over
+        // the listening socket and libmicrohttpd 0.9.75 aborts the process when it loses.
+        refusingConnections.store(true, ordering: .releasing)
         streams.closeAll()
 
         let deadline = ContinuousClock.now + gracePeriod

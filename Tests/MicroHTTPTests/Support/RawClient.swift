@@ -27,21 +27,38 @@ final class RawClient {
     private var pending: [UInt8] = []
 
     /// Connects; reads time out after `timeout` seconds so no test can hang.
-    init(port: UInt16, timeout: Double = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// `receiveBuffer`, when given, is set before connecting, so the window the peer sees
+    /// never grows past it (a reader that stops reading then fills up quickly).
+    convenience init(port: UInt16, timeout: Double = 5, receiveBuffer: Int32? = nil) throws {
+        self.init(connected: try Self.connect(port: port, receiveBuffer: receiveBuffer))
+        setTimeout(timeout)
+    }
+
+    /// Takes ownership of a connected socket; only a live descriptor ever reaches `deinit`,
+    /// which closes it exactly once.
+    private init(connected fd: Int32) {
+        self.fd = fd
+    }
+
+    private static func connect(port: UInt16, receiveBuffer: Int32?) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError(description: "socket: \(errno)") }
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
+            let failure = errno
             close(fd)
-            throw ClientError(description: "connect: \(errno)")
+            throw ClientError(description: "connect: \(failure)")
         }
-        setTimeout(timeout)
+        return fd
     }
 
     deinit { close(fd) }
@@ -52,12 +69,6 @@ final class RawClient {
         timeout = .milliseconds(Int64(seconds * 1000))
         var value = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    /// Shrinks the receive buffer (to make a slow reader fill up quickly).
-    func setReceiveBuffer(_ bytes: Int32) {
-        var value = bytes
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &value, socklen_t(MemoryLayout<Int32>.size))
     }
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }

@@ -41,11 +41,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // A raw-socket HTTP client for tests that must control connections byte by byte.
+        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
         .testTarget(name: "ByteOutputTests", dependencies: ["ByteOutput"]),
         .testTarget(
             name: "MicroHTTPTests",
-            dependencies: ["MicroHTTP", "ByteOutput", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MicroHTTP", "ByteOutput", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
+        // Runs the built `parlor` executable as a person would.
+        .testTarget(name: "ParlorTests", dependencies: ["parlor", "HTTPTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

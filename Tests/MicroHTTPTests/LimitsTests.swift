@@ -1,4 +1,5 @@
 import Synchronization
+import HTTPTestSupport
 import Testing
 @testable import MicroHTTP
 

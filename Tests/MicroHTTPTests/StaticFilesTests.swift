@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 @testable import MicroHTTP
 

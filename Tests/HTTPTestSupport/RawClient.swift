@@ -4,32 +4,33 @@
 import Glibc
 #endif
 
-struct ClientError: Error, CustomStringConvertible {
-    let description: String
+public struct ClientError: Error, CustomStringConvertible {
+    public let description: String
+    public init(description: String) { self.description = description }
 }
 
 /// A parsed response.
-struct TestResponse {
-    let status: Int
-    let headers: [(String, String)]
-    let body: [UInt8]
+public struct TestResponse {
+    public let status: Int
+    public let headers: [(String, String)]
+    public let body: [UInt8]
 
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// One TCP connection to 127.0.0.1.
-final class RawClient {
-    let fd: Int32
+public final class RawClient {
+    public let fd: Int32
     private var pending: [UInt8] = []
 
     /// Connects; reads time out after `timeout` seconds so no test can hang.
     /// `receiveBuffer`, when given, is set before connecting, so the window the peer sees
     /// never grows past it (a reader that stops reading then fills up quickly).
-    convenience init(port: UInt16, timeout: Double = 5, receiveBuffer: Int32? = nil) throws {
+    public convenience init(port: UInt16, timeout: Double = 5, receiveBuffer: Int32? = nil) throws {
         self.init(connected: try Self.connect(port: port, receiveBuffer: receiveBuffer))
         setTimeout(timeout)
     }
@@ -65,15 +66,15 @@ final class RawClient {
 
     private var timeout: Duration = .seconds(5)
 
-    func setTimeout(_ seconds: Double) {
+    public func setTimeout(_ seconds: Double) {
         timeout = .milliseconds(Int64(seconds * 1000))
         var value = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -123,7 +124,7 @@ final class RawClient {
     }
 
     /// Reads one response. `head` skips the body (for HEAD requests).
-    func readResponse(head: Bool = false) async throws -> TestResponse {
+    public func readResponse(head: Bool = false) async throws -> TestResponse {
         let statusLine = try await takeLine()
         let parts = statusLine.split(separator: " ")
         guard parts.count >= 2, let status = Int(parts[1]) else { throw ClientError(description: "bad status line: \(statusLine)") }
@@ -153,12 +154,12 @@ final class RawClient {
     }
 
     /// Reads the head of a streaming response, leaving its body unread.
-    func readStreamHead() async throws -> TestResponse {
+    public func readStreamHead() async throws -> TestResponse {
         try await readResponse(head: true)
     }
 
     private var decoded: [UInt8] = []
-    private(set) var streamEnded = false
+    public private(set) var streamEnded = false
 
     /// Moves whole chunks of a chunked body from `pending` to `decoded`.
     private func decodeChunks() {
@@ -175,7 +176,7 @@ final class RawClient {
 
     /// Reads a chunked stream body until `marker` has arrived; returns the decoded text up to
     /// and including it.
-    func read(until marker: String) async throws -> String {
+    public func read(until marker: String) async throws -> String {
         let needle = Array(marker.utf8)
         while true {
             decodeChunks()
@@ -190,7 +191,7 @@ final class RawClient {
     }
 
     /// Reads a chunked stream body to its end; returns the decoded rest.
-    func readToEnd() async throws -> String {
+    public func readToEnd() async throws -> String {
         while true {
             decodeChunks()
             if streamEnded {
@@ -202,14 +203,14 @@ final class RawClient {
     }
 
     /// Whether the server closed the connection (reads until end of stream or timeout).
-    func waitForClose() async -> Bool {
+    public func waitForClose() async -> Bool {
         while true {
             do { if try await !fill() { return true } } catch { return false }
         }
     }
 
     /// Request text with the usual head fields.
-    static func request(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) -> String {
+    public static func request(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) -> String {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for header in headers { text += header + "\r\n" }
         if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
@@ -219,13 +220,13 @@ final class RawClient {
     }
 
     /// Sends one request and reads its response on this connection.
-    func exchange(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) async throws -> TestResponse {
+    public func exchange(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) async throws -> TestResponse {
         try send(Self.request(method, target, headers: headers, body: body))
         return try await readResponse(head: method == "HEAD")
     }
 
     /// The local port of this connection (tells connections apart).
-    var localPort: UInt16 {
+    public var localPort: UInt16 {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
@@ -245,7 +246,7 @@ extension String {
 }
 
 /// Waits until `condition` holds, checking every 5 ms for at most `seconds`.
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+public func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
     while ContinuousClock.now < deadline {
         if condition() { return true }
@@ -255,7 +256,7 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bo
 }
 
 extension Sequence {
-    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+    public func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
         var results: [T] = []
         for element in self { results.append(try await transform(element)) }
         return results

@@ -52,6 +52,7 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "parlor")
+        OpenFileLimit.raise(toServe: connectionLimit, logger: logger)
 
         var configuration = ServerConfiguration()
         configuration.host = host

@@ -67,6 +67,8 @@ import Testing
     }
 
     @Test func aThousandStreamsEachReceiveOnePublishedEvent() async throws {
+        // Both ends live in this process: 2,000 descriptors and then some.
+        try #require(raiseOpenFileLimit() >= 2_200, "the hard limit on open files is too low for this test")
         let hub = StreamHub()
         try await withServer(Self.router(hub)) { server, port in
             var clients: [RawClient] = []

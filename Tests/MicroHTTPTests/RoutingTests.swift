@@ -112,3 +112,22 @@ import Testing
         }
     }
 }
+
+@Suite struct ResponseHeaderTests {
+    @Test func headerWithALineBreakBecomesA500NotASplitResponse() async throws {
+        let logs = LogRecorder()
+        var router = Router()
+        router.get("/split") { _ in
+            // As if a handler echoed user input into a header.
+            Response(headers: ["X-Echo": "a\r\nSet-Cookie: stolen=1"], body: .bytes(.init("hi".utf8)))
+        }
+        try await withServer(router, logs: logs) { _, port in
+            let client = try RawClient(port: port)
+            let response = try await client.exchange("GET", "/split")
+            #expect(response.status == 500)
+            #expect(response.header("Set-Cookie") == nil)
+            #expect(try await client.exchange("GET", "/split").status == 500)  // still in step
+        }
+        #expect(logs.all.contains { $0.message == "response could not be built" && $0.metadata["error"]?.contains("X-Echo") == true })
+    }
+}

@@ -14,8 +14,5 @@ public struct HTTPMethod: Hashable, Sendable, CustomStringConvertible {
     public static let delete = HTTPMethod("DELETE")
     public static let options = HTTPMethod("OPTIONS")
 
-    /// Whether requests with this method usually carry a body the server reads.
-    var expectsBody: Bool { self == .post || self == .put || self == .patch }
-
     public var description: String { rawValue }
 }

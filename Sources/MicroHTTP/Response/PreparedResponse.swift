@@ -14,17 +14,26 @@ public final class PreparedResponse: @unchecked Sendable {
         self.status = status
         self.bytes = body
         let storage = body.finishedStorage
-        guard let response = MHD_create_response_from_buffer(
-            storage.byteCount, UnsafeMutableRawPointer(mutating: storage.baseAddress), .RESPMEM_PERSISTENT)
-        else { throw .libraryRefused("MHD_create_response_from_buffer") }
-        raw = response
-        for field in headers {
-            guard MHD_add_response_header(response, field.name, field.value) == .YES else {
-                MHD_destroy_response(response)
-                throw .libraryRefused("MHD_add_response_header(\(field.name))")
-            }
+        let response = try MHD.make("MHD_create_response_from_buffer") {
+            MHD_create_response_from_buffer(storage.byteCount, UnsafeMutableRawPointer(mutating: storage.baseAddress), .RESPMEM_PERSISTENT)
         }
+        do {
+            try response.addHeaders(headers)
+        } catch {
+            MHD_destroy_response(response)
+            throw error
+        }
+        raw = response
     }
 
     deinit { MHD_destroy_response(raw) }
+}
+
+extension OpaquePointer {
+    /// Adds header fields to this `MHD_Response`; a field with a line break is refused.
+    func addHeaders(_ headers: HTTPHeaders) throws(MicroHTTPError) {
+        for field in headers {
+            try MHD.check("MHD_add_response_header(\(field.name))") { MHD_add_response_header(self, field.name, field.value) }
+        }
+    }
 }

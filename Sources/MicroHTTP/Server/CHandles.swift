@@ -13,11 +13,18 @@ struct DaemonHandle: @unchecked Sendable {
     let raw: OpaquePointer
 }
 
-/// The one checked door for libmicrohttpd calls that report success as `MHD_Result`.
+/// The one checked door for libmicrohttpd calls that can fail: `MHD_NO` or a null result
+/// becomes a typed error naming the call.
 enum MHD {
-    /// Calls `body` and throws ``MicroHTTPError/libraryRefused(_:)`` when it answers `.NO`.
-    static func check(_ what: StaticString, _ body: () -> MHD_Result) throws(MicroHTTPError) {
-        guard body() == .YES else { throw .libraryRefused("\(what)") }
+    /// Calls `body` and throws ``MicroHTTPError/libraryRefused(_:)`` when it answers `MHD_NO`.
+    static func check(_ what: @autoclosure () -> String, _ body: () -> MHD_Result) throws(MicroHTTPError) {
+        guard body() == .YES else { throw .libraryRefused(what()) }
+    }
+
+    /// Calls `body` and throws when it returns null.
+    static func make<Pointer>(_ what: StaticString, _ body: () -> Pointer?) throws(MicroHTTPError) -> Pointer {
+        guard let result = body() else { throw .libraryRefused("\(what)") }
+        return result
     }
 }
 
@@ -25,7 +32,7 @@ enum MHD {
 public enum MicroHTTPError: Error, Equatable, CustomStringConvertible {
     /// The daemon did not start (port taken, bad address, too few file descriptors...).
     case startFailed(String)
-    /// libmicrohttpd answered .NO to the named call.
+    /// libmicrohttpd answered `MHD_NO` (or nothing) to the named call.
     case libraryRefused(String)
     /// The configuration cannot work.
     case invalidConfiguration(String)

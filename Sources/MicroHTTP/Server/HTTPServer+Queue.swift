@@ -17,16 +17,19 @@ extension HTTPServer {
         var result: MHD_Result
         if case .prepared(let prepared) = response.body {
             result = MHD_queue_response(connection.raw, UInt32(prepared.status.code), prepared.raw)
-        } else if let built = makeLibraryResponse(response, connection) {
-            result = MHD_queue_response(connection.raw, UInt32(status.code), built)
-            MHD_destroy_response(built)
         } else {
-            logger.error("response could not be built (a header with a line break?)", metadata: ["request": "\(id)"])
-            status = .internalServerError
-            let fallback = errorResponse(HTTPError(.internalServerError, "Something went wrong on our side."), id: id)
-            guard let built = makeLibraryResponse(fallback, connection) else { return .NO }
-            result = MHD_queue_response(connection.raw, UInt32(status.code), built)
-            MHD_destroy_response(built)
+            do {
+                let built = try makeLibraryResponse(response, connection)
+                result = MHD_queue_response(connection.raw, UInt32(status.code), built)
+                MHD_destroy_response(built)
+            } catch {
+                logger.error("response could not be built", metadata: ["request": "\(id)", "error": "\(error)"])
+                status = .internalServerError
+                let fallback = errorResponse(HTTPError(.internalServerError, "Something went wrong on our side."), id: id)
+                guard let built = try? makeLibraryResponse(fallback, connection) else { return .NO }
+                result = MHD_queue_response(connection.raw, UInt32(status.code), built)
+                MHD_destroy_response(built)
+            }
         }
         logger.info("\(method?.rawValue ?? "-") \(path ?? "-") \(status.code)", metadata: [
             "request": "\(id)",
@@ -35,36 +38,49 @@ extension HTTPServer {
         return result
     }
 
-    private func makeLibraryResponse(_ response: Response, _ connection: ConnectionHandle) -> OpaquePointer? {
-        let built: OpaquePointer?
+    private func makeLibraryResponse(_ response: Response, _ connection: ConnectionHandle) throws(MicroHTTPError) -> OpaquePointer {
+        let built: OpaquePointer
         switch response.body {
         case .empty, .prepared:
-            built = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+            built = try MHD.make("MHD_create_response_from_buffer") { MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT) }
         case .bytes(let buffer):
             let storage = buffer.finishedStorage
-            let retained = Unmanaged.passRetained(storage as AnyObject).toOpaque()  // released by Callbacks.releaseStorage
-            built = MHD_create_response_from_buffer_with_free_callback_cls(
-                storage.byteCount, UnsafeMutableRawPointer(mutating: storage.baseAddress), Callbacks.releaseStorage, retained)
-            if built == nil { Unmanaged<AnyObject>.fromOpaque(retained).release() }
-        case .file(let file):
-            guard let descriptor = file.take() else { return nil }
-            built = MHD_create_response_from_fd64(file.size, descriptor)  // closes the descriptor when done
-        case .eventStream(let stream):
-            let retained = Unmanaged.passRetained(stream).toOpaque()  // released by Callbacks.eventStreamEnded
-            built = MHD_create_response_from_callback(parlor_mhd_size_unknown, 4096, Callbacks.eventStreamRead,
-                                                      retained, Callbacks.eventStreamEnded)
-            if built == nil {
-                Unmanaged<EventStream>.fromOpaque(retained).release()
-            } else {
-                let preamble = "retry: \(configuration.eventStreamRetryMilliseconds)\n: connected\n\n"
-                stream.attach(connection, queueLimit: configuration.eventStreamQueueLimit, preamble: Array(preamble.utf8))
-                streams.add(stream)
+            let retained = Unmanaged.passRetained(storage as AnyObject)  // released by Callbacks.releaseStorage
+            do {
+                built = try MHD.make("MHD_create_response_from_buffer_with_free_callback_cls") {
+                    MHD_create_response_from_buffer_with_free_callback_cls(
+                        storage.byteCount, UnsafeMutableRawPointer(mutating: storage.baseAddress), Callbacks.releaseStorage,
+                        retained.toOpaque())
+                }
+            } catch {
+                retained.release()
+                throw error
             }
+        case .file(let file):
+            guard let descriptor = file.take() else { throw .libraryRefused("a file body sent twice") }
+            built = try MHD.make("MHD_create_response_from_fd64") {
+                MHD_create_response_from_fd64(file.size, descriptor)  // closes the descriptor when done
+            }
+        case .eventStream(let stream):
+            let retained = Unmanaged.passRetained(stream)  // released by Callbacks.eventStreamEnded
+            do {
+                built = try MHD.make("MHD_create_response_from_callback") {
+                    MHD_create_response_from_callback(parlor_mhd_size_unknown, 4096, Callbacks.eventStreamRead,
+                                                      retained.toOpaque(), Callbacks.eventStreamEnded)
+                }
+            } catch {
+                retained.release()
+                throw error
+            }
+            let preamble = "retry: \(configuration.eventStreamRetryMilliseconds)\n: connected\n\n"
+            stream.attach(connection, queueLimit: configuration.eventStreamQueueLimit, preamble: Array(preamble.utf8))
+            streams.add(stream)
         }
-        guard let built else { return nil }
-        for field in response.headers where MHD_add_response_header(built, field.name, field.value) != .YES {
+        do {
+            try built.addHeaders(response.headers)
+        } catch {
             MHD_destroy_response(built)
-            return nil
+            throw error
         }
         return built
     }

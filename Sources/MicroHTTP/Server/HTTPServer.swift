@@ -46,6 +46,9 @@ public final class HTTPServer: Sendable {
 
     /// Starts listening. Throws if the address cannot be bound or the configuration is wrong.
     public func start() throws(MicroHTTPError) {
+        guard state.withLock({ if case .idle = $0 { true } else { false } }) else {
+            throw .invalidConfiguration("a server starts once; create a new one to listen again")
+        }
         try configuration.validate()
         var address = try SocketAddress(host: configuration.host, port: configuration.port)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue

@@ -2,29 +2,35 @@
 import Glibc
 #endif
 
-/// Formats a socket address as text ("127.0.0.1", "::1"), or nil for other families.
-enum PeerAddress {
-    static func text(of address: UnsafePointer<sockaddr>) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                var raw = ipv4.pointee.sin_addr
-                guard inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-                return text(buffer)
-            }
-        case AF_INET6:
-            return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
-                var raw = ipv6.pointee.sin6_addr
-                guard inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-                return text(buffer)
-            }
-        default:
-            return nil
-        }
+/// The socket address of the peer, copied as bytes and formatted only when asked for.
+struct PeerAddress: Sendable {
+    private var storage = sockaddr_storage()
+
+    init?(_ address: UnsafePointer<sockaddr>?) {
+        guard let address else { return nil }
+        let family = Int32(address.pointee.sa_family)
+        let size = family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : family == AF_INET ? MemoryLayout<sockaddr_in>.size : 0
+        guard size > 0 else { return nil }
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: address, count: size)) }
     }
 
-    private static func text(_ buffer: [CChar]) -> String {
-        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    /// "127.0.0.1" or "::1".
+    var text: String? {
+        var copy = storage
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let written: UnsafePointer<CChar>? = withUnsafeMutableBytes(of: &copy) { raw in
+            switch Int32(storage.ss_family) {
+            case AF_INET:
+                let ipv4 = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self)
+                return inet_ntop(AF_INET, &ipv4.pointee.sin_addr, &buffer, socklen_t(buffer.count))
+            case AF_INET6:
+                let ipv6 = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self)
+                return inet_ntop(AF_INET6, &ipv6.pointee.sin6_addr, &buffer, socklen_t(buffer.count))
+            default:
+                return nil
+            }
+        }
+        guard written != nil else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -2,7 +2,7 @@
 /// synchronous or `async`, may keep it as long as it likes.
 public struct Request: Sendable {
     /// A short id unique to this server run, also written on the request's log line.
-    public let id: String
+    public let id: RequestID
     /// The method; HEAD requests reach GET handlers with this still set to HEAD.
     public let method: HTTPMethod
     /// The percent-decoded path, always starting with "/" and free of `.` and `..` segments.
@@ -11,8 +11,7 @@ public struct Request: Sendable {
     public let query: QueryItems
     /// The request header fields.
     public let headers: HTTPHeaders
-    /// The peer's IP address as text, as the socket saw it (no proxy headers applied).
-    public let peerAddress: String?
+    let peer: PeerAddress?
     /// The form body, when the request carried one.
     public let form: FormData
     /// Values captured by the route pattern (`/chats/{id}` gives `parameters["id"]`).
@@ -20,8 +19,8 @@ public struct Request: Sendable {
 
     /// Creates a request by hand, for tests of handlers that need no server.
     public init(
-        id: String = "test", method: HTTPMethod = .get, path: String, query: QueryItems = QueryItems(),
-        headers: HTTPHeaders = [:], peerAddress: String? = nil, form: FormData = FormData(),
+        id: RequestID = .test, method: HTTPMethod = .get, path: String, query: QueryItems = QueryItems(),
+        headers: HTTPHeaders = [:], form: FormData = FormData(),
         parameters: [String: String] = [:]
     ) {
         self.id = id
@@ -29,10 +28,25 @@ public struct Request: Sendable {
         self.path = path
         self.query = query
         self.headers = headers
-        self.peerAddress = peerAddress
+        self.peer = nil
         self.form = form
         self.parameters = parameters
     }
+
+    init(id: RequestID, method: HTTPMethod, path: String, query: QueryItems, headers: HTTPHeaders,
+         peer: PeerAddress?, form: FormData, parameters: [String: String]) {
+        self.id = id
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.peer = peer
+        self.form = form
+        self.parameters = parameters
+    }
+
+    /// The peer's IP address as text, as the socket saw it (no proxy headers applied).
+    public var peerAddress: String? { peer?.text }
 
     /// The cookies the request carried.
     public var cookies: Cookies { Cookies(headerValues: headers.values(for: "Cookie")) }

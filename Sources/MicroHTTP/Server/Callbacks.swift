@@ -28,8 +28,8 @@ enum Callbacks {
 
     static let collectField: MHD_KeyValueIterator = { cls, _, key, value in
         guard let cls, let key else { return .YES }
-        let fields = cls.assumingMemoryBound(to: [(String, String)].self)
-        fields.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+        let headers = cls.assumingMemoryBound(to: HTTPHeaders.self)
+        headers.pointee.add(String(cString: key), value.map { String(cString: $0) } ?? "")
         return .YES
     }
 

@@ -54,8 +54,8 @@ extension HTTPServer {
         if let length = contentLength, length > context.bodyLimit {
             // Refused before a byte of the body is read; libmicrohttpd closes the connection after.
             let error = HTTPError(.contentTooLarge, "This is larger than the \(context.bodyLimit) bytes this address accepts.")
-            return queue(errorResponse(error, id: context.reply.id), on: connection, id: context.reply.id,
-                         method: method, path: context.path, started: context.reply.started)
+            return queue(errorResponse(error, id: context.id), on: connection, id: context.id,
+                         method: method, path: context.path, started: context.started)
         }
         if let length = contentLength, length > 0 { context.body.reserveCapacity(length) }
         if let type = MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Type") {
@@ -69,7 +69,7 @@ extension HTTPServer {
     private func receiveBody(_ context: RequestContext, _ upload: UnsafePointer<CChar>?, _ size: Int) -> MHD_Result {
         context.bodyBytes += size
         if context.bodyBytes > context.bodyLimit {
-            logger.info("body cut off", metadata: ["request": "\(context.reply.id)", "limit": "\(context.bodyLimit)"])
+            logger.info("body cut off", metadata: ["request": "\(context.id)", "limit": "\(context.bodyLimit)"])
             return .NO
         }
         guard context.refusal == nil, let upload else { return .YES }
@@ -83,7 +83,7 @@ extension HTTPServer {
 
     /// Last call: the whole request is here. Build the value and run the handler.
     private func respond(_ context: RequestContext, _ connection: ConnectionHandle) -> MHD_Result {
-        let id = context.reply.id
+        let id = context.id
         var form = FormData()
         if context.refusal == nil, let kind = context.formKind, !context.body.isEmpty {
             do {
@@ -98,19 +98,19 @@ extension HTTPServer {
         guard context.refusal == nil, let route = context.route else {
             let error = context.refusal ?? HTTPError(.notFound)
             return queue(errorResponse(error, id: id), on: connection, id: id, method: context.method,
-                         path: context.path, started: context.reply.started)
+                         path: context.path, started: context.started)
         }
         guard let request = makeRequest(context, connection, form: form) else {
             let error = HTTPError(.badRequest, "The query string contains text that is not valid UTF-8.")
             return queue(errorResponse(error, id: id), on: connection, id: id, method: context.method,
-                         path: context.path, started: context.reply.started)
+                         path: context.path, started: context.started)
         }
         switch route.handler {
         case .sync(let handler):
             let response = run(id: id) { try handler(request) }
-            return queue(response, on: connection, id: id, method: context.method, path: context.path, started: context.reply.started)
+            return queue(response, on: connection, id: id, method: context.method, path: context.path, started: context.started)
         case .async(let handler):
-            let reply = context.reply
+            let reply = PendingReply(context)
             pendingReplies.add(reply)
             MHD_suspend_connection(connection.raw)
             Task {
@@ -127,33 +127,30 @@ extension HTTPServer {
     }
 
     private func makeRequest(_ context: RequestContext, _ connection: ConnectionHandle, form: FormData) -> Request? {
-        var fields: [(String, String)] = []
-        _ = withUnsafeMutablePointer(to: &fields) {
+        var headers = HTTPHeaders()
+        _ = withUnsafeMutablePointer(to: &headers) {
             MHD_get_connection_values(connection.raw, .HEADER_KIND, Callbacks.collectField, $0)
         }
-        var headers = HTTPHeaders()
-        for (name, value) in fields { headers.add(name, value) }
         var query = QueryCollection()
         _ = withUnsafeMutablePointer(to: &query) {
             MHD_get_connection_values(connection.raw, .GET_ARGUMENT_KIND, Callbacks.collectQueryItem, $0)
         }
         guard query.valid else { return nil }
-        let peer = parlor_mhd_client_address(connection.raw).flatMap(PeerAddress.text(of:))
-        return Request(id: context.reply.id, method: context.method, path: context.path, query: query.items,
-                       headers: headers, peerAddress: peer, form: form, parameters: context.parameters)
+        return Request(id: context.id, method: context.method, path: context.path, query: query.items, headers: headers,
+                       peer: PeerAddress(parlor_mhd_client_address(connection.raw)), form: form, parameters: context.parameters)
     }
 
-    private func run(id: String, _ body: () throws -> Response) -> Response {
+    private func run(id: RequestID, _ body: () throws -> Response) -> Response {
         do { return try body() } catch { return failure(error, id: id) }
     }
 
-    private func runAsync(id: String, _ body: () async throws -> Response) async -> Response {
+    private func runAsync(id: RequestID, _ body: () async throws -> Response) async -> Response {
         do { return try await body() } catch { return failure(error, id: id) }
     }
 
     /// A thrown ``HTTPError`` becomes its page; anything else is a 500 whose detail goes to
     /// the log only.
-    private func failure(_ error: any Error, id: String) -> Response {
+    private func failure(_ error: any Error, id: RequestID) -> Response {
         if let error = error as? HTTPError {
             if let detail = error.detail { logger.info("refused", metadata: ["request": "\(id)", "detail": "\(detail)"]) }
             return errorResponse(error, id: id)

@@ -5,13 +5,13 @@ import Logging
 
 extension HTTPServer {
     /// The router's page for `error`.
-    func errorResponse(_ error: HTTPError, id: String) -> Response {
-        router.errorResponder(error, id)
+    func errorResponse(_ error: HTTPError, id: RequestID) -> Response {
+        router.errorResponder(error, id.description)
     }
 
     /// Queues `response` and writes the request's log line. Called on the connection's
     /// thread, or from any thread while the connection is suspended.
-    func queue(_ response: Response, on connection: ConnectionHandle, id: String, method: HTTPMethod?,
+    func queue(_ response: Response, on connection: ConnectionHandle, id: RequestID, method: HTTPMethod?,
                path: String?, started: ContinuousClock.Instant) -> MHD_Result {
         var status = response.status
         var result: MHD_Result

@@ -15,26 +15,30 @@ final class RequestContext {
     /// The form kind announced by `Content-Type`, when the request may carry a form.
     var formKind: FormParser.Kind?
     var body: [UInt8] = []
-    let reply: PendingReply
+    let id: RequestID
+    let connection: ConnectionHandle
+    let started = ContinuousClock.now
 
-    init(id: String, method: HTTPMethod, path: String, connection: ConnectionHandle) {
+    init(id: RequestID, method: HTTPMethod, path: String, connection: ConnectionHandle) {
+        self.id = id
         self.method = method
         self.path = path
-        self.reply = PendingReply(id: id, connection: connection)
+        self.connection = connection
     }
 }
 
 /// The part of a request an `async` handler's task needs: who answers first wins, the
 /// handler or a shutdown that gives up waiting for it.
 final class PendingReply: Sendable {
-    let id: String
+    let id: RequestID
     let connection: ConnectionHandle
-    let started = ContinuousClock.now
+    let started: ContinuousClock.Instant
     private let answered = Mutex(false)
 
-    init(id: String, connection: ConnectionHandle) {
-        self.id = id
-        self.connection = connection
+    init(_ context: RequestContext) {
+        id = context.id
+        connection = context.connection
+        started = context.started
     }
 
     /// Runs `body` if nobody answered yet; returns whether it ran.

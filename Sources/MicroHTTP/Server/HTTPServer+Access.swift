@@ -111,13 +111,17 @@ extension HTTPServer {
             return queue(response, on: connection, id: id, method: context.method, path: context.path, started: context.started)
         case .async(let handler):
             let reply = PendingReply(context)
-            pendingReplies.add(reply)
+            // Suspend first: whoever later answers (the handler, or shutdown) may then resume.
             MHD_suspend_connection(connection.raw)
+            guard pendingReplies.add(reply) else {
+                reply.answerOnce { answerShuttingDown(reply) }
+                return .YES
+            }
             Task {
                 let response = await runAsync(id: reply.id) { try await handler(request) }
                 reply.answerOnce {
-                    _ = queue(response, on: reply.connection, id: reply.id, method: request.method,
-                              path: request.path, started: reply.started)
+                    _ = queue(response, on: reply.connection, id: reply.id, method: reply.method,
+                              path: reply.path, started: reply.started)
                     MHD_resume_connection(reply.connection.raw)
                 }
                 pendingReplies.remove(reply)

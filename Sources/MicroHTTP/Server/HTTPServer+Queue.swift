@@ -11,8 +11,8 @@ extension HTTPServer {
 
     /// Queues `response` and writes the request's log line. Called on the connection's
     /// thread, or from any thread while the connection is suspended.
-    func queue(_ response: Response, on connection: ConnectionHandle, id: RequestID, method: HTTPMethod?,
-               path: String?, started: ContinuousClock.Instant) -> MHD_Result {
+    func queue(_ response: Response, on connection: ConnectionHandle, id: RequestID, method: HTTPMethod,
+               path: String, started: ContinuousClock.Instant) -> MHD_Result {
         var status = response.status
         var result: MHD_Result
         if case .prepared(let prepared) = response.body {
@@ -31,7 +31,7 @@ extension HTTPServer {
                 MHD_destroy_response(built)
             }
         }
-        logger.info("\(method?.rawValue ?? "-") \(path ?? "-") \(status.code)", metadata: [
+        logger.info("\(method.rawValue) \(path) \(status.code)", metadata: [
             "request": "\(id)",
             "ms": "\(Self.milliseconds(since: started))",
         ])

@@ -119,13 +119,8 @@ public final class HTTPServer: Sendable {
         await waitForRequestsInFlight(until: deadline)
         // Whatever is still waiting gets a 503 and is resumed: libmicrohttpd must never be
         // stopped while a connection is suspended.
-        for reply in pendingReplies.all() {
-            reply.answerOnce {
-                _ = queue(errorResponse(HTTPError(.serviceUnavailable, "The server is restarting. Please try again."), id: reply.id),
-                          on: reply.connection, id: reply.id, method: nil, path: nil, started: reply.started)
-                MHD_resume_connection(reply.connection.raw)
-            }
-            pendingReplies.remove(reply)
+        for reply in pendingReplies.closeAndTakeAll() {
+            reply.answerOnce { answerShuttingDown(reply) }
         }
         await waitForRequestsInFlight(until: ContinuousClock.now + .seconds(1))
         if streams.count > 0 {
@@ -134,6 +129,14 @@ public final class HTTPServer: Sendable {
         MHD_stop_daemon(daemon.raw)
         Unmanaged.passUnretained(self).release()
         logger.notice("stopped")
+    }
+
+    /// Answers a suspended request with 503 and resumes its connection.
+    func answerShuttingDown(_ reply: PendingReply) {
+        let error = HTTPError(.serviceUnavailable, "The server is restarting. Please try again.")
+        _ = queue(errorResponse(error, id: reply.id), on: reply.connection, id: reply.id, method: reply.method, path: reply.path,
+                  started: reply.started)
+        MHD_resume_connection(reply.connection.raw)
     }
 
     private func waitForRequestsInFlight(until deadline: ContinuousClock.Instant) async {

@@ -31,12 +31,16 @@ final class RequestContext {
 /// handler or a shutdown that gives up waiting for it.
 final class PendingReply: Sendable {
     let id: RequestID
+    let method: HTTPMethod
+    let path: String
     let connection: ConnectionHandle
     let started: ContinuousClock.Instant
     private let answered = Mutex(false)
 
     init(_ context: RequestContext) {
         id = context.id
+        method = context.method
+        path = context.path
         connection = context.connection
         started = context.started
     }
@@ -53,13 +57,30 @@ final class PendingReply: Sendable {
     }
 }
 
-/// Requests waiting for an `async` handler, with their connections suspended.
+/// Requests waiting for an `async` handler, with their connections suspended. Once
+/// shutdown has taken them all, no more are let in.
 final class PendingReplies: Sendable {
-    private let replies = Mutex<[ObjectIdentifier: PendingReply]>([:])
+    private let state = Mutex<(replies: [ObjectIdentifier: PendingReply], closed: Bool)>(([:], false))
 
-    var count: Int { replies.withLock { $0.count } }
+    var count: Int { state.withLock { $0.replies.count } }
 
-    func add(_ reply: PendingReply) { replies.withLock { $0[ObjectIdentifier(reply)] = reply } }
-    func remove(_ reply: PendingReply) { _ = replies.withLock { $0.removeValue(forKey: ObjectIdentifier(reply)) } }
-    func all() -> [PendingReply] { replies.withLock { Array($0.values) } }
+    /// Registers a reply; false once shutdown has closed the set.
+    func add(_ reply: PendingReply) -> Bool {
+        state.withLock { state in
+            guard !state.closed else { return false }
+            state.replies[ObjectIdentifier(reply)] = reply
+            return true
+        }
+    }
+
+    func remove(_ reply: PendingReply) { _ = state.withLock { $0.replies.removeValue(forKey: ObjectIdentifier(reply)) } }
+
+    /// Closes the set and returns everything still waiting.
+    func closeAndTakeAll() -> [PendingReply] {
+        state.withLock { state in
+            state.closed = true
+            defer { state.replies = [:] }
+            return Array(state.replies.values)
+        }
+    }
 }

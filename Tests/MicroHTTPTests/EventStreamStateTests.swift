@@ -84,6 +84,22 @@ import Testing
         #expect(fill(&state).0 == .endOfStream)
     }
 
+    @Test func aReaderThatNeverCatchesUpKeepsOnlyWhatItHasNotRead() {
+        var state = EventStreamState(queueLimit: 256 * 1024)
+        let event = Array(repeating: UInt8(ascii: "x"), count: 1000)
+        var read = 0
+        for _ in 0..<2000 {  // 2 MB through a stream that always lags one event behind
+            _ = state.enqueue(event)
+            if case .wrote(let count) = fill(&state, capacity: 1000).0 { read += count }
+            #expect(state.queuedBytes <= 1000)
+            #expect(state.heldBytes <= 130 * 1024)
+        }
+        _ = state.enqueue(event)
+        #expect(read == 2_000_000)
+        #expect(state.queuedBytes == 1000)
+        #expect(state.phase == .open)
+    }
+
     @Test func preambleGoesBeforeEventsQueuedEarlier() {
         var state = EventStreamState(queueLimit: 1024)
         _ = state.enqueue(Array("data: replayed\n\n".utf8))

@@ -39,7 +39,7 @@ import Testing
             #expect(try await client.read(until: "\n\n") == "retry: 2000\n: connected\n\n")
 
             #expect(await eventually { server.openEventStreams == 1 })
-            hub.publish(ServerSentEvent(id: "7", event: "stream", data: "<li>line one</li>\n<li>line two</li>"))
+            hub.publishOneByOne(ServerSentEvent(id: "7", event: "stream", data: "<li>line one</li>\n<li>line two</li>"))
             let event = try await client.read(until: "\n\n")
             #expect(event == "id: 7\nevent: stream\ndata: <li>line one</li>\ndata: <li>line two</li>\n\n")
         }

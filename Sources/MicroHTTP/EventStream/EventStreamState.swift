@@ -34,20 +34,25 @@ struct EventStreamState {
 
     private(set) var phase: Phase = .open
     private(set) var isSuspended = false
-    private(set) var queuedBytes = 0
-    private var queue: [[UInt8]] = []
-    private var head = 0
-    private var sentOfHead = 0
+    /// Bytes waiting, copied in when queued: sharing one buffer between thousands of streams
+    /// would make every worker thread and the publisher contend on its reference count.
+    private var pending: [UInt8] = []
+    private var sent = 0
     private var heartbeatDue = false
+    /// A drained buffer up to this size is kept for the next event instead of freed.
+    private static let keptCapacity = 4096
+
+    var queuedBytes: Int { pending.count - sent }
+    /// Bytes held, read ones included (what compaction keeps bounded).
+    var heldBytes: Int { pending.count }
     var queueLimit: Int
 
     init(queueLimit: Int) { self.queueLimit = queueLimit }
 
     /// Puts the stream's opening bytes (`retry:`, a comment) before anything queued so far.
     mutating func start(preamble: [UInt8]) {
-        guard phase == .open, head == 0, sentOfHead == 0 else { return }
-        queue.insert(preamble, at: 0)
-        queuedBytes += preamble.count
+        guard phase == .open, sent == 0 else { return }
+        pending.insert(contentsOf: preamble, at: 0)
     }
 
     /// Queues bytes; past the limit the stream is marked overflowed and the queue dropped.
@@ -55,14 +60,11 @@ struct EventStreamState {
         guard phase == .open else { return .none }
         if queuedBytes + bytes.count > queueLimit {
             phase = .overflowed
-            queue = []
-            head = 0
-            sentOfHead = 0
-            queuedBytes = 0
+            pending = []
+            sent = 0
             return wake()
         }
-        queue.append(bytes)
-        queuedBytes += bytes.count
+        pending.append(contentsOf: bytes)
         return wake()
     }
 
@@ -83,8 +85,8 @@ struct EventStreamState {
     /// The connection is gone; nothing more will be sent.
     mutating func finish() {
         phase = .finished
-        queue = []
-        queuedBytes = 0
+        pending = []
+        sent = 0
         isSuspended = false
     }
 
@@ -94,27 +96,20 @@ struct EventStreamState {
         case .finished, .overflowed: return .endWithError
         case .open, .closing: break
         }
-        var written = 0
-        while head < queue.count, written < buffer.count {
-            let chunk = queue[head]
-            let take = min(chunk.count - sentOfHead, buffer.count - written)
-            chunk.withUnsafeBytes { source in
-                buffer.baseAddress!.advanced(by: written)
-                    .copyMemory(from: source.baseAddress!.advanced(by: sentOfHead), byteCount: take)
-            }
-            written += take
-            sentOfHead += take
-            if sentOfHead == chunk.count {
-                queuedBytes -= chunk.count
-                head += 1
-                sentOfHead = 0
-            }
-        }
-        if head == queue.count {
-            queue.removeAll(keepingCapacity: queue.count <= 64)
-            head = 0
-        }
+        let written = min(queuedBytes, buffer.count)
         if written > 0 {
+            pending.withUnsafeBytes { source in
+                buffer.baseAddress!.copyMemory(from: source.baseAddress!.advanced(by: sent), byteCount: written)
+            }
+            sent += written
+            if sent == pending.count {
+                pending.removeAll(keepingCapacity: pending.capacity <= Self.keptCapacity)
+                sent = 0
+            } else if sent >= 64 * 1024, sent * 2 >= pending.count {
+                // A reader that never quite catches up: drop what it has read.
+                pending.removeFirst(sent)
+                sent = 0
+            }
             heartbeatDue = false
             return .wrote(written)
         }

@@ -18,26 +18,41 @@ public struct ServerSentEvent: Sendable, Equatable {
 
     /// The wire bytes, ready to be shared by every stream that sends them.
     public var encoded: EncodedEvent {
-        var text = ""
-        text.reserveCapacity(data.utf8.count + 64)
-        if let id { text += "id: \(Self.singleLine(id))\n" }
-        if let event { text += "event: \(Self.singleLine(event))\n" }
-        if let retry { text += "retry: \(max(0, retry))\n" }
-        // CR LF, CR and LF all end a line in the event-stream format; each line gets a data: field.
-        var line = ""
-        var previousWasCR = false
-        for scalar in data.unicodeScalars {
-            if scalar == "\n" && previousWasCR { previousWasCR = false; continue }
-            previousWasCR = scalar == "\r"
-            if scalar == "\n" || scalar == "\r" {
-                text += "data: \(line)\n"
-                line = ""
-            } else {
-                line.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(data.utf8.count + 64)
+        if let id { Self.appendField("id: ", Self.singleLine(id), to: &bytes) }
+        if let event { Self.appendField("event: ", Self.singleLine(event), to: &bytes) }
+        if let retry { Self.appendField("retry: ", String(max(0, retry)), to: &bytes) }
+        // CR LF, CR and LF all end a line in the event-stream format; each line gets a data:
+        // field. Whole runs between line ends are copied at once.
+        var text = data
+        text.withUTF8 { utf8 in
+            var start = 0
+            var index = 0
+            while true {
+                let atEnd = index == utf8.count
+                if atEnd || utf8[index] == UInt8(ascii: "\n") || utf8[index] == UInt8(ascii: "\r") {
+                    Self.appendField("data: ", UnsafeBufferPointer(rebasing: utf8[start..<index]), to: &bytes)
+                    if atEnd { break }
+                    if utf8[index] == UInt8(ascii: "\r"), index + 1 < utf8.count, utf8[index + 1] == UInt8(ascii: "\n") { index += 1 }
+                    start = index + 1
+                }
+                index += 1
             }
         }
-        text += "data: \(line)\n\n"
-        return EncodedEvent(bytes: Array(text.utf8))
+        bytes.append(UInt8(ascii: "\n"))
+        return EncodedEvent(bytes: bytes)
+    }
+
+    private static func appendField(_ name: StaticString, _ value: String, to bytes: inout [UInt8]) {
+        var value = value
+        value.withUTF8 { appendField(name, $0, to: &bytes) }
+    }
+
+    private static func appendField(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(contentsOf: value)
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     /// A comment line: ignored by browsers, useful to keep a connection busy.
@@ -46,7 +61,8 @@ public struct ServerSentEvent: Sendable, Equatable {
     }
 
     static func singleLine(_ text: String) -> String {
-        String(text.unicodeScalars.filter { $0 != "\n" && $0 != "\r" && $0 != "\0" })
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") || $0 == 0 }) else { return text }
+        return String(text.unicodeScalars.filter { $0 != "\n" && $0 != "\r" && $0 != "\0" })
     }
 }
 

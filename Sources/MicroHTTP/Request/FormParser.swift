@@ -51,6 +51,10 @@ enum FormParser {
 
     /// Percent-decoding with `+` as a space, then UTF-8 validation.
     static func decodeComponent(_ bytes: ArraySlice<UInt8>) throws(Failure) -> String {
+        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
+            guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
+            return text
+        }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
         var index = bytes.startIndex

@@ -8,9 +8,12 @@ import Glibc
 enum Callbacks {
     static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, conCls in
         guard let cls, let connection, let url, let method, let uploadSize, let conCls else { return .NO }
-        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-        return server.access(ConnectionHandle(raw: connection), url: url, method: method,
-                             upload: upload, uploadSize: uploadSize, context: conCls)
+        // The daemon holds the server (and a response its stream) for as long as these
+        // callbacks can run, so they borrow it without retain/release traffic.
+        return Unmanaged<HTTPServer>.fromOpaque(cls)._withUnsafeGuaranteedRef { server in
+            server.access(ConnectionHandle(raw: connection), url: url, method: method,
+                          upload: upload, uploadSize: uploadSize, context: conCls)
+        }
     }
 
     static let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
@@ -51,8 +54,9 @@ enum Callbacks {
 
     static let eventStreamRead: MHD_ContentReaderCallback = { cls, _, buffer, max in
         guard let cls, let buffer else { return Int(parlor_mhd_reader_end_with_error) }
-        let stream = Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue()
-        return stream.fill(UnsafeMutableRawBufferPointer(start: buffer, count: max))
+        return Unmanaged<EventStream>.fromOpaque(cls)._withUnsafeGuaranteedRef { stream in
+            stream.fill(UnsafeMutableRawBufferPointer(start: buffer, count: max))
+        }
     }
 
     static let eventStreamEnded: MHD_ContentReaderFreeCallback = { cls in

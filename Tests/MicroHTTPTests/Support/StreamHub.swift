@@ -17,6 +17,12 @@ final class StreamHub: Sendable {
     /// Sends one encoded event to every stream; returns how many still accept events.
     @discardableResult
     func publish(_ event: ServerSentEvent) -> Int {
+        EventStream.broadcast(event.encoded, to: all)
+    }
+
+    /// The same, one `send` per stream.
+    @discardableResult
+    func publishOneByOne(_ event: ServerSentEvent) -> Int {
         let encoded = event.encoded
         return all.filter { $0.send(encoded) }.count
     }

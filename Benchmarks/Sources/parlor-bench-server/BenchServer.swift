@@ -1,0 +1,122 @@
+// Parlor's HTTP front under the same load as the C baseline in baseline/:
+//   parlor-bench-server http <port> <page-file> [prepared|bytes]   GET / answers the page
+//   parlor-bench-server sse <port> <heartbeat-seconds>              the sseload protocol:
+//       GET /events (stream), POST /send msg=... (broadcast), GET /stats (events=N)
+import ByteOutput
+import Dispatch
+import Logging
+import MicroHTTP
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@main
+enum BenchServer {
+    static func main() async throws {
+        let arguments = CommandLine.arguments
+        guard arguments.count >= 4, let port = UInt16(arguments[2]) else {
+            print("usage: parlor-bench-server http <port> <page-file> [prepared|bytes] | sse <port> <heartbeat-seconds>")
+            exit(2)
+        }
+        var logger = Logger(label: "bench")
+        logger.logLevel = .warning  // the figures are for the HTTP front, not for log formatting
+        var configuration = ServerConfiguration()
+        configuration.port = port
+        configuration.connectionLimit = 20_000
+
+        var router = Router()
+        switch arguments[1] {
+        case "http":
+            let page = try readFile(arguments[3])
+            if arguments.count > 4, arguments[4] == "bytes" {
+                // Built per request: the path a rendered page takes.
+                router.get("/") { _ in .html(page) }
+            } else {
+                let prepared = try PreparedResponse(headers: ["Content-Type": "text/html; charset=utf-8"], body: page)
+                router.get("/") { _ in .prepared(prepared) }
+            }
+        case "sse":
+            configuration.heartbeatInterval = .seconds(Int64(arguments[3]) ?? 15)
+            let broadcaster = Broadcaster()
+            router.get("/events") { request in
+                let stream = EventStream(lastEventID: request.lastEventID)
+                broadcaster.add(stream)
+                return .eventStream(stream)
+            }
+            router.post("/send") { request in
+                let sequence = broadcaster.publish(request.form["msg"] ?? "")
+                return .text("ok \(sequence)\n")
+            }
+            router.get("/stats") { _ in .text("clients=\(broadcaster.count) events=\(broadcaster.published)\n") }
+        default:
+            print("unknown mode \(arguments[1])")
+            exit(2)
+        }
+
+        let server = HTTPServer(configuration: configuration, router: router, logger: logger)
+        try server.start()
+        await SignalWaiter.wait()
+        await server.shutdown(gracePeriod: .seconds(2))
+    }
+
+    static func readFile(_ path: String) throws -> OutputBuffer {
+        guard let file = fopen(path, "rb") else { throw MicroHTTPError.invalidConfiguration("cannot read \(path)") }
+        defer { fclose(file) }
+        var buffer = OutputBuffer(capacity: 16 * 1024)
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while case let count = fread(&chunk, 1, chunk.count, file), count > 0 {
+            chunk.withUnsafeBytes { buffer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+        return buffer
+    }
+}
+
+/// Every open stream; one encoded event per broadcast, shared by all of them.
+final class Broadcaster: Sendable {
+    private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
+    private let sequence = Atomic<Int>(0)
+
+    var count: Int { streams.withLock { $0.count } }
+    var published: Int { sequence.load(ordering: .relaxed) }
+
+    func add(_ stream: EventStream) {
+        let key = ObjectIdentifier(stream)
+        streams.withLock { $0[key] = stream }
+        stream.onClose { [weak self] in _ = self?.streams.withLock { $0.removeValue(forKey: key) } }
+    }
+
+    /// The same ~400-byte fragment the C broadcaster sends, with the `seq=N;` marker sseload reads.
+    func publish(_ message: String) -> Int {
+        let number = sequence.wrappingAdd(1, ordering: .relaxed).newValue
+        let text = String(message.prefix(160))
+        let fragment = "<li class=\"msg msg-in\" id=\"m-\(number)\" data-k=\"seq=\(number);\">"
+            + "<img class=\"avatar\" src=\"/a/42.png\" alt=\"\" width=\"32\" height=\"32\">"
+            + "<div class=\"bubble\"><span class=\"author\">Alice &amp; Bob</span>"
+            + "<p class=\"text\">\(text)</p><time datetime=\"2025-05-20T10:15:00Z\">10:15</time>"
+            + "<span class=\"status\" aria-label=\"delivered\">&#10003;</span></div></li>"
+        let event = ServerSentEvent(id: "\(number)", event: "message", data: fragment).encoded
+        // Like the C broadcaster: walk the registry under its lock, no copy of 10,000 references.
+        streams.withLock { streams in
+            _ = EventStream.broadcast(event, to: streams.values)
+        }
+        return number
+    }
+}
+
+/// Waits for SIGINT or SIGTERM through dispatch sources (no Swift code in a signal handler).
+enum SignalWaiter {
+    static func wait() async {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let (signals, continuation) = AsyncStream<Void>.makeStream()
+        let sources = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield() }
+            source.resume()
+            return source
+        }
+        for await _ in signals { break }
+        withExtendedLifetime(sources) {}
+    }
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Parlor's HTTP front against the C libmicrohttpd baseline, in one run, on loopback.
+
+usage: python3 Benchmarks/bench.py [--http] [--sse] [--repeats 3] [--seconds 10] [--streams 1000,5000,10000]
+
+HTTP: wrk -t2 -c64 keep-alive against GET / (a 12,274-byte page), servers interleaved
+round by round so that machine noise hits them alike; median req/s and ratio to C.
+SSE: baseline/sseload opens N streams, idles, then times 100 broadcasts until the last
+stream has each one; same flags for both servers (2 threads, epoll, 16 KiB per connection).
+Every server listens on 127.0.0.1 only and is stopped by PID."""
+import argparse, json, os, re, signal, socket, statistics, subprocess, sys, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "out")
+PAGE = os.path.join(HERE, "baseline", "page.html")
+SWIFT_SERVER = os.path.join(HERE, ".build", "release", "parlor-bench-server")
+BROADCASTS = 100  # p99 over 100 broadcasts; with 20 it would be the single worst one
+
+
+def wait_port(port, timeout=20):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Server:
+    def __init__(self, name, port, command):
+        self.name, self.port, self.command = name, port, command
+        self.process = None
+
+    def __enter__(self):
+        self.process = subprocess.Popen(self.command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        preexec_fn=lambda: os.setpgrp())
+        if not wait_port(self.port):
+            self.process.kill()
+            raise SystemExit(f"{self.name} did not start: {self.process.stderr.read().decode()[:500]}")
+        return self
+
+    def __exit__(self, *exc):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def wrk(port, seconds):
+    out = subprocess.run(["timeout", str(seconds + 20), "wrk", "-t2", "-c64", f"-d{seconds}s", "--latency",
+                          f"http://127.0.0.1:{port}/"], capture_output=True, text=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    errors = re.search(r"Socket errors:.*", out)
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    p99 = re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1)
+    return rps, requests, (errors.group(0) if errors else None), int(non2xx.group(1)) if non2xx else 0, p99
+
+
+def http_benchmark(repeats, seconds):
+    servers = [
+        Server("C libmicrohttpd (baseline)", 18180, [os.path.join(OUT, "static"), "epoll2", "18180", PAGE]),
+        Server("Parlor, prepared response", 18181, [SWIFT_SERVER, "http", "18181", PAGE, "prepared"]),
+        Server("Parlor, bytes built per request", 18182, [SWIFT_SERVER, "http", "18182", PAGE, "bytes"]),
+    ]
+    results = {s.name: [] for s in servers}
+    for s in servers:
+        s.__enter__()
+    try:
+        body = {s.name: len(subprocess.run(["curl", "-s", f"http://127.0.0.1:{s.port}/"], capture_output=True).stdout) for s in servers}
+        for round_ in range(repeats):
+            for s in servers:
+                before = cpu_seconds(s.process.pid)
+                rps, requests, errors, non2xx, p99 = wrk(s.port, seconds)
+                us = (cpu_seconds(s.process.pid) - before) / max(requests, 1) * 1e6
+                results[s.name].append(dict(rps=rps, server_us_per_request=us, p99=p99, errors=errors, non2xx=non2xx))
+                print(f"  round {round_ + 1} {s.name:34} {rps:>9.0f} req/s  server {us:5.1f} us/req  p99 {p99}"
+                      + (f"  {errors}" if errors else "") + (f"  non-2xx {non2xx}" if non2xx else ""), flush=True)
+    finally:
+        for s in servers:
+            s.__exit__()
+    baseline = statistics.median(r["rps"] for r in results[servers[0].name])
+    summary = []
+    print(f"\nHTTP, {seconds}s x {repeats} rounds, wrk -t2 -c64 keep-alive, body {body[servers[0].name]} bytes")
+    print(f"  {'server':34} {'median req/s':>12} {'ratio to C':>10} {'server us/req':>13}")
+    for s in servers:
+        median = statistics.median(r["rps"] for r in results[s.name])
+        us = statistics.median(r["server_us_per_request"] for r in results[s.name])
+        summary.append(dict(server=s.name, median_rps=median, ratio=median / baseline, server_us_per_request=us,
+                            body_bytes=body[s.name], runs=results[s.name]))
+        print(f"  {s.name:34} {median:>12.0f} {median / baseline:>10.2f} {us:>13.1f}")
+    return summary
+
+
+def sse_run(name, port, command, streams):
+    with Server(name, port, command) as s:
+        out = subprocess.run(["timeout", "600", os.path.join(OUT, "sseload"), str(port), str(streams), str(BROADCASTS),
+                              str(s.process.pid), "10", "150"], capture_output=True, text=True)
+    line = next((l for l in out.stdout.splitlines() if l.startswith("JSON ")), None)
+    if line is None:
+        raise SystemExit(f"sseload failed against {name}:\n{out.stdout}\n{out.stderr}")
+    result = json.loads(line[5:])
+    result["kb_per_stream"] = (result["rss_idle_kb"] - result["rss_preconnect_kb"]) / streams
+    return result
+
+
+def sse_benchmark(counts):
+    summary = []
+    print(f"\nSSE: idle streams, then {BROADCASTS} broadcasts of a ~450-byte fragment (time until the LAST stream has it)")
+    print(f"  {'N':>6} {'server':28} {'idle CPU':>8} {'kB/stream':>9} {'last p50':>9} {'last p99':>9} {'p99 vs C':>8} {'missed':>6}")
+    for n in counts:
+        c = sse_run("C broadcaster (baseline)", 18190,
+                    [os.path.join(OUT, "sse"), "18190", "2", "suspend", "15", "0", "20000", "16384"], n)
+        p = sse_run("Parlor EventStream", 18191, [SWIFT_SERVER, "sse", "18191", "15"], n)
+        for name, r in (("C broadcaster (baseline)", c), ("Parlor EventStream", p)):
+            ratio = r["last_p99_ms"] / c["last_p99_ms"]
+            print(f"  {n:>6} {name:28} {r['idle_cpu_pct']:>7.2f}% {r['kb_per_stream']:>9.1f} {r['last_p50_ms']:>8.1f}ms"
+                  f" {r['last_p99_ms']:>8.1f}ms {ratio:>8.2f} {r['missed']:>6}", flush=True)
+            summary.append(dict(server=name, streams=n, p99_ratio_to_c=ratio, **r))
+    return summary
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--http", action="store_true")
+    parser.add_argument("--sse", action="store_true")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--streams", default="1000,5000,10000")
+    args = parser.parse_args()
+    both = not args.http and not args.sse
+    results = {"date": time.strftime("%Y-%m-%d %H:%M"), "cores": os.cpu_count()}
+    if args.http or both:
+        results["http"] = http_benchmark(args.repeats, args.seconds)
+    if args.sse or both:
+        results["sse"] = sse_benchmark([int(n) for n in args.streams.split(",")])
+    path = os.path.join(OUT, "results.json")
+    with open(path, "w") as f:
+        json.dump(results, f, indent=1)
+    print(f"\nwritten: {path}")
+
+
+if __name__ == "__main__":
+    main()

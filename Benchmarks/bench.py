@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Parlor's HTTP front against the C libmicrohttpd baseline, in one run, on loopback.
 
-usage: python3 Benchmarks/bench.py [--http] [--sse] [--repeats 3] [--seconds 10] [--streams 1000,5000,10000]
+usage: python3 Benchmarks/bench.py [--http] [--sse] [--repeats 3] [--seconds 10] [--streams 1000,5000,10000] [--rounds 3]
 
 HTTP: wrk -t2 -c64 keep-alive against GET / (a 12,274-byte page), servers interleaved
 round by round so that machine noise hits them alike; median req/s and ratio to C.
@@ -114,19 +114,29 @@ def sse_run(name, port, command, streams):
     return result
 
 
-def sse_benchmark(counts):
+def sse_benchmark(counts, rounds):
+    """C and Parlor alternate `rounds` times at each N; medians are compared, so that a stall
+    of the shared machine during one run does not decide the ratio."""
     summary = []
     print(f"\nSSE: idle streams, then {BROADCASTS} broadcasts of a ~450-byte fragment (time until the LAST stream has it)")
-    print(f"  {'N':>6} {'server':28} {'idle CPU':>8} {'kB/stream':>9} {'last p50':>9} {'last p99':>9} {'p99 vs C':>8} {'missed':>6}")
+    print(f"     C and Parlor alternate {rounds} time(s) per N; medians over the rounds")
+    print(f"  {'N':>6} {'server':28} {'idle CPU':>8} {'kB/stream':>9} {'last p50':>9} {'last p99':>9} {'p99 vs C':>8} {'p50 vs C':>8} {'cpu ms/bc':>9} {'missed':>6}")
+    servers = (("C broadcaster (baseline)", 18190, lambda: [os.path.join(OUT, "sse"), "18190", "2", "suspend", "15", "0", "20000", "16384"]),
+               ("Parlor EventStream", 18191, lambda: [SWIFT_SERVER, "sse", "18191", "15"]))
     for n in counts:
-        c = sse_run("C broadcaster (baseline)", 18190,
-                    [os.path.join(OUT, "sse"), "18190", "2", "suspend", "15", "0", "20000", "16384"], n)
-        p = sse_run("Parlor EventStream", 18191, [SWIFT_SERVER, "sse", "18191", "15"], n)
-        for name, r in (("C broadcaster (baseline)", c), ("Parlor EventStream", p)):
-            ratio = r["last_p99_ms"] / c["last_p99_ms"]
-            print(f"  {n:>6} {name:28} {r['idle_cpu_pct']:>7.2f}% {r['kb_per_stream']:>9.1f} {r['last_p50_ms']:>8.1f}ms"
-                  f" {r['last_p99_ms']:>8.1f}ms {ratio:>8.2f} {r['missed']:>6}", flush=True)
-            summary.append(dict(server=name, streams=n, p99_ratio_to_c=ratio, **r))
+        runs = {name: [] for name, _, _ in servers}
+        for _ in range(rounds):
+            for name, port, command in servers:
+                runs[name].append(sse_run(name, port, command(), n))
+        med = {name: {k: statistics.median(r[k] for r in rs) for k in ("idle_cpu_pct", "kb_per_stream", "last_p50_ms", "last_p99_ms", "cpu_ms_per_broadcast", "missed")}
+               for name, rs in runs.items()}
+        c = med[servers[0][0]]
+        for name, _, _ in servers:
+            m = med[name]
+            print(f"  {n:>6} {name:28} {m['idle_cpu_pct']:>7.2f}% {m['kb_per_stream']:>9.1f} {m['last_p50_ms']:>8.1f}ms"
+                  f" {m['last_p99_ms']:>8.1f}ms {m['last_p99_ms'] / c['last_p99_ms']:>8.2f} {m['last_p50_ms'] / c['last_p50_ms']:>8.2f}"
+                  f" {m['cpu_ms_per_broadcast']:>9.1f} {m['missed']:>6.0f}", flush=True)
+            summary.append(dict(server=name, streams=n, median=m, p99_ratio_to_c=m["last_p99_ms"] / c["last_p99_ms"], runs=runs[name]))
     return summary
 
 
@@ -137,13 +147,14 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--streams", default="1000,5000,10000")
+    parser.add_argument("--rounds", type=int, default=3, help="SSE runs per server and N, alternating")
     args = parser.parse_args()
     both = not args.http and not args.sse
     results = {"date": time.strftime("%Y-%m-%d %H:%M"), "cores": os.cpu_count()}
     if args.http or both:
         results["http"] = http_benchmark(args.repeats, args.seconds)
     if args.sse or both:
-        results["sse"] = sse_benchmark([int(n) for n in args.streams.split(",")])
+        results["sse"] = sse_benchmark([int(n) for n in args.streams.split(",")], args.rounds)
     path = os.path.join(OUT, "results.json")
     with open(path, "w") as f:
         json.dump(results, f, indent=1)

@@ -113,9 +113,11 @@ import Testing
         }) { server, port in
             let slow = try RawClient(port: port, receiveBuffer: 4096)
             try slow.send(RawClient.request("GET", "/events"))  // and never reads again
+            // Registered before the fast ones, so it is the hub's first stream.
+            try #require(await eventually { server.openEventStreams == 1 })
+            let slowStream = try #require(hub.all.first)
             let fast = [try await Self.openStream(port), try await Self.openStream(port)]
             #expect(await eventually { server.openEventStreams == 3 })
-            let slowStream = try #require(hub.all.first)
 
             let padding = String(repeating: "p", count: 8000)
             var published = 0

@@ -131,3 +131,43 @@ import Testing
         #expect(logs.all.contains { $0.message == "response could not be built" && $0.metadata["error"]?.contains("X-Echo") == true })
     }
 }
+
+@Suite struct ResponseHelperTests {
+    @Test func formPostIsAnsweredWithSeeOtherAndCookies() async throws {
+        var router = Router()
+        router.post("/signin") { _ in
+            Response.redirect(to: "/chats")
+                .settingCookie(SetCookie(name: "session", value: "s3cr3t", maxAge: 3600, secure: true))
+                .settingCookie(.expired("flash"))
+        }
+        try await withServer(router) { _, port in
+            let response = try await RawClient(port: port).exchange(
+                "POST", "/signin", headers: ["Content-Type: application/x-www-form-urlencoded"], body: "handle=ana")
+            #expect(response.status == 303)
+            #expect(response.header("Location") == "/chats")
+            let cookies = response.headers.filter { $0.0.lowercased() == "set-cookie" }.map(\.1)
+            #expect(cookies == [
+                "session=s3cr3t; Path=/; Max-Age=3600; Secure; HttpOnly; SameSite=Lax",
+                "flash=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax",
+            ])
+        }
+    }
+}
+
+@Suite struct ConnectionLimitTests {
+    @Test func connectionsBeyondThePerAddressLimitAreClosed() async throws {
+        var router = Router()
+        router.get("/") { _ in .text("hello") }
+        try await withServer(router, configure: { $0.perAddressConnectionLimit = 2 }) { _, port in
+            let first = try RawClient(port: port)
+            let second = try RawClient(port: port)
+            #expect(try await first.exchange("GET", "/").text == "hello")
+            #expect(try await second.exchange("GET", "/").text == "hello")
+            let third = try RawClient(port: port)  // the kernel accepts it; libmicrohttpd closes it
+            try? third.send(RawClient.request("GET", "/"))
+            #expect(await third.waitForClose())
+            // The first two are unaffected.
+            #expect(try await first.exchange("GET", "/").text == "hello")
+        }
+    }
+}

@@ -47,9 +47,9 @@ import Testing
             throw ClientError(description: "parlor did not report a port; log so far:\n\(log)")
         }
 
-        /// Sends SIGTERM and waits (at most 10 s) for the exit status.
-        func terminate() async throws -> Int32 {
-            process.terminate()
+        /// Sends `signal` (SIGTERM by default) and waits (at most 10 s) for the exit status.
+        func terminate(with signal: Int32 = SIGTERM) async throws -> Int32 {
+            kill(process.processIdentifier, signal)
             let deadline = ContinuousClock.now + .seconds(10)
             while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             if process.isRunning {
@@ -81,6 +81,14 @@ import Testing
 
         #expect(try await parlor.terminate() == 0)
         #expect(parlor.log.contains("GET /healthz 200"))
+        #expect(parlor.log.contains("stopped"))
+    }
+
+    @Test func exitsCleanlyOnSIGINTToo() async throws {
+        let parlor = try RunningParlor(arguments: [])
+        try await parlor.waitUntilListening()
+        #expect(try await RawClient(port: parlor.port).exchange("GET", "/healthz").status == 200)
+        #expect(try await parlor.terminate(with: SIGINT) == 0)
         #expect(parlor.log.contains("stopped"))
     }
 

@@ -1,4 +1,7 @@
 import ByteOutput
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 @Suite struct OutputBufferTests {
@@ -36,5 +39,26 @@ import Testing
         first.removeAll()
         #expect(first.isEmpty)
         #expect(copy.string == "keep me")
+    }
+}
+
+@Suite struct OutputBufferFileTests {
+    @Test func readsAWholeFileLargerThanOneChunk() throws {
+        let path = "/tmp/parlor-output-buffer-\(UInt32.random(in: 0 ... .max)).bin"
+        let bytes = (0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let file = try #require(fopen(path, "wb"))
+        _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        fclose(file)
+        defer { unlink(path) }
+        #expect(try OutputBuffer(contentsOfFile: path).bytes == bytes)
+    }
+
+    @Test func missingFileThrowsWithItsPath() {
+        #expect(throws: FileReadError.self) { try OutputBuffer(contentsOfFile: "/nonexistent/parlor/page.html") }
+        do {
+            _ = try OutputBuffer(contentsOfFile: "/nonexistent/parlor/page.html")
+        } catch {
+            #expect(error.description.hasPrefix("cannot read /nonexistent/parlor/page.html"))
+        }
     }
 }

@@ -28,7 +28,7 @@ enum BenchServer {
         var router = Router()
         switch arguments[1] {
         case "http":
-            let page = try readFile(arguments[3])
+            let page = try OutputBuffer(contentsOfFile: arguments[3])
             if arguments.count > 4, arguments[4] == "bytes" {
                 // Built per request: the path a rendered page takes.
                 router.get("/") { _ in .html(page) }
@@ -58,17 +58,6 @@ enum BenchServer {
         try server.start()
         await SignalWaiter.wait()
         await server.shutdown(gracePeriod: .seconds(2))
-    }
-
-    static func readFile(_ path: String) throws -> OutputBuffer {
-        guard let file = fopen(path, "rb") else { throw MicroHTTPError.invalidConfiguration("cannot read \(path)") }
-        defer { fclose(file) }
-        var buffer = OutputBuffer(capacity: 16 * 1024)
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while case let count = fread(&chunk, 1, chunk.count, file), count > 0 {
-            chunk.withUnsafeBytes { buffer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-        }
-        return buffer
     }
 }
 

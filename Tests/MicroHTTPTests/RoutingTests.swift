@@ -1,3 +1,4 @@
+import ByteOutput
 import HTTPTestSupport
 import Testing
 @testable import MicroHTTP
@@ -150,6 +151,28 @@ import Testing
                 "session=s3cr3t; Path=/; Max-Age=3600; Secure; HttpOnly; SameSite=Lax",
                 "flash=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax",
             ])
+        }
+    }
+}
+
+@Suite struct PreparedResponseTests {
+    @Test func fieldsAddedToAPreparedResponseAreSentWithItsOwn() async throws {
+        let page = try PreparedResponse(headers: ["Content-Type": "text/html; charset=utf-8"], body: OutputBuffer("<p>hi</p>".utf8))
+        var router = Router()
+        router.get("/plain") { _ in .prepared(page) }
+        router.get("/welcome") { _ in Response.prepared(page).settingCookie(SetCookie(name: "seen", value: "1")) }
+        try await withServer(router) { _, port in
+            let client = try RawClient(port: port)
+            let plain = try await client.exchange("GET", "/plain")
+            #expect(plain.text == "<p>hi</p>")
+            #expect(plain.header("Set-Cookie") == nil)
+            let welcome = try await client.exchange("GET", "/welcome")
+            #expect(welcome.status == 200)
+            #expect(welcome.text == "<p>hi</p>")
+            #expect(welcome.header("Content-Type") == "text/html; charset=utf-8")
+            #expect(welcome.header("Set-Cookie") == "seen=1; Path=/; HttpOnly; SameSite=Lax")
+            // The shared response was not changed by it.
+            #expect(try await client.exchange("GET", "/plain").header("Set-Cookie") == nil)
         }
     }
 }

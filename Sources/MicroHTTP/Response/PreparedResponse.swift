@@ -7,12 +7,16 @@ public final class PreparedResponse: @unchecked Sendable {
     let raw: OpaquePointer
     /// The status it is sent with.
     public let status: HTTPStatus
-    private let bytes: OutputBuffer  // kept alive: libmicrohttpd reads it in place
+    /// The header fields it was prepared with.
+    let headers: HTTPHeaders
+    /// The body, kept alive: libmicrohttpd reads it in place.
+    let body: OutputBuffer
 
     /// Prepares `body` with its header fields. Throws if a header is not acceptable.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders, body: OutputBuffer) throws(MicroHTTPError) {
         self.status = status
-        self.bytes = body
+        self.headers = headers
+        self.body = body
         let storage = body.finishedStorage
         let response = try MHD.make("MHD_create_response_from_buffer") {
             MHD_create_response_from_buffer(storage.byteCount, UnsafeMutableRawPointer(mutating: storage.baseAddress), .RESPMEM_PERSISTENT)

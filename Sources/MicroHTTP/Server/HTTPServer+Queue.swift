@@ -15,8 +15,8 @@ extension HTTPServer {
                path: String, started: ContinuousClock.Instant) -> MHD_Result {
         var status = response.status
         var result: MHD_Result
-        if case .prepared(let prepared) = response.body {
-            result = MHD_queue_response(connection.raw, UInt32(prepared.status.code), prepared.raw)
+        if case .prepared(let prepared) = response.body, response.headers.count == 0 {
+            result = MHD_queue_response(connection.raw, UInt32(status.code), prepared.raw)
         } else {
             do {
                 let built = try makeLibraryResponse(response, connection)
@@ -41,19 +41,18 @@ extension HTTPServer {
     private func makeLibraryResponse(_ response: Response, _ connection: ConnectionHandle) throws(MicroHTTPError) -> OpaquePointer {
         let built: OpaquePointer
         switch response.body {
-        case .empty, .prepared:
+        case .empty:
             built = try MHD.make("MHD_create_response_from_buffer") { MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT) }
         case .bytes(let buffer):
-            let storage = buffer.finishedStorage
-            let retained = Unmanaged.passRetained(storage as AnyObject)  // released by Callbacks.releaseStorage
+            built = try makeBufferResponse(buffer)
+        case .prepared(let prepared):
+            // Fields added to a prepared response cannot go on the shared libmicrohttpd
+            // response: this request gets its own, over the same bytes.
+            built = try makeBufferResponse(prepared.body)
             do {
-                built = try MHD.make("MHD_create_response_from_buffer_with_free_callback_cls") {
-                    MHD_create_response_from_buffer_with_free_callback_cls(
-                        storage.byteCount, UnsafeMutableRawPointer(mutating: storage.baseAddress), Callbacks.releaseStorage,
-                        retained.toOpaque())
-                }
+                try built.addHeaders(prepared.headers)
             } catch {
-                retained.release()
+                MHD_destroy_response(built)
                 throw error
             }
         case .file(let file):
@@ -83,6 +82,22 @@ extension HTTPServer {
             throw error
         }
         return built
+    }
+
+    /// A response that sends `buffer` in place and releases it when libmicrohttpd is done.
+    private func makeBufferResponse(_ buffer: OutputBuffer) throws(MicroHTTPError) -> OpaquePointer {
+        let storage = buffer.finishedStorage
+        let retained = Unmanaged.passRetained(storage as AnyObject)  // released by Callbacks.releaseStorage
+        do {
+            return try MHD.make("MHD_create_response_from_buffer_with_free_callback_cls") {
+                MHD_create_response_from_buffer_with_free_callback_cls(
+                    storage.byteCount, UnsafeMutableRawPointer(mutating: storage.baseAddress), Callbacks.releaseStorage,
+                    retained.toOpaque())
+            }
+        } catch {
+            retained.release()
+            throw error
+        }
     }
 
     static func milliseconds(since start: ContinuousClock.Instant) -> String {

@@ -224,16 +224,6 @@ public final class RawClient {
         try send(Self.request(method, target, headers: headers, body: body))
         return try await readResponse(head: method == "HEAD")
     }
-
-    /// The local port of this connection (tells connections apart).
-    public var localPort: UInt16 {
-        var address = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return UInt16(bigEndian: address.sin_port)
-    }
 }
 
 extension String {

@@ -3,7 +3,6 @@
 /// UTF-8 is checked on whole values, never on a split character.
 enum FormParser {
     enum Failure: Error, Equatable {
-        case notAForm
         case malformed
         case invalidUTF8
     }

@@ -20,17 +20,10 @@ public struct Request: Sendable {
     /// Creates a request by hand, for tests of handlers that need no server.
     public init(
         id: RequestID = .test, method: HTTPMethod = .get, path: String, query: QueryItems = QueryItems(),
-        headers: HTTPHeaders = [:], form: FormData = FormData(),
-        parameters: [String: String] = [:]
+        headers: HTTPHeaders = [:], form: FormData = FormData(), parameters: [String: String] = [:]
     ) {
-        self.id = id
-        self.method = method
-        self.path = path
-        self.query = query
-        self.headers = headers
-        self.peer = nil
-        self.form = form
-        self.parameters = parameters
+        self.init(id: id, method: method, path: path, query: query, headers: headers, peer: nil, form: form,
+                  parameters: parameters)
     }
 
     init(id: RequestID, method: HTTPMethod, path: String, query: QueryItems, headers: HTTPHeaders,

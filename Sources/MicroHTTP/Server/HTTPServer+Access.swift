@@ -57,9 +57,12 @@ extension HTTPServer {
             return queue(errorResponse(error, id: context.id), on: connection, id: context.id,
                          method: method, path: context.path, started: context.started)
         }
-        if let length = contentLength, length > 0 { context.body.reserveCapacity(length) }
         if let type = MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Type") {
             context.formKind = FormParser.kind(contentType: String(cString: type))
+        }
+        // Memory only for a body that will be kept: a form for a route that will run.
+        if context.refusal == nil, context.formKind != nil, let length = contentLength, length > 0 {
+            context.body.reserveCapacity(length)
         }
         return .YES
     }

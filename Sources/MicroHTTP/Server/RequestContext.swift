@@ -62,8 +62,6 @@ final class PendingReply: Sendable {
 final class PendingReplies: Sendable {
     private let state = Mutex<(replies: [ObjectIdentifier: PendingReply], closed: Bool)>(([:], false))
 
-    var count: Int { state.withLock { $0.replies.count } }
-
     /// Registers a reply; false once shutdown has closed the set.
     func add(_ reply: PendingReply) -> Bool {
         state.withLock { state in

@@ -8,12 +8,15 @@ let package = Package(
     products: [
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "ByteOutput", targets: ["ByteOutput"]),
+        .library(name: "ParlorTemplates", targets: ["ParlorTemplates"]),
         .executable(name: "parlor", targets: ["parlor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Test-only: the reference Mustache renderer Parlor's output must equal byte for byte.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // libmicrohttpd from Debian (libmicrohttpd-dev), plus the few inline shims Swift cannot express.
@@ -24,6 +27,8 @@ let package = Package(
         ),
         // A growable byte buffer shared by the renderer and the HTTP front; no dependencies.
         .target(name: "ByteOutput"),
+        // Parlor's Mustache compiler and renderer: view models read through key-path tables, checked at load.
+        .target(name: "ParlorTemplates", dependencies: ["ByteOutput"]),
         .target(
             name: "MicroHTTP",
             dependencies: [
@@ -44,6 +49,10 @@ let package = Package(
         // A raw-socket HTTP client for tests that must control connections byte by byte.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
         .testTarget(name: "ByteOutputTests", dependencies: ["ByteOutput"]),
+        .testTarget(
+            name: "ParlorTemplatesTests",
+            dependencies: ["ParlorTemplates", "ByteOutput", .product(name: "Mustache", package: "swift-mustache")]
+        ),
         .testTarget(
             name: "MicroHTTPTests",
             dependencies: ["MicroHTTP", "ByteOutput", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]

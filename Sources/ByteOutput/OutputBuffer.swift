@@ -85,6 +85,20 @@ public struct OutputBuffer: Sendable {
         other.withUnsafeBytes { append($0) }
     }
 
+    /// The last byte written, if any.
+    @inlinable public var last: UInt8? {
+        storage.count == 0 ? nil : storage.base.load(fromByteOffset: storage.count - 1, as: UInt8.self)
+    }
+
+    /// Drops the bytes written after the first `count`; used to take back a speculative write.
+    @inlinable
+    public mutating func truncate(toCount count: Int) {
+        precondition(count >= 0 && count <= storage.count, "truncate(toCount:) past the end")
+        guard count < storage.count else { return }
+        reserveForAppend(0)
+        storage.count = count
+    }
+
     /// Removes every byte but keeps the capacity.
     public mutating func removeAll() {
         if isKnownUniquelyReferenced(&storage) {

@@ -43,6 +43,18 @@ import Testing
 }
 
 @Suite struct OutputBufferFileTests {
+    @Test func truncateTakesBackTheTailWithoutTouchingACopy() {
+        var buffer = OutputBuffer(capacity: 4)
+        buffer.append("indent")
+        let copy = buffer
+        buffer.truncate(toCount: 3)
+        #expect(buffer.string == "ind")
+        #expect(buffer.last == UInt8(ascii: "d"))
+        #expect(copy.string == "indent")
+        buffer.truncate(toCount: 0)
+        #expect(buffer.last == nil)
+    }
+
     @Test func readsAWholeFileLargerThanOneChunk() throws {
         let path = "/tmp/parlor-output-buffer-\(UInt32.random(in: 0 ... .max)).bin"
         let bytes = (0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }

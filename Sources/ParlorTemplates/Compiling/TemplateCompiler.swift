@@ -1,0 +1,127 @@
+// Binds parsed templates to view-model schemas. Every name is checked here, at start-up, so that a
+// misspelt field stops the server with file and line instead of rendering as silent blank text.
+
+struct TemplateCompiler {
+    let sources: [String: TemplateSource]
+    let tokens: [String: [Token]]
+
+    private static let partialNestingLimit = 32
+
+    /// Compiles the template `name` for contexts of `schema`.
+    func compile(name: String, schema: TemplateSchema) throws(TemplateError) -> CompiledTemplate {
+        guard let body = tokens[name], let source = sources[name] else {
+            throw TemplateError(origin: name, line: 0, message: "no template named \(name) for \(schema.typeName)")
+        }
+        var maxDepth = 0
+        let root = try compile(body, source: source, scopes: [schema], indentation: nil, partials: [name], maxDepth: &maxDepth)
+        return CompiledTemplate(name: name, root: root, maxDepth: maxDepth)
+    }
+
+    private func compile(
+        _ body: [Token],
+        source: TemplateSource,
+        scopes: [TemplateSchema],
+        indentation: [UInt8]?,
+        partials: [String],
+        maxDepth: inout Int
+    ) throws(TemplateError) -> Block {
+        maxDepth = max(maxDepth, scopes.count - 1)
+        var nodes: [Node] = []
+        for token in body {
+            switch token {
+            case .text(let bytes):
+                // Inside an indented partial each line must stay its own node: indentation goes before nodes.
+                if indentation?.isEmpty ?? true, case .text(let previous) = nodes.last {
+                    nodes[nodes.count - 1] = .text(previous + bytes)
+                } else {
+                    nodes.append(.text(bytes))
+                }
+
+            case .variable(let name, let escaped, let offset):
+                let (lookup, field) = try resolve(name, scopes: scopes, source: source, offset: offset)
+                switch field.kind {
+                case .object, .list:
+                    throw error(source, offset, "{{\(name)}} is \(field.kind == .list ? "a list" : "a view model"), not text; use {{#\(name)}}...{{/\(name)}}")
+                case .text where !escaped:
+                    throw error(source, offset, "{{{\(name)}}} would print user text without escaping; use {{\(name)}}, or declare the field as markup if Parlor builds it")
+                case .text, .markup, .number, .flag:
+                    nodes.append(.value(lookup, escape: escaped))
+                }
+
+            case .section(let name, let inverted, let sectionBody, let offset):
+                let (lookup, field) = try resolve(name, scopes: scopes, source: source, offset: offset)
+                if !field.isOptional, field.kind == .text || field.kind == .number || field.kind == .markup {
+                    throw error(source, offset, "{{\(inverted ? "^" : "#")\(name)}} is over a value that is always set, so it would \(inverted ? "never" : "always") show; use a flag or an optional")
+                }
+                if inverted, !field.isOptional, field.kind == .object {
+                    throw error(source, offset, "{{^\(name)}} is over a view model that is always set, so it would never show")
+                }
+                let pushes = !inverted && field.kind != .flag
+                var innerScopes = scopes
+                if pushes, let child = field.child { innerScopes.append(child()) }
+                let block = try compile(sectionBody, source: source, scopes: innerScopes, indentation: indentation, partials: partials, maxDepth: &maxDepth)
+                nodes.append(.section(lookup, body: block, inverted: inverted, pushes: pushes))
+
+            case .partial(let name, let partialIndentation, let offset):
+                guard let partialBody = tokens[name], let partialSource = sources[name] else {
+                    throw error(source, offset, "no partial named \(name) (looked for \(name).mustache)")
+                }
+                guard partials.count < Self.partialNestingLimit, !partials.contains(name) else {
+                    throw error(source, offset, "partial \(name) includes itself (\(partials.joined(separator: " > ")) > \(name))")
+                }
+                var combined = indentation
+                if let partialIndentation { combined = (indentation ?? []) + partialIndentation }
+                let block = try compile(partialBody, source: partialSource, scopes: scopes, indentation: combined, partials: partials + [name], maxDepth: &maxDepth)
+                nodes.append(.partial(block))
+            }
+        }
+        return Block(nodes: nodes, indentation: indentation)
+    }
+
+    /// Finds the field a name refers to, the way Mustache looks names up: the innermost context that has
+    /// the first component, then each further component inside the previous one.
+    private func resolve(
+        _ name: TagName,
+        scopes: [TemplateSchema],
+        source: TemplateSource,
+        offset: Int
+    ) throws(TemplateError) -> (Lookup, FieldAccess) {
+        let innermost = scopes.count - 1
+        if name.isImplicitIterator {
+            guard let current = scopes[innermost].current else {
+                throw error(source, offset, "{{.}} here is a \(scopes[innermost].typeName), not text; name one of its fields")
+            }
+            return (Lookup(depth: innermost, path: [current]), current)
+        }
+        let first = name.components[0]
+        let candidates = name.isAnchored ? [innermost] : Array((0...innermost).reversed())
+        guard let depth = candidates.first(where: { scopes[$0].fields[first] != nil }),
+              let head = scopes[depth].fields[first]
+        else {
+            let visible = candidates.map { scopes[$0].typeName }.joined(separator: ", ")
+            throw error(source, offset, "{{\(name)}}: no field \(first) in \(visible)")
+        }
+        if head.isOptional, let outer = (0..<depth).first(where: { scopes[$0].fields[first] != nil }) {
+            throw error(source, offset, "\(first) is optional in \(scopes[depth].typeName) and also a field of \(scopes[outer].typeName); when it is nil Mustache would read the outer one: rename one of them")
+        }
+        var path = [head]
+        var field = head
+        var owner = scopes[depth].typeName
+        for component in name.components.dropFirst() {
+            guard field.kind == .object, let child = field.child?() else {
+                throw error(source, offset, "{{\(name)}}: \(owner).\(path.count == 1 ? first : component) is not a view model, so it has no field \(component)")
+            }
+            guard let next = child.fields[component] else {
+                throw error(source, offset, "{{\(name)}}: no field \(component) in \(child.typeName)")
+            }
+            path.append(next)
+            field = next
+            owner = child.typeName
+        }
+        return (Lookup(depth: depth, path: path), field)
+    }
+
+    private func error(_ source: TemplateSource, _ offset: Int, _ message: String) -> TemplateError {
+        TemplateError(origin: source.origin, line: source.line(at: offset), message: message)
+    }
+}

@@ -5,12 +5,18 @@ struct TemplateCompiler {
     let sources: [String: TemplateSource]
     let tokens: [String: [Token]]
 
+    /// Why compiling stopped: a mistake to report, or a partial whose own syntax error is reported already.
+    enum Failure: Error {
+        case mistake(TemplateError)
+        case brokenPartial
+    }
+
     private static let partialNestingLimit = 32
 
     /// Compiles the template `name` for contexts of `schema`.
-    func compile(name: String, schema: TemplateSchema) throws(TemplateError) -> CompiledTemplate {
+    func compile(name: String, schema: TemplateSchema) throws(Failure) -> CompiledTemplate {
         guard let body = tokens[name], let source = sources[name] else {
-            throw TemplateError(origin: name, line: 0, message: "no template named \(name) for \(schema.typeName)")
+            throw .mistake(TemplateError(origin: name, line: 0, message: "no template named \(name) for \(schema.typeName)"))
         }
         var maxDepth = 0
         let root = try compile(body, source: source, scopes: [schema], indentation: nil, partials: [name], maxDepth: &maxDepth)
@@ -24,7 +30,7 @@ struct TemplateCompiler {
         indentation: [UInt8]?,
         partials: [String],
         maxDepth: inout Int
-    ) throws(TemplateError) -> Block {
+    ) throws(Failure) -> Block {
         maxDepth = max(maxDepth, scopes.count - 1)
         var nodes: [Node] = []
         for token in body {
@@ -63,9 +69,10 @@ struct TemplateCompiler {
                 nodes.append(.section(lookup, body: block, inverted: inverted, pushes: pushes))
 
             case .partial(let name, let partialIndentation, let offset):
-                guard let partialBody = tokens[name], let partialSource = sources[name] else {
+                guard let partialSource = sources[name] else {
                     throw error(source, offset, "no partial named \(name) (looked for \(name).mustache)")
                 }
+                guard let partialBody = tokens[name] else { throw .brokenPartial }
                 guard partials.count < Self.partialNestingLimit, !partials.contains(name) else {
                     throw error(source, offset, "partial \(name) includes itself (\(partials.joined(separator: " > ")) > \(name))")
                 }
@@ -85,7 +92,7 @@ struct TemplateCompiler {
         scopes: [TemplateSchema],
         source: TemplateSource,
         offset: Int
-    ) throws(TemplateError) -> (Lookup, FieldAccess) {
+    ) throws(Failure) -> (Lookup, FieldAccess) {
         let innermost = scopes.count - 1
         if name.isImplicitIterator {
             guard let current = scopes[innermost].current else {
@@ -121,7 +128,7 @@ struct TemplateCompiler {
         return (Lookup(depth: depth, path: path), field)
     }
 
-    private func error(_ source: TemplateSource, _ offset: Int, _ message: String) -> TemplateError {
-        TemplateError(origin: source.origin, line: source.line(at: offset), message: message)
+    private func error(_ source: TemplateSource, _ offset: Int, _ message: String) -> Failure {
+        .mistake(TemplateError(origin: source.origin, line: source.line(at: offset), message: message))
     }
 }

@@ -28,7 +28,7 @@ public struct TemplateSet: Sendable {
             do {
                 compiled[ObjectIdentifier(viewModel)] = try compiler.compile(name: name, schema: viewModel.schema)
             } catch {
-                errors.append(error)
+                if case .mistake(let mistake) = error, !errors.contains(mistake) { errors.append(mistake) }
             }
         }
         guard errors.isEmpty else {

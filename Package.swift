@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "ByteOutput", targets: ["ByteOutput"]),
         .library(name: "ParlorTemplates", targets: ["ParlorTemplates"]),
+        .library(name: "ParlorDomain", targets: ["ParlorDomain"]),
+        .library(name: "ParlorViews", targets: ["ParlorViews"]),
+        .library(name: "ParlorFixtures", targets: ["ParlorFixtures"]),
         .executable(name: "parlor", targets: ["parlor"]),
     ],
     dependencies: [
@@ -29,6 +32,12 @@ let package = Package(
         .target(name: "ByteOutput"),
         // Parlor's Mustache compiler and renderer: view models read through key-path tables, checked at load.
         .target(name: "ParlorTemplates", dependencies: ["ByteOutput"]),
+        // Users, chats, messages: plain values, no I/O.
+        .target(name: "ParlorDomain"),
+        // View models (one per screen and cell), the builders that format domain values into them.
+        .target(name: "ParlorViews", dependencies: ["ParlorTemplates", "ParlorDomain"]),
+        // Every view model in every state, for snapshot tests and the /gallery page.
+        .target(name: "ParlorFixtures", dependencies: ["ParlorViews", "ParlorTemplates", "ParlorDomain", "ByteOutput"]),
         .target(
             name: "MicroHTTP",
             dependencies: [
@@ -49,6 +58,13 @@ let package = Package(
         // A raw-socket HTTP client for tests that must control connections byte by byte.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
         .testTarget(name: "ByteOutputTests", dependencies: ["ByteOutput"]),
+        .testTarget(
+            name: "ParlorViewsTests",
+            dependencies: [
+                "ParlorViews", "ParlorFixtures", "ParlorTemplates", "ParlorDomain", "ByteOutput",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
         .testTarget(
             name: "ParlorTemplatesTests",
             dependencies: ["ParlorTemplates", "ByteOutput", .product(name: "Mustache", package: "swift-mustache")]

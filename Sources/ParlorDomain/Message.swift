@@ -1,0 +1,45 @@
+import Foundation
+
+/// A message as stored.
+public struct Message: Hashable, Sendable {
+    public let id: MessageID
+    public let chatID: ChatID
+    public let senderID: UserID
+    public let body: String
+    public let createdAt: Date
+    /// Set once the sender changed the text.
+    public let editedAt: Date?
+    /// The message this one answers, if any.
+    public let replyTo: MessageID?
+
+    public init(id: MessageID, chatID: ChatID, senderID: UserID, body: String, createdAt: Date, editedAt: Date? = nil, replyTo: MessageID? = nil) {
+        self.id = id
+        self.chatID = chatID
+        self.senderID = senderID
+        self.body = body
+        self.createdAt = createdAt
+        self.editedAt = editedAt
+        self.replyTo = replyTo
+    }
+}
+
+/// A message the viewer sent that the store has not acknowledged yet, or that failed.
+public struct PendingMessage: Hashable, Sendable {
+    /// The idempotency token the form carried; retrying with it never duplicates the message.
+    public let token: String
+    public let chatID: ChatID
+    public let body: String
+    public let createdAt: Date
+    public let replyTo: MessageID?
+    /// Why sending failed, for a person; nil while it is still being sent.
+    public let failure: String?
+
+    public init(token: String, chatID: ChatID, body: String, createdAt: Date, replyTo: MessageID? = nil, failure: String? = nil) {
+        self.token = token
+        self.chatID = chatID
+        self.body = body
+        self.createdAt = createdAt
+        self.replyTo = replyTo
+        self.failure = failure
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import ParlorDomain
+import ParlorViews
+
+/// Every view model in every state the product shows, built through the real builders from `FixtureWorld`.
+public enum Fixtures {
+    /// All fixtures, in gallery order. Names are unique and stable: snapshots are stored under them.
+    public static var all: [Fixture] {
+        pages + chatList + conversation + cells + forms + notifications + locales + hostile
+    }
+
+    static var pages: [Fixture] {
+        let world = FixtureWorld()
+        let pages = PageBuilder(context: world.context)
+        let list = ChatListBuilder(context: world.context)
+        let conversation = ConversationBuilder(context: world.context)
+        let open = conversation.conversation(world.conversationWithBen, draft: ComposerDraft(token: "tok-next"))
+        let unread = world.summaries.reduce(0) { $0 + $1.unreadCount }
+        let signedOut = PageBuilder(context: world.context, isSignedIn: false)
+        let auth = AuthFormBuilder(paths: world.context.paths, csrfToken: "csrf-fixture-token")
+        let images = ImageDetailBuilder(paths: world.context.paths)
+        let create = CreateChatBuilder(context: world.context)
+        return [
+            Fixture("chats-page/conversation-open", pages.chats(list: list.loaded(world.summaries, current: ChatID(7)), conversation: open, contactName: "Ben Okafor", unreadTotal: unread, openChat: ChatID(7)), isPage: true),
+            Fixture("chats-page/no-chat-open", pages.chats(list: list.loaded(world.summaries, current: nil), conversation: nil, contactName: nil, unreadTotal: unread, openChat: nil), isPage: true),
+            Fixture("chats-page/first-visit", pages.chats(list: list.loaded([], current: nil), conversation: nil, contactName: nil, unreadTotal: 0, openChat: nil), isPage: true),
+            Fixture("new-chat-page/suggestions", NewChatPageViewModel(
+                layout: pages.layout(title: "New chat", unreadTotal: unread),
+                form: create.form(handle: "ch", matches: [.init(user: world.chloe, existingChat: ChatID(8)), .init(user: User(id: UserID(12), handle: "charlie", displayName: "Charlie Day"))])
+            ), isPage: true),
+            Fixture("auth-page/sign-in", AuthPageViewModel(layout: signedOut.layout(title: "Sign in", hasLiveUpdates: false), form: auth.signIn()), isPage: true),
+            Fixture("auth-page/sign-in-failed", AuthPageViewModel(layout: signedOut.layout(title: "Sign in", hasLiveUpdates: false), form: auth.signIn(handle: "ana", error: "That handle and password do not match.", field: .password)), isPage: true),
+            Fixture("auth-page/sign-up-taken", AuthPageViewModel(layout: signedOut.layout(title: "Create account", hasLiveUpdates: false), form: auth.signUp(handle: "ben", displayName: "Ben", error: "@ben is taken. Try another handle.", field: .handle)), isPage: true),
+            Fixture("image-page/loading", ImagePageViewModel(layout: pages.layout(title: "Image"), image: images.detail(ImageID(31), state: .loading, altText: "Photo from Chloé", backURL: "/chats/8")), isPage: true),
+            Fixture("image-page/shown", ImagePageViewModel(layout: pages.layout(title: "Image"), image: images.detail(ImageID(31), state: .loaded, altText: "Photo from Chloé", backURL: "/chats/8")), isPage: true),
+            Fixture("image-detail/loaded-live", images.detail(ImageID(32), state: .loaded, altText: "Map of the station", backURL: "/chats/7")),
+            Fixture("image-page/failed", ImagePageViewModel(layout: pages.layout(title: "Image"), image: images.detail(ImageID(31), state: .failed(reason: "The image could not be loaded."), altText: "Photo from Chloé", backURL: "/chats/8")), isPage: true),
+        ]
+    }
+
+    static var chatList: [Fixture] {
+        let world = FixtureWorld()
+        let list = ChatListBuilder(context: world.context)
+        let summaries = world.summaries
+        return [
+            Fixture("chat-list/loading", list.loading()),
+            Fixture("chat-list/loaded", list.loaded(summaries, current: ChatID(8))),
+            Fixture("chat-list/empty", list.loaded([], current: nil)),
+            Fixture("chat-list/error", list.failed("Your chats could not be loaded. Check your connection and try again.")),
+            Fixture("chat-list-item/unread", list.item(summaries[0], isCurrent: false)),
+            Fixture("chat-list-item/unread-over-99", list.item(summaries[2], isCurrent: false)),
+            Fixture("chat-list-item/current-with-picture", list.item(summaries[1], isCurrent: true)),
+            Fixture("chat-list-item/no-messages", list.item(ChatSummary(chatID: ChatID(12), contact: world.dmitri, lastMessage: nil, unreadCount: 0, lastActivity: world.now), isCurrent: false)),
+        ]
+    }
+
+    static var conversation: [Fixture] {
+        let world = FixtureWorld()
+        let builder = ConversationBuilder(context: world.context)
+        let snapshot = world.conversationWithBen
+        let empty = ConversationSnapshot(chatID: ChatID(12), contact: world.dmitri, messages: [])
+        let reply = snapshot.messages[4]
+        let own = snapshot.messages[3]
+        return [
+            Fixture("conversation/history", builder.conversation(snapshot, draft: ComposerDraft(token: "tok-next"))),
+            Fixture("conversation/empty", builder.conversation(empty, draft: ComposerDraft(token: "tok-next"))),
+            Fixture("composer/empty-message-refused", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: "   ", errorMessage: "Write something before sending.", token: "tok-next"))),
+            Fixture("composer/too-long", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: String(repeating: "a", count: 120), errorMessage: "Messages can be at most 4,000 characters; this one has 4,120.", token: "tok-next"))),
+            Fixture("composer/sending", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: "On my way", isSending: true, token: "tok-next"))),
+            Fixture("composer/replying", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(token: "tok-next", replyTo: reply))),
+            Fixture("composer/editing", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: own.body, token: "tok-next", editing: own))),
+            Fixture("composer/retrying", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: "Running late", token: "tok-failed"))),
+        ]
+    }
+
+    static var cells: [Fixture] {
+        let world = FixtureWorld()
+        let cells = MessageCellBuilder(context: world.context)
+        let snapshot = world.conversationWithBen
+        let edited = snapshot.messages[2]
+        let reply = snapshot.messages[3]
+        let link = snapshot.messages[1]
+        return [
+            Fixture("message-cell/from-contact-edited", cells.cell(edited, sender: world.ben)),
+            Fixture("message-cell/own-reply-read", cells.cell(reply, sender: world.ana, quoted: (edited, world.ben), contactLastRead: MessageID(115))),
+            Fixture("message-cell/own-sent-with-link", cells.cell(link, sender: world.ana, contactLastRead: MessageID(100))),
+            Fixture("message-cell/own-sending", cells.cell(snapshot.pending[0])),
+            Fixture("message-cell/own-failed", cells.cell(snapshot.pending[1])),
+            Fixture("message-cell/contact-with-picture", cells.cell(world.message(130, chat: 8, from: world.chloe, "Here are the photos from Sunday.\n\nMore tomorrow!", at: "2026-11-20T08:00:00Z"), sender: world.chloe)),
+            Fixture("day-section/yesterday", DaySectionViewModel(domID: "day-7-2026-11-19", label: world.context.dates.dayLabel(edited.createdAt, now: world.now), messages: [cells.cell(edited, sender: world.ben)])),
+        ]
+    }
+
+    static var forms: [Fixture] {
+        let world = FixtureWorld()
+        let create = CreateChatBuilder(context: world.context)
+        let auth = AuthFormBuilder(paths: world.context.paths, csrfToken: "csrf-fixture-token")
+        return [
+            Fixture("create-chat/blank", create.form()),
+            Fixture("create-chat/unknown-handle", create.form(handle: "zed", problem: .unknownHandle("zed"))),
+            Fixture("create-chat/already-exists", create.form(handle: "ben", problem: .alreadyExists(ChatID(7), contactName: "Ben Okafor"))),
+            Fixture("create-chat/sending", create.form(handle: "dmitri", isSending: true)),
+            Fixture("contact-suggestions/matches", create.suggestions(query: "d", matches: [.init(user: world.dmitri), .init(user: world.ben, existingChat: ChatID(7))])),
+            Fixture("contact-suggestions/no-match", create.suggestions(query: "zed", matches: [])),
+            Fixture("auth-form/sign-up", auth.signUp()),
+        ]
+    }
+
+    static var notifications: [Fixture] {
+        let world = FixtureWorld()
+        let pages = PageBuilder(context: world.context)
+        return [
+            Fixture("toast/new-message", pages.toast(world.message(131, chat: 9, from: world.bot, "I read your message.\nHere is my answer, which is long enough to be cut short in the notification because nobody reads a whole essay in a toast.", at: "2026-11-20T13:05:00Z"), from: world.bot)),
+            Fixture("unread-badge/none", pages.unreadBadge(0)),
+            Fixture("unread-badge/three", pages.unreadBadge(3)),
+            Fixture("unread-badge/over-99", pages.unreadBadge(154)),
+        ]
+    }
+
+    /// The chat list in other locales and a time zone across the world: dates must look right there too.
+    static var locales: [Fixture] {
+        ["ja_JP", "fr_FR"].map { locale in
+            let world = FixtureWorld(locale: locale, timeZone: locale == "ja_JP" ? "Asia/Tokyo" : "Europe/Paris")
+            return Fixture("chat-list/\(locale)", ChatListBuilder(context: world.context).loaded(world.summaries, current: nil))
+        } + {
+            let world = FixtureWorld(locale: "en_US", timeZone: "America/Los_Angeles")
+            return [Fixture("conversation/los-angeles", ConversationBuilder(context: world.context).conversation(world.conversationWithBen, draft: ComposerDraft(token: "tok-next")))]
+        }()
+    }
+}

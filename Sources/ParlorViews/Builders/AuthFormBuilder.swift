@@ -1,0 +1,53 @@
+/// Builds the sign-in and sign-up forms. The password is never put back into a form.
+public struct AuthFormBuilder: Sendable {
+    public let paths: Paths
+    public let csrfToken: String
+
+    public init(paths: Paths, csrfToken: String) {
+        self.paths = paths
+        self.csrfToken = csrfToken
+    }
+
+    /// The field an error is about.
+    public enum Field: String, Sendable {
+        case handle, displayName, password
+    }
+
+    public static let minimumPasswordLength = 10
+
+    public func signIn(handle: String = "", error: String? = nil, field: Field? = nil) -> AuthFormViewModel {
+        AuthFormViewModel(
+            heading: "Sign in to Parlor",
+            actionURL: paths.signIn,
+            csrfToken: csrfToken,
+            handle: handle,
+            showsDisplayName: false,
+            displayName: "",
+            errorMessage: error,
+            errorField: error == nil ? nil : field?.rawValue,
+            submitLabel: "Sign in",
+            alternatePrompt: "New here?",
+            alternateLabel: "Create an account",
+            alternateURL: paths.signUp,
+            passwordHint: nil
+        )
+    }
+
+    public func signUp(handle: String = "", displayName: String = "", error: String? = nil, field: Field? = nil) -> AuthFormViewModel {
+        AuthFormViewModel(
+            heading: "Create your Parlor account",
+            actionURL: paths.signUp,
+            csrfToken: csrfToken,
+            handle: handle,
+            showsDisplayName: true,
+            displayName: displayName,
+            errorMessage: error,
+            errorField: error == nil ? nil : field?.rawValue,
+            submitLabel: "Create account",
+            alternatePrompt: "Already have an account?",
+            alternateLabel: "Sign in",
+            alternateURL: paths.signIn,
+            passwordHint: "At least \(Self.minimumPasswordLength) characters."
+        )
+    }
+}

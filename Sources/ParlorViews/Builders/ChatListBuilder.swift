@@ -1,0 +1,63 @@
+import ParlorDomain
+
+/// Builds the chat list and its items for one viewer.
+public struct ChatListBuilder: Sendable {
+    public let context: ViewerContext
+
+    public init(context: ViewerContext) {
+        self.context = context
+    }
+
+    /// How long a preview may be, in characters.
+    public static let previewLimit = 80
+
+    /// The list once loaded; `summaries` newest activity first.
+    public func loaded(_ summaries: [ChatSummary], current: ChatID?) -> ChatListViewModel {
+        list(items: summaries.map { item($0, isCurrent: $0.chatID == current) }, isLoading: false, errorMessage: nil)
+    }
+
+    /// The list while it is being fetched.
+    public func loading() -> ChatListViewModel {
+        list(items: [], isLoading: true, errorMessage: nil)
+    }
+
+    /// The list when it could not be loaded; `message` is for a person ("Your chats could not be loaded.").
+    public func failed(_ message: String) -> ChatListViewModel {
+        list(items: [], isLoading: false, errorMessage: message)
+    }
+
+    public func item(_ summary: ChatSummary, isCurrent: Bool) -> ChatListItemViewModel {
+        let date = summary.lastMessage?.createdAt ?? summary.lastActivity
+        return ChatListItemViewModel(
+            domID: "chat-item-\(summary.chatID)",
+            url: context.paths.chat(summary.chatID),
+            contactName: summary.contact.displayName,
+            contactHandle: "@" + summary.contact.handle,
+            avatar: AvatarBuilder.avatar(for: summary.contact, paths: context.paths),
+            lastMessagePreview: preview(summary.lastMessage),
+            lastDate: context.dates.listDate(date, now: context.now),
+            lastDateTooltip: context.dates.fullDate(date),
+            lastDateISO: DateLabels.iso(date),
+            unreadBadge: CountLabels.badge(summary.unreadCount),
+            unreadLabel: CountLabels.unreadLabel(summary.unreadCount),
+            isCurrent: isCurrent
+        )
+    }
+
+    private func preview(_ message: Message?) -> String {
+        guard let message else { return "No messages yet" }
+        let prefix = message.senderID == context.viewer.id ? "You: " : ""
+        return prefix + TextPreview.excerpt(message.body, limit: Self.previewLimit - prefix.count)
+    }
+
+    private func list(items: [ChatListItemViewModel], isLoading: Bool, errorMessage: String?) -> ChatListViewModel {
+        ChatListViewModel(
+            isLoading: isLoading,
+            isEmpty: !isLoading && errorMessage == nil && items.isEmpty,
+            errorMessage: errorMessage,
+            items: items,
+            newChatURL: context.paths.newChat,
+            retryURL: context.paths.chats
+        )
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import ParlorDomain
+
+/// What the composer shows besides the conversation: a draft put back after an error, a reply or an edit.
+public struct ComposerDraft: Hashable, Sendable {
+    public let text: String
+    public let errorMessage: String?
+    public let isSending: Bool
+    /// The idempotency token the next POST carries; the caller draws it (builders never draw random numbers).
+    public let token: String
+    /// The message being answered.
+    public let replyTo: Message?
+    /// The viewer's message being edited.
+    public let editing: Message?
+
+    public init(text: String = "", errorMessage: String? = nil, isSending: Bool = false, token: String, replyTo: Message? = nil, editing: Message? = nil) {
+        self.text = text
+        self.errorMessage = errorMessage
+        self.isSending = isSending
+        self.token = token
+        self.replyTo = replyTo
+        self.editing = editing
+    }
+}
+
+/// Builds an open conversation for one viewer: header, days with their separators, cells, composer.
+public struct ConversationBuilder: Sendable {
+    public let context: ViewerContext
+    private let cells: MessageCellBuilder
+
+    /// The longest message the store accepts, in characters.
+    public static let maximumMessageLength = 4_000
+
+    public init(context: ViewerContext) {
+        self.context = context
+        self.cells = MessageCellBuilder(context: context)
+    }
+
+    public func conversation(_ snapshot: ConversationSnapshot, draft: ComposerDraft) -> ConversationViewModel {
+        let contact = snapshot.contact
+        var known: [MessageID: Message] = [:]
+        for message in snapshot.quoted + snapshot.messages { known[message.id] = message }
+        func author(of message: Message) -> User { message.senderID == context.viewer.id ? context.viewer : contact }
+        func quoted(_ id: MessageID?) -> (message: Message, author: User)? {
+            guard let id, let message = known[id] else { return nil }
+            return (message, author(of: message))
+        }
+
+        var entries: [(date: Date, cell: MessageCellViewModel)] = snapshot.messages.map { message in
+            (message.createdAt, cells.cell(message, sender: author(of: message), quoted: quoted(message.replyTo), contactLastRead: snapshot.contactLastRead))
+        }
+        // Messages still in flight follow the stored ones, whatever their clocks say.
+        entries += snapshot.pending.map { ($0.createdAt, cells.cell($0, quoted: quoted($0.replyTo))) }
+
+        var days: [DaySectionViewModel] = []
+        var currentKey: String?
+        var currentDate = context.now
+        var currentCells: [MessageCellViewModel] = []
+        func closeDay() {
+            guard let key = currentKey else { return }
+            days.append(DaySectionViewModel(
+                domID: "day-\(snapshot.chatID)-\(key)",
+                label: context.dates.dayLabel(currentDate, now: context.now),
+                messages: currentCells
+            ))
+        }
+        for entry in entries {
+            let key = context.dates.dayKey(entry.date)
+            if key != currentKey {
+                closeDay()
+                currentKey = key
+                currentDate = entry.date
+                currentCells = []
+            }
+            currentCells.append(entry.cell)
+        }
+        closeDay()
+
+        return ConversationViewModel(
+            domID: "conversation-\(snapshot.chatID)",
+            header: ConversationHeaderViewModel(
+                contactName: contact.displayName,
+                contactHandle: "@" + contact.handle,
+                avatar: AvatarBuilder.avatar(for: contact, paths: context.paths),
+                backURL: context.paths.chats
+            ),
+            days: days,
+            olderMessagesURL: snapshot.hasOlder ? snapshot.messages.first.map { context.paths.olderMessages(snapshot.chatID, before: $0.id) } : nil,
+            isEmpty: entries.isEmpty,
+            emptyText: "No messages yet. Say hello to \(contact.displayName)!",
+            messagesDomID: "messages-\(snapshot.chatID)",
+            composer: composer(chat: snapshot.chatID, contact: contact, draft: draft)
+        )
+    }
+
+    public func composer(chat: ChatID, contact: User, draft: ComposerDraft) -> ComposerViewModel {
+        let replyQuote = draft.replyTo.map { cells.quote($0, author: $0.senderID == context.viewer.id ? context.viewer : contact) }
+        let editing = draft.editing
+        return ComposerViewModel(
+            domID: "composer-\(chat)",
+            actionURL: editing.map { context.paths.editAction(chat, message: $0.id) } ?? context.paths.messages(chat),
+            csrfToken: context.csrfToken,
+            text: draft.text,
+            errorMessage: draft.errorMessage,
+            isSending: draft.isSending,
+            token: draft.token,
+            replyQuote: replyQuote,
+            replyToID: draft.replyTo.map { String($0.id.rawValue) },
+            cancelReplyURL: draft.replyTo == nil && editing == nil ? nil : context.paths.chat(chat),
+            fieldLabel: editing == nil ? "Message \(contact.displayName)" : "Edit your message",
+            submitLabel: editing == nil ? "Send" : "Save",
+            maxLength: String(Self.maximumMessageLength)
+        )
+    }
+}

@@ -1,0 +1,90 @@
+import ParlorDomain
+
+/// Builds message cells for one viewer: labels, dates, links, delivery state and actions.
+public struct MessageCellBuilder: Sendable {
+    public let context: ViewerContext
+
+    public init(context: ViewerContext) {
+        self.context = context
+    }
+
+    /// How much of a quoted message a reply shows, in characters.
+    public static let quoteLimit = 60
+
+    /// A stored message. `contactLastRead` decides between Sent and Read for the viewer's own messages.
+    public func cell(
+        _ message: Message,
+        sender: User,
+        quoted: (message: Message, author: User)? = nil,
+        contactLastRead: MessageID? = nil
+    ) -> MessageCellViewModel {
+        let isOwn = message.senderID == context.viewer.id
+        let delivery: DeliveryViewModel? = isOwn
+            ? (contactLastRead.map { $0 >= message.id } ?? false ? Self.read : Self.sent)
+            : nil
+        return MessageCellViewModel(
+            domID: "message-\(message.id)",
+            authorLabel: authorLabel(sender, edited: message.editedAt != nil),
+            avatar: AvatarBuilder.avatar(for: sender, paths: context.paths),
+            time: context.dates.timeOfDay(message.createdAt),
+            fullDate: context.dates.fullDate(message.createdAt),
+            isoDate: DateLabels.iso(message.createdAt),
+            body: Self.body(message.body),
+            replyQuote: quoted.map { quote($0.message, author: $0.author) },
+            isOwn: isOwn,
+            delivery: delivery,
+            replyURL: context.paths.reply(message.chatID, to: message.id),
+            editURL: isOwn ? context.paths.edit(message.chatID, message: message.id) : nil
+        )
+    }
+
+    /// The viewer's message that the store has not acknowledged (Sending) or that failed (Failed, with retry).
+    public func cell(_ pending: PendingMessage, quoted: (message: Message, author: User)? = nil) -> MessageCellViewModel {
+        let delivery: DeliveryViewModel
+        if let failure = pending.failure {
+            delivery = DeliveryViewModel(
+                label: "Failed", stateClass: "delivery-failed", isFailed: true, failureReason: failure,
+                retryURL: context.paths.retry(pending.chatID, token: pending.token)
+            )
+        } else {
+            delivery = Self.sending
+        }
+        return MessageCellViewModel(
+            domID: "pending-\(pending.token)",
+            authorLabel: authorLabel(context.viewer, edited: false),
+            avatar: AvatarBuilder.avatar(for: context.viewer, paths: context.paths),
+            time: context.dates.timeOfDay(pending.createdAt),
+            fullDate: context.dates.fullDate(pending.createdAt),
+            isoDate: DateLabels.iso(pending.createdAt),
+            body: Self.body(pending.body),
+            replyQuote: quoted.map { quote($0.message, author: $0.author) },
+            isOwn: true,
+            delivery: delivery,
+            replyURL: nil,
+            editURL: nil
+        )
+    }
+
+    /// The quote of `message` shown above a reply (and in the composer while replying).
+    public func quote(_ message: Message, author: User) -> ReplyQuoteViewModel {
+        ReplyQuoteViewModel(
+            author: message.senderID == context.viewer.id ? "You" : author.displayName,
+            excerpt: TextPreview.excerpt(message.body, limit: Self.quoteLimit),
+            url: "#message-\(message.id)"
+        )
+    }
+
+    /// "Ana", "You", with " · Edited" in the same label once the text changed.
+    public func authorLabel(_ sender: User, edited: Bool) -> String {
+        let name = sender.id == context.viewer.id ? "You" : sender.displayName
+        return edited ? name + " · Edited" : name
+    }
+
+    static func body(_ text: String) -> [BodySegmentViewModel] {
+        Linkifier.segments(text).map { BodySegmentViewModel(text: $0.text, linkURL: $0.url) }
+    }
+
+    static let sending = DeliveryViewModel(label: "Sending", stateClass: "delivery-sending", isFailed: false, failureReason: nil, retryURL: nil)
+    static let sent = DeliveryViewModel(label: "Sent", stateClass: "delivery-sent", isFailed: false, failureReason: nil, retryURL: nil)
+    static let read = DeliveryViewModel(label: "Read", stateClass: "delivery-read", isFailed: false, failureReason: nil, retryURL: nil)
+}

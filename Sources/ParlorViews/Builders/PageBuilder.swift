@@ -1,0 +1,71 @@
+import ParlorDomain
+
+/// Builds full pages: the layout (title with the unread total, assets, signed-in person, CSRF token) around a screen.
+public struct PageBuilder: Sendable {
+    public let context: ViewerContext
+    /// Whether a person is signed in (false on the sign-in and sign-up pages).
+    public let isSignedIn: Bool
+
+    public init(context: ViewerContext, isSignedIn: Bool = true) {
+        self.context = context
+        self.isSignedIn = isSignedIn
+    }
+
+    public static let productName = "Parlor"
+
+    public func layout(title: String? = nil, unreadTotal: Int = 0, liveChat: ChatID? = nil, hasLiveUpdates: Bool = true) -> PageLayoutViewModel {
+        let paths = context.paths
+        let base = title.map { "\($0) · \(Self.productName)" } ?? Self.productName
+        let viewer = context.viewer
+        return PageLayoutViewModel(
+            title: CountLabels.pageTitle(base, unread: unreadTotal),
+            basePath: paths.basePath,
+            stylesheetURL: paths.stylesheet,
+            scriptURL: paths.script,
+            faviconURL: unreadTotal > 0 ? paths.faviconUnread : paths.favicon,
+            csrfToken: context.csrfToken,
+            signedInUser: isSignedIn
+                ? SignedInUserViewModel(
+                    displayName: viewer.displayName,
+                    handle: "@" + viewer.handle,
+                    avatar: AvatarBuilder.avatar(for: viewer, paths: paths),
+                    chatsURL: paths.chats,
+                    settingsURL: paths.settings,
+                    signOutURL: paths.signOut
+                )
+                : nil,
+            eventsURL: isSignedIn && hasLiveUpdates ? paths.events(chat: liveChat) : nil
+        )
+    }
+
+    /// `/chats` or `/chats/{id}`.
+    public func chats(list: ChatListViewModel, conversation: ConversationViewModel?, contactName: String?, unreadTotal: Int, openChat: ChatID?) -> ChatsPageViewModel {
+        ChatsPageViewModel(
+            layout: layout(title: contactName ?? "Chats", unreadTotal: unreadTotal, liveChat: openChat),
+            chatList: list,
+            conversation: conversation,
+            placeholderText: list.isEmpty ? "Start a chat to see it here." : "Choose a chat to read it."
+        )
+    }
+
+    /// The unread total for the title and favicon, pushed live as a badge.
+    public func unreadBadge(_ unreadTotal: Int, title: String? = nil) -> UnreadBadgeViewModel {
+        let base = title.map { "\($0) · \(Self.productName)" } ?? Self.productName
+        return UnreadBadgeViewModel(
+            pageTitle: CountLabels.pageTitle(base, unread: unreadTotal),
+            count: CountLabels.badge(unreadTotal),
+            faviconURL: unreadTotal > 0 ? context.paths.faviconUnread : context.paths.favicon
+        )
+    }
+
+    /// An in-app notification for `message` from `sender` in a chat that is not open on the page.
+    public func toast(_ message: Message, from sender: User) -> ToastViewModel {
+        ToastViewModel(
+            domID: "toast-\(message.id)",
+            title: sender.displayName,
+            preview: TextPreview.excerpt(message.body, limit: 100),
+            url: context.paths.chat(message.chatID),
+            avatar: AvatarBuilder.avatar(for: sender, paths: context.paths)
+        )
+    }
+}

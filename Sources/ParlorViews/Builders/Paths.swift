@@ -1,0 +1,35 @@
+import ParlorDomain
+
+/// Every URL a view model carries, under the base path Parlor is served at ("" or "/parlor").
+public struct Paths: Sendable, Hashable {
+    public let basePath: String
+
+    public init(basePath: String) {
+        var base = basePath
+        while base.hasSuffix("/") { base.removeLast() }
+        self.basePath = base
+    }
+
+    public var chats: String { basePath + "/chats" }
+    public var newChat: String { basePath + "/chats/new" }
+    public var contactSuggestions: String { basePath + "/chats/new/suggestions" }
+    public var signIn: String { basePath + "/signin" }
+    public var signUp: String { basePath + "/signup" }
+    public var signOut: String { basePath + "/signout" }
+    public var settings: String { basePath + "/settings" }
+    public var stylesheet: String { basePath + "/public/css/parlor.css" }
+    public var script: String { basePath + "/public/js/parlor.js" }
+    public var favicon: String { basePath + "/public/img/favicon.svg" }
+    public var faviconUnread: String { basePath + "/public/img/favicon-unread.svg" }
+
+    public func chat(_ id: ChatID) -> String { basePath + "/chats/\(id)" }
+    public func messages(_ id: ChatID) -> String { basePath + "/chats/\(id)/messages" }
+    public func olderMessages(_ id: ChatID, before: MessageID) -> String { basePath + "/chats/\(id)?before=\(before)" }
+    public func reply(_ id: ChatID, to message: MessageID) -> String { basePath + "/chats/\(id)?reply=\(message)#composer-\(id)" }
+    public func edit(_ id: ChatID, message: MessageID) -> String { basePath + "/chats/\(id)?edit=\(message)#composer-\(id)" }
+    public func editAction(_ id: ChatID, message: MessageID) -> String { basePath + "/chats/\(id)/messages/\(message)" }
+    public func retry(_ id: ChatID, token: String) -> String { basePath + "/chats/\(id)?retry=\(token)#composer-\(id)" }
+    public func events(chat: ChatID?) -> String { basePath + "/events" + (chat.map { "?chat=\($0)" } ?? "") }
+    public func image(_ id: ImageID) -> String { basePath + "/images/\(id)" }
+    public func imageFile(_ id: ImageID) -> String { basePath + "/images/\(id)/file" }
+}

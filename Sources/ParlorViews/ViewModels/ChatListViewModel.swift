@@ -1,0 +1,93 @@
+import ParlorTemplates
+
+/// The list of a person's chats, in one of four states: loading, loaded, empty, or failed with a message.
+public struct ChatListViewModel: Renderable, Hashable {
+    public static let templateName = "partials/chat-list"
+
+    public let isLoading: Bool
+    public let isEmpty: Bool
+    /// Why the list could not be loaded, for a person; nil unless it failed.
+    public let errorMessage: String?
+    /// Newest activity first.
+    public let items: [ChatListItemViewModel]
+    public let newChatURL: String
+    /// Where "try again" goes when loading failed.
+    public let retryURL: String
+
+    public init(isLoading: Bool, isEmpty: Bool, errorMessage: String?, items: [ChatListItemViewModel], newChatURL: String, retryURL: String) {
+        self.isLoading = isLoading
+        self.isEmpty = isEmpty
+        self.errorMessage = errorMessage
+        self.items = items
+        self.newChatURL = newChatURL
+        self.retryURL = retryURL
+    }
+
+    public static let templateFields = TemplateFields<ChatListViewModel>(
+        .flag("isLoading", \.isLoading),
+        .flag("isEmpty", \.isEmpty),
+        .text("errorMessage", \.errorMessage),
+        .list("items", \.items),
+        .text("newChatURL", \.newChatURL),
+        .text("retryURL", \.retryURL)
+    )
+}
+
+/// One chat in the list: who, their last message, when, and how much is unread.
+public struct ChatListItemViewModel: Renderable, Hashable {
+    public static let templateName = "partials/chat-list-item"
+
+    /// The element id live updates replace ("chat-item-7").
+    public let domID: String
+    public let url: String
+    public let contactName: String
+    public let contactHandle: String
+    public let avatar: AvatarViewModel
+    /// The last message, on one line, cut on a character boundary ("You: See you at…").
+    public let lastMessagePreview: String
+    /// "14:05", "Yesterday", "Friday", "Nov 20" or "2025/11/20", in the viewer's locale and time zone.
+    public let lastDate: String
+    /// The full date for the tooltip.
+    public let lastDateTooltip: String
+    /// Machine-readable date for the `datetime` attribute.
+    public let lastDateISO: String
+    /// "3" or "99+"; nil when nothing is unread.
+    public let unreadBadge: String?
+    /// For screen readers: "3 unread messages".
+    public let unreadLabel: String?
+    public let isCurrent: Bool
+
+    public init(
+        domID: String, url: String, contactName: String, contactHandle: String, avatar: AvatarViewModel,
+        lastMessagePreview: String, lastDate: String, lastDateTooltip: String, lastDateISO: String,
+        unreadBadge: String?, unreadLabel: String?, isCurrent: Bool
+    ) {
+        self.domID = domID
+        self.url = url
+        self.contactName = contactName
+        self.contactHandle = contactHandle
+        self.avatar = avatar
+        self.lastMessagePreview = lastMessagePreview
+        self.lastDate = lastDate
+        self.lastDateTooltip = lastDateTooltip
+        self.lastDateISO = lastDateISO
+        self.unreadBadge = unreadBadge
+        self.unreadLabel = unreadLabel
+        self.isCurrent = isCurrent
+    }
+
+    public static let templateFields = TemplateFields<ChatListItemViewModel>(
+        .text("domID", \.domID),
+        .text("url", \.url),
+        .text("contactName", \.contactName),
+        .text("contactHandle", \.contactHandle),
+        .object("avatar", \.avatar),
+        .text("lastMessagePreview", \.lastMessagePreview),
+        .text("lastDate", \.lastDate),
+        .text("lastDateTooltip", \.lastDateTooltip),
+        .text("lastDateISO", \.lastDateISO),
+        .text("unreadBadge", \.unreadBadge),
+        .text("unreadLabel", \.unreadLabel),
+        .flag("isCurrent", \.isCurrent)
+    )
+}

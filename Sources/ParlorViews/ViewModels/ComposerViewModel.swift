@@ -1,0 +1,64 @@
+import ParlorTemplates
+
+/// The message form at the bottom of a conversation: new message, reply, edit, or retry of a failed one.
+public struct ComposerViewModel: Renderable, Hashable {
+    public static let templateName = "partials/composer"
+
+    public let domID: String
+    public let actionURL: String
+    public let csrfToken: String
+    /// The text to put back in the field (after an error, an edit or a retry).
+    public let text: String
+    /// Why the last attempt was not sent ("Write something before sending."); nil otherwise.
+    public let errorMessage: String?
+    /// True between pressing Send and the server's answer (set by the page script, rendered for snapshots).
+    public let isSending: Bool
+    /// The idempotency token the form posts; a retry reuses the failed message's token.
+    public let token: String
+    /// The message being answered, with a way to cancel the reply.
+    public let replyQuote: ReplyQuoteViewModel?
+    public let replyToID: String?
+    public let cancelReplyURL: String?
+    /// "Message Ana" for a new message, "Edit message" when editing.
+    public let fieldLabel: String
+    /// "Send" or "Save".
+    public let submitLabel: String
+    /// The limit the server enforces, for the `maxlength` attribute ("4000").
+    public let maxLength: String
+
+    public init(
+        domID: String, actionURL: String, csrfToken: String, text: String, errorMessage: String?, isSending: Bool,
+        token: String, replyQuote: ReplyQuoteViewModel?, replyToID: String?, cancelReplyURL: String?,
+        fieldLabel: String, submitLabel: String, maxLength: String
+    ) {
+        self.domID = domID
+        self.actionURL = actionURL
+        self.csrfToken = csrfToken
+        self.text = text
+        self.errorMessage = errorMessage
+        self.isSending = isSending
+        self.token = token
+        self.replyQuote = replyQuote
+        self.replyToID = replyToID
+        self.cancelReplyURL = cancelReplyURL
+        self.fieldLabel = fieldLabel
+        self.submitLabel = submitLabel
+        self.maxLength = maxLength
+    }
+
+    public static let templateFields = TemplateFields<ComposerViewModel>(
+        .text("domID", \.domID),
+        .text("actionURL", \.actionURL),
+        .text("csrfToken", \.csrfToken),
+        .text("text", \.text),
+        .text("errorMessage", \.errorMessage),
+        .flag("isSending", \.isSending),
+        .text("token", \.token),
+        .object("replyQuote", \.replyQuote),
+        .text("replyToID", \.replyToID),
+        .text("cancelReplyURL", \.cancelReplyURL),
+        .text("fieldLabel", \.fieldLabel),
+        .text("submitLabel", \.submitLabel),
+        .text("maxLength", \.maxLength)
+    )
+}

@@ -1,0 +1,129 @@
+import ParlorTemplates
+
+/// A message in a conversation, the "comment cell": author label with the Edited mark, avatar, time,
+/// body, the quote it replies to, its delivery state when it is the viewer's own, and its actions.
+public struct MessageCellViewModel: Renderable, Hashable {
+    public static let templateName = "partials/message-cell"
+
+    /// The element id live updates replace ("message-42", or "pending-<token>" before the store acknowledged it).
+    public let domID: String
+    /// "Ana", "Ana · Edited", "You".
+    public let authorLabel: String
+    public let avatar: AvatarViewModel
+    /// "14:05" in the viewer's locale and time zone.
+    public let time: String
+    /// The full date for the tooltip ("Friday, November 20, 2026 at 2:05 PM").
+    public let fullDate: String
+    /// Machine-readable date for the `datetime` attribute.
+    public let isoDate: String
+    /// The text as runs of plain text and links; line breaks are kept in the text.
+    public let body: [BodySegmentViewModel]
+    public let replyQuote: ReplyQuoteViewModel?
+    public let isOwn: Bool
+    /// Set for the viewer's own messages only.
+    public let delivery: DeliveryViewModel?
+    public let replyURL: String?
+    /// Set for the viewer's own, stored messages.
+    public let editURL: String?
+
+    public init(
+        domID: String, authorLabel: String, avatar: AvatarViewModel, time: String, fullDate: String, isoDate: String,
+        body: [BodySegmentViewModel], replyQuote: ReplyQuoteViewModel?, isOwn: Bool, delivery: DeliveryViewModel?,
+        replyURL: String?, editURL: String?
+    ) {
+        self.domID = domID
+        self.authorLabel = authorLabel
+        self.avatar = avatar
+        self.time = time
+        self.fullDate = fullDate
+        self.isoDate = isoDate
+        self.body = body
+        self.replyQuote = replyQuote
+        self.isOwn = isOwn
+        self.delivery = delivery
+        self.replyURL = replyURL
+        self.editURL = editURL
+    }
+
+    public static let templateFields = TemplateFields<MessageCellViewModel>(
+        .text("domID", \.domID),
+        .text("authorLabel", \.authorLabel),
+        .object("avatar", \.avatar),
+        .text("time", \.time),
+        .text("fullDate", \.fullDate),
+        .text("isoDate", \.isoDate),
+        .list("body", \.body),
+        .object("replyQuote", \.replyQuote),
+        .flag("isOwn", \.isOwn),
+        .object("delivery", \.delivery),
+        .text("replyURL", \.replyURL),
+        .text("editURL", \.editURL)
+    )
+}
+
+/// A run of a message body: plain text, or a link whose URL is known to be http or https.
+public struct BodySegmentViewModel: TemplateContext, Hashable {
+    public let text: String
+    /// Set when the run is a link.
+    public let linkURL: String?
+
+    public init(text: String, linkURL: String?) {
+        self.text = text
+        self.linkURL = linkURL
+    }
+
+    public static let templateFields = TemplateFields<BodySegmentViewModel>(
+        .text("text", \.text),
+        .text("linkURL", \.linkURL)
+    )
+}
+
+/// The message a reply quotes: who wrote it and the start of its text.
+public struct ReplyQuoteViewModel: TemplateContext, Hashable {
+    public let author: String
+    public let excerpt: String
+    /// Link to the quoted message in the conversation ("#message-40").
+    public let url: String
+
+    public init(author: String, excerpt: String, url: String) {
+        self.author = author
+        self.excerpt = excerpt
+        self.url = url
+    }
+
+    public static let templateFields = TemplateFields<ReplyQuoteViewModel>(
+        .text("author", \.author),
+        .text("excerpt", \.excerpt),
+        .text("url", \.url)
+    )
+}
+
+/// Where the viewer's own message is: Sending, Sent, Failed (with retry) or Read.
+public struct DeliveryViewModel: TemplateContext, Hashable {
+    /// "Sending", "Sent", "Failed", "Read".
+    public let label: String
+    /// A CSS modifier ("delivery-read").
+    public let stateClass: String
+    public let isFailed: Bool
+    /// Why it failed, for a person.
+    public let failureReason: String?
+    /// Opens the composer with the failed text and its idempotency token, so sending again never
+    /// duplicates it; set when it failed. (Cells hold links, not forms, so a cell never carries a CSRF token.)
+    public let retryURL: String?
+
+    public init(label: String, stateClass: String, isFailed: Bool, failureReason: String?, retryURL: String?) {
+        self.label = label
+        self.stateClass = stateClass
+        self.isFailed = isFailed
+        self.failureReason = failureReason
+        self.retryURL = retryURL
+    }
+
+    public static let templateFields = TemplateFields<DeliveryViewModel>(
+        .text("label", \.label),
+        .text("stateClass", \.stateClass),
+        .flag("isFailed", \.isFailed),
+        .text("failureReason", \.failureReason),
+        .text("retryURL", \.retryURL)
+    )
+}

@@ -1,0 +1,90 @@
+import Foundation
+import ParlorDomain
+import ParlorFixtures
+import ParlorViews
+import Testing
+
+// Builders turn domain values and a viewer into exactly what the templates show.
+
+@Suite struct BuilderTests {
+    let world = FixtureWorld()
+
+    @Test func theChatListKeepsTheOrderAndFormatsEachRow() {
+        let list = ChatListBuilder(context: world.context).loaded(world.summaries, current: ChatID(8))
+        #expect(list.items.map(\.domID) == ["chat-item-7", "chat-item-8", "chat-item-9", "chat-item-10", "chat-item-11"])
+        #expect(list.items.map(\.lastDate) == ["1:58\u{202F}PM", "Yesterday", "Tuesday", "Mar 2", "11/20/2025"])
+        #expect(list.items.map(\.unreadBadge) == ["3", nil, "99+", "1", nil])
+        #expect(list.items.map(\.isCurrent) == [false, true, false, false, false])
+        #expect(list.items[0].lastMessagePreview == "See you at the station at 6? I'll bring the tickets.")
+        #expect(list.items[1].lastMessagePreview == "You: Merci ! The photos are lovely.")
+        #expect(list.items[1].avatar.imageURL == "/images/31/file")
+        #expect(list.items[0].avatar.imageURL == nil)
+        #expect(list.items[0].avatar.initials == "BO")
+        #expect(!list.isEmpty && !list.isLoading && list.errorMessage == nil)
+    }
+
+    @Test func theChatListHasFourStates() {
+        let builder = ChatListBuilder(context: world.context)
+        #expect(builder.loading().isLoading && !builder.loading().isEmpty)
+        #expect(builder.loaded([], current: nil).isEmpty)
+        let failed = builder.failed("Could not load.")
+        #expect(failed.errorMessage == "Could not load." && !failed.isEmpty && !failed.isLoading)
+    }
+
+    @Test func aConversationGroupsMessagesByTheViewersDay() {
+        let conversation = ConversationBuilder(context: world.context).conversation(world.conversationWithBen, draft: ComposerDraft(token: "t"))
+        #expect(conversation.days.map(\.label) == ["November 12", "Wednesday", "Yesterday", "Today"])
+        #expect(conversation.days.map { $0.messages.count } == [1, 1, 1, 5])
+        #expect(conversation.olderMessagesURL == "/chats/7?before=100")
+        #expect(conversation.composer.actionURL == "/chats/7/messages")
+        #expect(conversation.composer.csrfToken == "csrf-fixture-token")
+    }
+
+    @Test func ownMessagesGoFromSendingToSentToReadAndFailedOffersARetry() {
+        let cells = ConversationBuilder(context: world.context)
+            .conversation(world.conversationWithBen, draft: ComposerDraft(token: "t"))
+            .days.flatMap(\.messages)
+        let states = Dictionary(uniqueKeysWithValues: cells.map { ($0.domID, $0.delivery?.label) })
+        #expect(states["message-104"] == "Read")
+        #expect(states["message-115"] == "Read")
+        #expect(states["message-121"] == "Sent")
+        #expect(states["message-110"] == .some(nil), "the contact's messages have no delivery state")
+        #expect(states["pending-tok-sending"] == "Sending")
+        #expect(states["pending-tok-failed"] == "Failed")
+        let failed = cells.first { $0.domID == "pending-tok-failed" }
+        #expect(failed?.delivery?.retryURL == "/chats/7?retry=tok-failed#composer-7")
+        #expect(failed?.delivery?.failureReason == "Parlor could not reach the server.")
+    }
+
+    @Test func theEditedMarkSharesTheAuthorLabelAndRepliesQuote() {
+        let cells = ConversationBuilder(context: world.context)
+            .conversation(world.conversationWithBen, draft: ComposerDraft(token: "t"))
+            .days.flatMap(\.messages)
+        let edited = cells.first { $0.domID == "message-110" }
+        #expect(edited?.authorLabel == "Ben Okafor · Edited")
+        #expect(edited?.editURL == nil, "only your own messages can be edited")
+        #expect(edited?.body.map(\.text).joined() == "Great.\nI'll check the trains tonight.")
+        let reply = cells.first { $0.domID == "message-115" }
+        #expect(reply?.authorLabel == "You")
+        #expect(reply?.replyQuote == ReplyQuoteViewModel(author: "Ben Okafor", excerpt: "Great. I'll check the trains tonight.", url: "#message-110"))
+        #expect(reply?.editURL == "/chats/7?edit=115#composer-7")
+    }
+
+    @Test func everyURLCarriesTheBasePath() {
+        let context = ViewerContext(viewer: world.ana, now: world.now, basePath: "/parlor/", csrfToken: "x")
+        let item = ChatListBuilder(context: context).item(world.summaries[1], isCurrent: false)
+        #expect(item.url == "/parlor/chats/8")
+        #expect(item.avatar.imageURL == "/parlor/images/31/file")
+        let layout = PageBuilder(context: context).layout(unreadTotal: 4, liveChat: ChatID(8))
+        #expect(layout.title == "(4) Parlor")
+        #expect(layout.stylesheetURL == "/parlor/public/css/parlor.css")
+        #expect(layout.eventsURL == "/parlor/events?chat=8")
+        #expect(layout.faviconURL == "/parlor/public/img/favicon-unread.svg")
+    }
+
+    @Test func theSameInputsAlwaysBuildTheSameViewModels() {
+        let first = Fixtures.all.map { String(describing: $0.viewModel) }
+        let second = Fixtures.all.map { String(describing: $0.viewModel) }
+        #expect(first == second)
+    }
+}

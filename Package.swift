@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ParlorDomain", targets: ["ParlorDomain"]),
         .library(name: "ParlorViews", targets: ["ParlorViews"]),
         .library(name: "ParlorFixtures", targets: ["ParlorFixtures"]),
+        .library(name: "ParlorSnapshotTesting", targets: ["ParlorSnapshotTesting"]),
         .executable(name: "parlor", targets: ["parlor"]),
     ],
     dependencies: [
@@ -20,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Test-only: the reference Mustache renderer Parlor's output must equal byte for byte.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
     ],
     targets: [
         // libmicrohttpd from Debian (libmicrohttpd-dev), plus the few inline shims Swift cannot express.
@@ -38,6 +40,11 @@ let package = Package(
         .target(name: "ParlorViews", dependencies: ["ParlorTemplates", "ParlorDomain"]),
         // Every view model in every state, for snapshot tests and the /gallery page.
         .target(name: "ParlorFixtures", dependencies: ["ParlorViews", "ParlorTemplates", "ParlorDomain", "ByteOutput"]),
+        // The `.html` snapshot strategy, for people who test their Parlor screens.
+        .target(
+            name: "ParlorSnapshotTesting",
+            dependencies: ["ParlorTemplates", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")]
+        ),
         .target(
             name: "MicroHTTP",
             dependencies: [
@@ -61,9 +68,11 @@ let package = Package(
         .testTarget(
             name: "ParlorViewsTests",
             dependencies: [
-                "ParlorViews", "ParlorFixtures", "ParlorTemplates", "ParlorDomain", "ByteOutput",
+                "ParlorViews", "ParlorFixtures", "ParlorTemplates", "ParlorDomain", "ByteOutput", "ParlorSnapshotTesting",
                 .product(name: "Mustache", package: "swift-mustache"),
-            ]
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ],
+            exclude: ["__Snapshots__"]
         ),
         .testTarget(
             name: "ParlorTemplatesTests",

@@ -4,12 +4,29 @@ import PackageDescription
 
 let package = Package(
     name: "ParlorBenchmarks",
-    dependencies: [.package(name: "Parlor", path: "..")],
+    dependencies: [
+        .package(name: "Parlor", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ],
     targets: [
         .executableTarget(
             name: "parlor-bench-server",
             dependencies: [.product(name: "MicroHTTP", package: "Parlor"), .product(name: "ByteOutput", package: "Parlor")],
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
+        ),
+        // Defines malloc and friends in the benchmark executable to count every allocation of the process.
+        .target(name: "AllocationCounter"),
+        .executableTarget(
+            name: "parlor-render-bench",
+            dependencies: [
+                "AllocationCounter",
+                .product(name: "ParlorViews", package: "Parlor"),
+                .product(name: "ParlorFixtures", package: "Parlor"),
+                .product(name: "ParlorTemplates", package: "Parlor"),
+                .product(name: "ParlorDomain", package: "Parlor"),
+                .product(name: "ByteOutput", package: "Parlor"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -127,9 +127,11 @@ extension OutputBuffer {
     /// The heap storage behind a buffer. Mutated only while uniquely referenced (copy-on-write),
     /// which is what makes the `@unchecked Sendable` sound: a shared storage is never written.
     public final class Storage: @unchecked Sendable {
-        @usableFromInline var base: UnsafeMutableRawPointer
-        @usableFromInline var count: Int
-        @usableFromInline var capacity: Int
+        // Unchecked: every write happens while the storage is uniquely referenced (see above), so the
+        // dynamic exclusivity checks Swift would add to each append cost time and prove nothing.
+        @exclusivity(unchecked) @usableFromInline var base: UnsafeMutableRawPointer
+        @exclusivity(unchecked) @usableFromInline var count: Int
+        @exclusivity(unchecked) @usableFromInline var capacity: Int
 
         init(capacity: Int) {
             guard let memory = malloc(capacity) else { fatalError("out of memory allocating \(capacity) bytes") }

@@ -9,26 +9,30 @@ extension OutputBuffer {
     @inlinable
     public mutating func appendEscapingHTML(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                // Every byte to escape is at most ">" (0x3E); letters and non-ASCII skip the switch.
-                guard byte <= 0x3E else { continue }
-                let entity: StaticString
-                switch byte {
-                case UInt8(ascii: "&"): entity = "&amp;"
-                case UInt8(ascii: "<"): entity = "&lt;"
-                case UInt8(ascii: ">"): entity = "&gt;"
-                case UInt8(ascii: "\""): entity = "&quot;"
-                case UInt8(ascii: "'"): entity = "&#39;"
-                default: continue
-                }
-                if index > runStart { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))) }
-                append(entity)
-                runStart = index + 1
+        text.withUTF8 { appendEscapingHTML($0) }
+    }
+
+    /// Appends UTF-8 `bytes` with the same escaping.
+    @inlinable
+    public mutating func appendEscapingHTML(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            // Every byte to escape is at most ">" (0x3E); letters and non-ASCII skip the switch.
+            guard byte <= 0x3E else { continue }
+            let entity: StaticString
+            switch byte {
+            case UInt8(ascii: "&"): entity = "&amp;"
+            case UInt8(ascii: "<"): entity = "&lt;"
+            case UInt8(ascii: ">"): entity = "&gt;"
+            case UInt8(ascii: "\""): entity = "&quot;"
+            case UInt8(ascii: "'"): entity = "&#39;"
+            default: continue
             }
-            if bytes.count > runStart { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))) }
+            if index > runStart { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))) }
+            append(entity)
+            runStart = index + 1
         }
+        if bytes.count > runStart { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))) }
     }
 }

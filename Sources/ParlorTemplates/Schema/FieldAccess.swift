@@ -24,8 +24,9 @@ enum Truth: Sendable {
 
 /// Reads one field of a context behind a raw pointer. The pointer always points at a value of the type
 /// the field was declared on: the compiler only pairs a field with the scope whose schema holds it.
+/// A class so that the renderer passes one reference around instead of copying four closures.
 @usableFromInline
-struct FieldAccess: Sendable {
+final class FieldAccess: Sendable {
     @usableFromInline let kind: FieldKind
     @usableFromInline let isOptional: Bool
     /// The schema of the values a section over this field pushes (objects and list elements).
@@ -58,7 +59,7 @@ struct FieldAccess: Sendable {
     static let textSelf = FieldAccess(
         kind: .text, isOptional: false, child: nil,
         write: { pointer, out, escape in
-            out.appendText(pointer.assumingMemoryBound(to: String.self).pointee, escape: escape)
+            out.appendText(pointer.assumingMemoryBound(to: String.self), escape: escape)
             return true
         },
         truth: { _ in .truthy },
@@ -78,8 +79,14 @@ struct FieldAccess: Sendable {
 }
 
 extension OutputBuffer {
+    /// Appends the string at `text` (read in place, not copied), escaped unless `escape` is false.
     @inlinable
-    mutating func appendText(_ text: String, escape: Bool) {
-        if escape { appendEscapingHTML(text) } else { append(text) }
+    mutating func appendText(_ text: UnsafePointer<String>, escape: Bool) {
+        let done: Void? = text.pointee.utf8.withContiguousStorageIfAvailable { bytes in
+            if escape { appendEscapingHTML(bytes) } else { append(UnsafeRawBufferPointer(bytes)) }
+        }
+        if done == nil {
+            if escape { appendEscapingHTML(text.pointee) } else { append(text.pointee) }
+        }
     }
 }

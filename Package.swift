@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "parlor",
             dependencies: [
-                "MicroHTTP",
+                "MicroHTTP", "ParlorTemplates", "ParlorViews", "ParlorFixtures",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

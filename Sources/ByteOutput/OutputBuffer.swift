@@ -72,6 +72,16 @@ public struct OutputBuffer: Sendable {
         string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Lets `body` write up to `maximumCount` bytes at the end directly; `body` returns how many it wrote.
+    /// One capacity check for the whole write, for writers that produce many small pieces (an escaper).
+    @inlinable
+    public mutating func appendWithUnsafeCapacity(upTo maximumCount: Int, _ body: (UnsafeMutableRawPointer) -> Int) {
+        reserveForAppend(maximumCount)
+        let written = body(storage.base + storage.count)
+        precondition(written >= 0 && written <= maximumCount, "wrote past the reserved capacity")
+        storage.count += written
+    }
+
     /// Appends a sequence of bytes.
     @inlinable
     public mutating func append<Bytes: Sequence>(contentsOf bytes: Bytes) where Bytes.Element == UInt8 {

@@ -16,6 +16,10 @@ struct Serve: AsyncParsableCommand {
     var `public` = "Public"
     @Option(help: "Folder of page templates.")
     var templates = "Templates"
+    @Flag(help: "Re-read changed templates before each page (for designers; keeps the last good set on errors).")
+    var reloadTemplates = false
+    @Flag(help: "Serve /gallery: every screen in every state, rendered from the fixtures (development).")
+    var gallery = false
     @Option(help: "Polling threads (default: one per core).")
     var threads = ServerConfiguration.onlineCores
     @Option(help: "Most connections at once.")
@@ -67,7 +71,17 @@ struct Serve: AsyncParsableCommand {
         configuration.heartbeatInterval = .milliseconds(Int64(heartbeat * 1000))
         configuration.eventStreamQueueLimit = eventStreamQueueLimit
 
-        let router = try ParlorRoutes.make(publicFolder: `public`, templatesFolder: templates)
+        let pageTemplates: PageTemplates
+        do {
+            pageTemplates = try PageTemplates(folder: templates, reloads: reloadTemplates, logger: logger)
+        } catch {
+            // Every mistake with its file and line; a broken template never starts serving blank text.
+            logger.critical("templates do not compile:\n\(error.description)")
+            throw ExitCode(78)
+        }
+        let router = try ParlorRoutes.make(
+            publicFolder: `public`, templatesFolder: templates, templates: pageTemplates, gallery: gallery
+        )
         let server = HTTPServer(configuration: configuration, router: router, logger: logger)
         let service = HTTPService(server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)))
         let group = ServiceGroup(

@@ -17,11 +17,11 @@ import Testing
         private(set) var log = ""
         var port: UInt16 = 0
 
-        init(arguments: [String], port: UInt16 = 0) throws {
+        init(arguments: [String], port: UInt16 = 0, templates: String = repository.appendingPathComponent("Templates").path) throws {
             child = try ChildProcess(executable: ServeCommandTests.executable.path, arguments: [
                 "serve", "--host", "127.0.0.1", "--port", "\(port)",
                 "--public", repository.appendingPathComponent("Public").path,
-                "--templates", repository.appendingPathComponent("Templates").path,
+                "--templates", templates,
             ] + arguments)
         }
 

@@ -41,6 +41,13 @@ enum RenderBench {
             }
             return
         }
+        if arguments.contains("--profile-hand") {
+            for _ in 0..<30_000 {
+                buffer.removeAll()
+                HandWrittenChatList.render(page.chatList, into: &buffer)
+            }
+            return
+        }
         let parlor = measure(rounds: rounds, iterations: 20_000) {
             buffer.removeAll()
             templates.render(page, into: &buffer)
@@ -56,6 +63,23 @@ enum RenderBench {
             precondition(oracle.render(page, withTemplate: ChatsPageViewModel.templateName) != nil)
         }
 
+        // The chat list alone, by Parlor and by hand: how close the renderer comes to the floor.
+        let list = page.chatList
+        var handBuffer = OutputBuffer(capacity: 32 * 1024)
+        HandWrittenChatList.render(list, into: &handBuffer)
+        guard handBuffer == templates.render(list) else {
+            print("the hand-written chat list differs from the template's; not measuring it")
+            exit(1)
+        }
+        let listParlor = measure(rounds: rounds, iterations: 20_000) {
+            buffer.removeAll()
+            templates.render(list, into: &buffer)
+        }
+        let listByHand = measure(rounds: rounds, iterations: 20_000) {
+            handBuffer.removeAll()
+            HandWrittenChatList.render(list, into: &handBuffer)
+        }
+
         func row(_ name: String, _ result: Measurement) -> String {
             let ratio = result.microseconds / parlor.microseconds
             return name.padding(toLength: 44, withPad: " ", startingAt: 0)
@@ -66,6 +90,10 @@ enum RenderBench {
         print(row("Parlor (new buffer per page)", parlorFresh))
         print(row("swift-mustache 2.1.1, MustacheParent", parent1))
         print(row("swift-mustache 2.1.1, reflection (Mirror)", mirror))
+        print("")
+        print("chat list alone (\(handBuffer.count) bytes)")
+        print(row("  Parlor", listParlor))
+        print(row("  written by hand (the floor)", listByHand))
         print(String(format: "target: at most 15 µs per page; swift-mustache (MustacheParent) / Parlor = %.0fx", parent1.microseconds / parlor.microseconds))
     }
 

@@ -1,33 +1,37 @@
-// A template bound to view-model types: every name already resolved to a field and a context depth.
+// A template bound to view-model types: a flat list of operations with every name already resolved to a
+// field and a context depth. Operations are plain values (no reference counting while rendering); the
+// program keeps the fields they point at alive.
 
-/// One step of a compiled template.
-indirect enum Node: Sendable {
-    case text([UInt8])
-    case value(Lookup, escape: Bool)
-    /// `pushes` is false for flags, whose sections keep the current context.
-    case section(Lookup, body: Block, inverted: Bool, pushes: Bool)
-    /// A partial, compiled in place for the contexts of its include site.
-    case partial(Block)
-}
-
-/// Nodes that share an indentation (that of the standalone partials they sit in, if any).
-struct Block: Sendable {
-    let nodes: [Node]
-    /// Prefix for every line after the first; nil or empty when the block is not inside an indented partial.
-    let indentation: [UInt8]?
-}
-
-/// Where a name's value lives: the context `depth` levels up from the root, then a path of fields
-/// (more than one for dotted names).
+/// Where a name's value lives: the context `depth` levels up from the root, then a field (and, for
+/// dotted names, a chain of fields kept in the program's `paths` table).
 struct Lookup: Sendable {
     let depth: Int
-    let path: [FieldAccess]
+    let field: Unmanaged<FieldAccess>
+    /// Index into `Program.paths` for dotted names; -1 for a single field.
+    let path: Int
+}
+
+/// One step of a compiled template.
+enum Operation: Sendable {
+    case text(start: Int, count: Int)
+    case value(Lookup, escape: Bool)
+    /// The body is the operations up to `end` (exclusive). `pushes` is false for flags, which keep the context.
+    case section(Lookup, inverted: Bool, pushes: Bool, end: Int)
+    /// A partial, compiled in place: its operations up to `end`, with an indentation from `Program.indentations` (-1: none).
+    case partial(indentation: Int, end: Int)
 }
 
 /// A template compiled for one view-model type.
-struct CompiledTemplate: Sendable {
+struct Program: Sendable {
     let name: String
-    let root: Block
+    let operations: [Operation]
+    /// All literal text, operations refer to ranges of it.
+    let text: [UInt8]
+    /// Dotted names' field chains.
+    let paths: [[Unmanaged<FieldAccess>]]
+    let indentations: [[UInt8]]
+    /// Keeps every field the operations refer to alive.
+    let fields: [FieldAccess]
     /// The deepest context stack its sections push, so the renderer can size the stack once.
     let maxDepth: Int
 }

@@ -14,13 +14,47 @@ struct TemplateCompiler {
     private static let partialNestingLimit = 32
 
     /// Compiles the template `name` for contexts of `schema`.
-    func compile(name: String, schema: TemplateSchema) throws(Failure) -> CompiledTemplate {
+    func compile(name: String, schema: TemplateSchema) throws(Failure) -> Program {
         guard let body = tokens[name], let source = sources[name] else {
             throw .mistake(TemplateError(origin: name, line: 0, message: "no template named \(name) for \(schema.typeName)"))
         }
+        var program = ProgramBuilder()
+        try compile(body, source: source, scopes: [schema], indentation: nil, partials: [name], into: &program)
+        return program.finish(name: name)
+    }
+
+    /// Accumulates operations, text and tables while compiling.
+    private struct ProgramBuilder {
+        var operations: [Operation] = []
+        var text: [UInt8] = []
+        var paths: [[Unmanaged<FieldAccess>]] = []
+        var indentations: [[UInt8]] = []
+        var fields: [FieldAccess] = []
         var maxDepth = 0
-        let root = try compile(body, source: source, scopes: [schema], indentation: nil, partials: [name], maxDepth: &maxDepth)
-        return CompiledTemplate(name: name, root: root, maxDepth: maxDepth)
+        /// Set while the current block is inside an indented partial: lines must stay separate operations.
+        var keepsLinesApart = false
+        /// Text may only merge into operations from here on (not into a closed or opening section's body).
+        var mergeBarrier = 0
+
+        mutating func appendText(_ bytes: [UInt8]) {
+            if !keepsLinesApart, operations.count > mergeBarrier, case .text(let start, let count)? = operations.last, start + count == text.count {
+                operations[operations.count - 1] = .text(start: start, count: count + bytes.count)
+            } else {
+                operations.append(.text(start: text.count, count: bytes.count))
+            }
+            text += bytes
+        }
+
+        mutating func lookup(depth: Int, path: [FieldAccess]) -> Lookup {
+            fields += path
+            guard path.count > 1 else { return Lookup(depth: depth, field: .passUnretained(path[0]), path: -1) }
+            paths.append(path.map { .passUnretained($0) })
+            return Lookup(depth: depth, field: .passUnretained(path[path.count - 1]), path: paths.count - 1)
+        }
+
+        func finish(name: String) -> Program {
+            Program(name: name, operations: operations, text: text, paths: paths, indentations: indentations, fields: fields, maxDepth: maxDepth)
+        }
     }
 
     private func compile(
@@ -29,33 +63,32 @@ struct TemplateCompiler {
         scopes: [TemplateSchema],
         indentation: [UInt8]?,
         partials: [String],
-        maxDepth: inout Int
-    ) throws(Failure) -> Block {
-        maxDepth = max(maxDepth, scopes.count - 1)
-        var nodes: [Node] = []
+        into program: inout ProgramBuilder
+    ) throws(Failure) {
+        program.maxDepth = max(program.maxDepth, scopes.count - 1)
+        let keptLinesApart = program.keepsLinesApart
+        program.keepsLinesApart = !(indentation?.isEmpty ?? true)
+        defer { program.keepsLinesApart = keptLinesApart }
         for token in body {
             switch token {
             case .text(let bytes):
-                // Inside an indented partial each line must stay its own node: indentation goes before nodes.
-                if indentation?.isEmpty ?? true, case .text(let previous) = nodes.last {
-                    nodes[nodes.count - 1] = .text(previous + bytes)
-                } else {
-                    nodes.append(.text(bytes))
-                }
+                program.appendText(bytes)
 
             case .variable(let name, let escaped, let offset):
-                let (lookup, field) = try resolve(name, scopes: scopes, source: source, offset: offset)
+                let (depth, path) = try resolve(name, scopes: scopes, source: source, offset: offset)
+                let field = path[path.count - 1]
                 switch field.kind {
                 case .object, .list:
                     throw error(source, offset, "{{\(name)}} is \(field.kind == .list ? "a list" : "a view model"), not text; use {{#\(name)}}...{{/\(name)}}")
                 case .text where !escaped:
                     throw error(source, offset, "{{{\(name)}}} would print user text without escaping; use {{\(name)}}, or declare the field as markup if Parlor builds it")
                 case .text, .markup, .number, .flag:
-                    nodes.append(.value(lookup, escape: escaped))
+                    program.operations.append(.value(program.lookup(depth: depth, path: path), escape: escaped))
                 }
 
             case .section(let name, let inverted, let sectionBody, let offset):
-                let (lookup, field) = try resolve(name, scopes: scopes, source: source, offset: offset)
+                let (depth, path) = try resolve(name, scopes: scopes, source: source, offset: offset)
+                let field = path[path.count - 1]
                 if !field.isOptional, field.kind == .text || field.kind == .number || field.kind == .markup {
                     throw error(source, offset, "{{\(inverted ? "^" : "#")\(name)}} is over a value that is always set, so it would \(inverted ? "never" : "always") show; use a flag or an optional")
                 }
@@ -65,8 +98,13 @@ struct TemplateCompiler {
                 let pushes = !inverted && field.kind != .flag
                 var innerScopes = scopes
                 if pushes, let child = field.child { innerScopes.append(child()) }
-                let block = try compile(sectionBody, source: source, scopes: innerScopes, indentation: indentation, partials: partials, maxDepth: &maxDepth)
-                nodes.append(.section(lookup, body: block, inverted: inverted, pushes: pushes))
+                let lookup = program.lookup(depth: depth, path: path)
+                let index = program.operations.count
+                program.operations.append(.text(start: 0, count: 0))  // replaced once the body's end is known
+                program.mergeBarrier = program.operations.count
+                try compile(sectionBody, source: source, scopes: innerScopes, indentation: indentation, partials: partials, into: &program)
+                program.operations[index] = .section(lookup, inverted: inverted, pushes: pushes, end: program.operations.count)
+                program.mergeBarrier = program.operations.count
 
             case .partial(let name, let partialIndentation, let offset):
                 guard let partialSource = sources[name] else {
@@ -78,11 +116,19 @@ struct TemplateCompiler {
                 }
                 var combined = indentation
                 if let partialIndentation { combined = (indentation ?? []) + partialIndentation }
-                let block = try compile(partialBody, source: partialSource, scopes: scopes, indentation: combined, partials: partials + [name], maxDepth: &maxDepth)
-                nodes.append(.partial(block))
+                var indentationIndex = -1
+                if let combined, !combined.isEmpty {
+                    program.indentations.append(combined)
+                    indentationIndex = program.indentations.count - 1
+                }
+                let index = program.operations.count
+                program.operations.append(.text(start: 0, count: 0))
+                program.mergeBarrier = program.operations.count
+                try compile(partialBody, source: partialSource, scopes: scopes, indentation: combined, partials: partials + [name], into: &program)
+                program.operations[index] = .partial(indentation: indentationIndex, end: program.operations.count)
+                program.mergeBarrier = program.operations.count
             }
         }
-        return Block(nodes: nodes, indentation: indentation)
     }
 
     /// Finds the field a name refers to, the way Mustache looks names up: the innermost context that has
@@ -92,13 +138,13 @@ struct TemplateCompiler {
         scopes: [TemplateSchema],
         source: TemplateSource,
         offset: Int
-    ) throws(Failure) -> (Lookup, FieldAccess) {
+    ) throws(Failure) -> (depth: Int, path: [FieldAccess]) {
         let innermost = scopes.count - 1
         if name.isImplicitIterator {
             guard let current = scopes[innermost].current else {
                 throw error(source, offset, "{{.}} here is a \(scopes[innermost].typeName), not text; name one of its fields")
             }
-            return (Lookup(depth: innermost, path: [current]), current)
+            return (innermost, [current])
         }
         let first = name.components[0]
         let candidates = name.isAnchored ? [innermost] : Array((0...innermost).reversed())
@@ -125,7 +171,7 @@ struct TemplateCompiler {
             field = next
             owner = child.typeName
         }
-        return (Lookup(depth: depth, path: path), field)
+        return (depth, path)
     }
 
     private func error(_ source: TemplateSource, _ offset: Int, _ message: String) -> Failure {

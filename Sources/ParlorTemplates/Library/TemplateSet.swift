@@ -3,7 +3,7 @@ import ByteOutput
 /// Every template of an app, parsed once and compiled for the view models that use them. Immutable;
 /// `TemplateLibrary` swaps in a new set when templates are reloaded.
 public struct TemplateSet: Sendable {
-    private let compiled: [ObjectIdentifier: CompiledTemplate]
+    private let compiled: [ObjectIdentifier: Program]
     /// Templates that no registered view model and no other template uses (likely a misspelt partial).
     public let unusedTemplates: [String]
 
@@ -21,7 +21,7 @@ public struct TemplateSet: Sendable {
             }
         }
         let compiler = TemplateCompiler(sources: byName, tokens: tokens)
-        var compiled: [ObjectIdentifier: CompiledTemplate] = [:]
+        var compiled: [ObjectIdentifier: Program] = [:]
         for viewModel in viewModels {
             let name = viewModel.templateName
             guard tokens[name] != nil || byName[name] == nil else { continue }  // its syntax error is already listed

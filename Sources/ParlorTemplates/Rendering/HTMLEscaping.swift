@@ -15,24 +15,66 @@ extension OutputBuffer {
     /// Appends UTF-8 `bytes` with the same escaping.
     @inlinable
     public mutating func appendEscapingHTML(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var runStart = 0
-        for index in 0..<bytes.count {
-            let byte = bytes[index]
-            // Every byte to escape is at most ">" (0x3E); letters and non-ASCII skip the switch.
-            guard byte <= 0x3E else { continue }
-            let entity: StaticString
-            switch byte {
-            case UInt8(ascii: "&"): entity = "&amp;"
-            case UInt8(ascii: "<"): entity = "&lt;"
-            case UInt8(ascii: ">"): entity = "&gt;"
-            case UInt8(ascii: "\""): entity = "&quot;"
-            case UInt8(ascii: "'"): entity = "&#39;"
-            default: continue
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        let count = bytes.count
+        // The longest entity is 6 bytes ("&quot;"), so 6 bytes per input byte always suffice; reserving once
+        // and storing directly beats a capacity check and a memmove call per run of plain text.
+        appendWithUnsafeCapacity(upTo: count &* 6) { destination in
+            var read = 0
+            var written = 0
+            // Eight bytes at a time: most text has nothing to escape, and a word-wide test says so at once.
+            while read &+ 8 <= count {
+                let word = UnsafeRawPointer(source + read).loadUnaligned(as: UInt64.self)
+                if Self.mayNeedEscaping(word) {
+                    for offset in 0..<8 { written &+= Self.escape(source[read &+ offset], into: destination + written) }
+                } else {
+                    (destination + written).storeBytes(of: word, as: UInt64.self)
+                    written &+= 8
+                }
+                read &+= 8
             }
-            if index > runStart { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))) }
-            append(entity)
-            runStart = index + 1
+            while read < count {
+                written &+= Self.escape(source[read], into: destination + written)
+                read &+= 1
+            }
+            return written
         }
-        if bytes.count > runStart { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))) }
+    }
+
+    /// Whether any byte of `word` is one of `& < > " '` (exact: no false negatives, no false positives).
+    @inlinable @inline(__always)
+    static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let found = hasZeroByte(word ^ (ones &* 0x26)) | hasZeroByte(word ^ (ones &* 0x3C)) | hasZeroByte(word ^ (ones &* 0x3E))
+            | hasZeroByte(word ^ (ones &* 0x22)) | hasZeroByte(word ^ (ones &* 0x27))
+        return found != 0
+    }
+
+    /// Writes `byte`, or its entity, at `destination`; returns the bytes written.
+    @inlinable @inline(__always)
+    static func escape(_ byte: UInt8, into destination: UnsafeMutableRawPointer) -> Int {
+        // Every byte to escape is at most ">" (0x3E); letters and non-ASCII skip the switch.
+        if byte > 0x3E {
+            destination.storeBytes(of: byte, as: UInt8.self)
+            return 1
+        }
+        switch byte {
+        case UInt8(ascii: "&"): return store("&amp;", at: destination)
+        case UInt8(ascii: "<"): return store("&lt;", at: destination)
+        case UInt8(ascii: ">"): return store("&gt;", at: destination)
+        case UInt8(ascii: "\""): return store("&quot;", at: destination)
+        case UInt8(ascii: "'"): return store("&#39;", at: destination)
+        default:
+            destination.storeBytes(of: byte, as: UInt8.self)
+            return 1
+        }
+    }
+
+    @inlinable @inline(__always)
+    static func store(_ entity: StaticString, at destination: UnsafeMutableRawPointer) -> Int {
+        destination.copyMemory(from: entity.utf8Start, byteCount: entity.utf8CodeUnitCount)
+        return entity.utf8CodeUnitCount
     }
 }

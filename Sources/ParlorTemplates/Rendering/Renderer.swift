@@ -1,92 +1,118 @@
 import ByteOutput
 
-// Walks a compiled template over a stack of raw pointers to the view models in scope. The stack lives on
+// Runs a compiled program over a stack of raw pointers to the view models in scope. The stack lives on
 // the caller's stack frame for one render; the pointers are valid only inside that call.
 
-enum Renderer {
-    typealias Stack = UnsafeMutablePointer<UnsafeRawPointer>
+struct Renderer: ~Copyable {
+    private let operations: UnsafeBufferPointer<Operation>
+    private let text: UnsafeBufferPointer<UInt8>
+    private let program: Program
+    private let stack: UnsafeMutablePointer<UnsafeRawPointer>
 
-    static func render<Root>(_ template: CompiledTemplate, _ value: Root, into out: inout OutputBuffer) {
+    static func render<Root>(_ program: Program, _ value: Root, into out: inout OutputBuffer) {
         withUnsafePointer(to: value) { root in
-            withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: template.maxDepth + 1) { buffer in
-                let stack = buffer.baseAddress!
+            withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: program.maxDepth + 1) { stack in
                 stack[0] = UnsafeRawPointer(root)
-                render(template.root, stack: stack, depth: 0, into: &out)
-            }
-        }
-    }
-
-    private static func render(_ block: Block, stack: Stack, depth: Int, into out: inout OutputBuffer) {
-        guard let indentation = block.indentation, !indentation.isEmpty else {
-            for node in block.nodes { render(node, stack: stack, depth: depth, into: &out) }
-            return
-        }
-        // Like swift-mustache: a node that starts a new line of this block's output gets the indentation,
-        // unless it renders nothing.
-        let start = out.count
-        for node in block.nodes {
-            if out.count > start, out.last == UInt8(ascii: "\n") {
-                let mark = out.count
-                out.append(contentsOf: indentation)
-                let written = out.count
-                render(node, stack: stack, depth: depth, into: &out)
-                if out.count == written { out.truncate(toCount: mark) }
-            } else {
-                render(node, stack: stack, depth: depth, into: &out)
-            }
-        }
-    }
-
-    private static func render(_ node: Node, stack: Stack, depth: Int, into out: inout OutputBuffer) {
-        switch node {
-        case .text(let bytes):
-            out.append(contentsOf: bytes)
-
-        case .value(let lookup, let escape):
-            withTarget(lookup, stack: stack) { owner, field in
-                _ = field.write(owner, &out, escape)
-            }
-
-        case .section(let lookup, let body, let inverted, let pushes):
-            var shown = inverted
-            withTarget(lookup, stack: stack) { owner, field in
-                let truth = field.truth(owner)
-                if inverted {
-                    shown = truth != .truthy
-                } else if truth == .truthy {
-                    if pushes {
-                        field.enter(owner) { child in
-                            stack[depth + 1] = child
-                            render(body, stack: stack, depth: depth + 1, into: &out)
-                        }
-                    } else {
-                        render(body, stack: stack, depth: depth, into: &out)
+                program.operations.withUnsafeBufferPointer { operations in
+                    program.text.withUnsafeBufferPointer { text in
+                        let renderer = Renderer(operations: operations, text: text, program: program, stack: stack.baseAddress!)
+                        renderer.run(0, operations.count, depth: 0, indentation: -1, into: &out)
                     }
                 }
             }
-            if inverted, shown { render(body, stack: stack, depth: depth, into: &out) }
-
-        case .partial(let block):
-            render(block, stack: stack, depth: depth, into: &out)
         }
+    }
+
+    /// Renders operations `start..<end`. Like swift-mustache, when the block is inside an indented partial,
+    /// an operation that starts a new line of this block's output gets the indentation, unless it renders nothing.
+    private func run(_ start: Int, _ end: Int, depth: Int, indentation: Int, into out: inout OutputBuffer) {
+        guard indentation >= 0 else {
+            // The common case, kept tight: no indentation bookkeeping between operations.
+            var index = start
+            while index < end { index = step(index, depth: depth, indentation: indentation, into: &out) }
+            return
+        }
+        let blockStart = out.count
+        var index = start
+        while index < end {
+            if out.count > blockStart, out.last == UInt8(ascii: "\n") {
+                let mark = out.count
+                out.append(contentsOf: program.indentations[indentation])
+                let written = out.count
+                index = step(index, depth: depth, indentation: indentation, into: &out)
+                if out.count == written { out.truncate(toCount: mark) }
+            } else {
+                index = step(index, depth: depth, indentation: indentation, into: &out)
+            }
+        }
+    }
+
+    /// Renders the operation at `index` (with its body) and returns the index of the next one.
+    @inline(__always)
+    private func step(_ index: Int, depth: Int, indentation: Int, into out: inout OutputBuffer) -> Int {
+        switch operations[index] {
+        case .text(let start, let count):
+            out.append(UnsafeRawBufferPointer(start: text.baseAddress! + start, count: count))
+            return index + 1
+
+        case .value(let lookup, let escape):
+            if lookup.path < 0 {
+                _ = lookup.field._withUnsafeGuaranteedRef { $0.write(stack[lookup.depth], into: &out, escape: escape) }
+            } else {
+                withTarget(lookup) { owner, field in _ = field.write(owner, into: &out, escape: escape) }
+            }
+            return index + 1
+
+        case .section(let lookup, let inverted, let pushes, let end):
+            section(lookup, inverted: inverted, pushes: pushes, body: index + 1, end: end, depth: depth, indentation: indentation, into: &out)
+            return end
+
+        case .partial(let partialIndentation, let end):
+            run(index + 1, end, depth: depth, indentation: partialIndentation, into: &out)
+            return end
+        }
+    }
+
+    private func section(
+        _ lookup: Lookup, inverted: Bool, pushes: Bool, body: Int, end: Int, depth: Int, indentation: Int, into out: inout OutputBuffer
+    ) {
+        var shown = inverted
+        withTarget(lookup) { owner, field in
+            let truth = field.truth(owner)
+            if inverted {
+                shown = truth != .truthy
+            } else if truth == .truthy {
+                if pushes {
+                    field.enter(owner) { child in
+                        stack[depth + 1] = child
+                        run(body, end, depth: depth + 1, indentation: indentation, into: &out)
+                    }
+                } else {
+                    run(body, end, depth: depth, indentation: indentation, into: &out)
+                }
+            }
+        }
+        if inverted, shown { run(body, end, depth: depth, indentation: indentation, into: &out) }
     }
 
     /// Calls `body` with the owner of the lookup's last field, unless a view model on the way is nil.
     @inline(__always)
-    private static func withTarget(_ lookup: Lookup, stack: Stack, _ body: (UnsafeRawPointer, FieldAccess) -> Void) {
+    private func withTarget(_ lookup: Lookup, _ body: (UnsafeRawPointer, FieldAccess) -> Void) {
         let owner = stack[lookup.depth]
-        if lookup.path.count == 1 {
-            body(owner, lookup.path[0])
-        } else {
-            descend(lookup.path[...], from: owner, body)
-        }
-    }
-
-    private static func descend(_ path: ArraySlice<FieldAccess>, from owner: UnsafeRawPointer, _ body: (UnsafeRawPointer, FieldAccess) -> Void) {
-        guard path.count > 1 else {
-            body(owner, path[path.startIndex])
+        guard lookup.path >= 0 else {
+            lookup.field._withUnsafeGuaranteedRef { body(owner, $0) }
             return
         }
-        path[path.startIndex].enter(owner) { child in descend(path.dropFirst(), from: child, body) }
+        descend(program.paths[lookup.path][...], from: owner, body)
+    }
+
+    private func descend(_ path: ArraySlice<Unmanaged<FieldAccess>>, from owner: UnsafeRawPointer, _ body: (UnsafeRawPointer, FieldAccess) -> Void) {
+        guard path.count > 1 else {
+            path[path.startIndex]._withUnsafeGuaranteedRef { body(owner, $0) }
+            return
+        }
+        path[path.startIndex]._withUnsafeGuaranteedRef { field in
+            field.enter(owner) { child in descend(path.dropFirst(), from: child, body) }
+        }
     }
 }

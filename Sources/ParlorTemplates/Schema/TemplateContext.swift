@@ -45,6 +45,6 @@ struct TemplateSchema: Sendable {
     /// How `{{.}}` reads the context itself; set only for text and number contexts.
     let current: FieldAccess?
 
-    @usableFromInline static let text = TemplateSchema(typeName: "String", fields: [:], current: .textSelf)
-    @usableFromInline static let number = TemplateSchema(typeName: "Int", fields: [:], current: .numberSelf)
+    @usableFromInline static let text = TemplateSchema(typeName: "String", fields: [:], current: FieldAccess.textSelf)
+    @usableFromInline static let number = TemplateSchema(typeName: "Int", fields: [:], current: FieldAccess.numberSelf)
 }

@@ -6,7 +6,7 @@ import ParlorViews
 public enum Fixtures {
     /// All fixtures, in gallery order. Names are unique and stable: snapshots are stored under them.
     public static var all: [Fixture] {
-        pages + chatList + conversation + cells + forms + notifications + locales + hostile
+        pages + chatList + conversation + conversationRegions + cells + forms + notifications + locales + hostile
     }
 
     static var pages: [Fixture] {
@@ -114,7 +114,18 @@ public enum Fixtures {
             Fixture("unread-badge/none", pages.unreadBadge(0)),
             Fixture("unread-badge/three", pages.unreadBadge(3)),
             Fixture("unread-badge/over-99", pages.unreadBadge(154)),
+            Fixture("stream/remove-pending", StreamEnvelopeViewModel(action: "remove", target: "pending-tok-41", html: "")),
+            Fixture("stream/prepend-chat-item", StreamEnvelopeViewModel(
+                action: "prepend", target: "chat-list-items",
+                html: "<li class=\"chat-list-item\" id=\"chat-item-7\">\n<a href=\"/chats/7\">Ben Okafor</a>\n</li>\n"
+            )),
         ]
+    }
+
+    static var conversationRegions: [Fixture] {
+        let world = FixtureWorld()
+        let open = ConversationBuilder(context: world.context).conversation(world.conversationWithBen, draft: ComposerDraft(token: "tok-next"))
+        return [Fixture("conversation-messages/history", open.messages)]
     }
 
     /// The chat list in other locales and a time zone across the world: dates must look right there too.

@@ -57,12 +57,8 @@ public struct ConversationBuilder: Sendable {
         var currentDate = context.now
         var currentCells: [MessageCellViewModel] = []
         func closeDay() {
-            guard let key = currentKey else { return }
-            days.append(DaySectionViewModel(
-                domID: "day-\(snapshot.chatID)-\(key)",
-                label: context.dates.dayLabel(currentDate, now: context.now),
-                messages: currentCells
-            ))
+            guard currentKey != nil else { return }
+            days.append(daySection(snapshot.chatID, date: currentDate, cells: currentCells))
         }
         for entry in entries {
             let key = context.dates.dayKey(entry.date)
@@ -84,12 +80,29 @@ public struct ConversationBuilder: Sendable {
                 avatar: AvatarBuilder.avatar(for: contact, paths: context.paths),
                 backURL: context.paths.chats
             ),
-            days: days,
             olderMessagesURL: snapshot.hasOlder ? snapshot.messages.first.map { context.paths.olderMessages(snapshot.chatID, before: $0.id) } : nil,
-            isEmpty: entries.isEmpty,
-            emptyText: "No messages yet. Say hello to \(contact.displayName)!",
-            messagesDomID: "messages-\(snapshot.chatID)",
+            messages: ConversationMessagesViewModel(
+                domID: Self.messagesDomID(snapshot.chatID),
+                days: days,
+                isEmpty: entries.isEmpty,
+                emptyText: "No messages yet. Say hello to \(contact.displayName)!"
+            ),
             composer: composer(chat: snapshot.chatID, contact: contact, draft: draft)
+        )
+    }
+
+    /// The id of a conversation's message region.
+    public static func messagesDomID(_ chat: ChatID) -> String { "messages-\(chat)" }
+
+    /// The id of one day's section in a conversation, for a day key from ``DateLabels/dayKey(_:)``.
+    public static func dayDomID(_ chat: ChatID, dayKey: String) -> String { "day-\(chat)-\(dayKey)" }
+
+    /// A day with the given cells, labelled for the viewer ("Today").
+    public func daySection(_ chat: ChatID, date: Date, cells: [MessageCellViewModel]) -> DaySectionViewModel {
+        DaySectionViewModel(
+            domID: Self.dayDomID(chat, dayKey: context.dates.dayKey(date)),
+            label: context.dates.dayLabel(date, now: context.now),
+            messages: cells
         )
     }
 

@@ -7,40 +7,59 @@ public struct ConversationViewModel: Renderable, Hashable {
     /// The element id live updates target ("conversation-7").
     public let domID: String
     public let header: ConversationHeaderViewModel
-    /// Oldest day first.
-    public let days: [DaySectionViewModel]
     /// Where "Show older messages" goes; nil when the whole history is shown.
     public let olderMessagesURL: String?
-    public let isEmpty: Bool
-    /// Shown when there are no messages yet ("Say hello to Ana").
-    public let emptyText: String
-    /// The id of the list messages are appended to ("messages-7").
-    public let messagesDomID: String
+    /// The history, replaced as a whole when a page (re)connects.
+    public let messages: ConversationMessagesViewModel
     public let composer: ComposerViewModel
 
     public init(
-        domID: String, header: ConversationHeaderViewModel, days: [DaySectionViewModel], olderMessagesURL: String?,
-        isEmpty: Bool, emptyText: String, messagesDomID: String, composer: ComposerViewModel
+        domID: String, header: ConversationHeaderViewModel, olderMessagesURL: String?,
+        messages: ConversationMessagesViewModel, composer: ComposerViewModel
     ) {
         self.domID = domID
         self.header = header
-        self.days = days
         self.olderMessagesURL = olderMessagesURL
-        self.isEmpty = isEmpty
-        self.emptyText = emptyText
-        self.messagesDomID = messagesDomID
+        self.messages = messages
         self.composer = composer
     }
+
+    /// Oldest day first.
+    public var days: [DaySectionViewModel] { messages.days }
 
     public static let templateFields = TemplateFields<ConversationViewModel>(
         .text("domID", \.domID),
         .object("header", \.header),
-        .list("days", \.days),
         .text("olderMessagesURL", \.olderMessagesURL),
-        .flag("isEmpty", \.isEmpty),
-        .text("emptyText", \.emptyText),
-        .text("messagesDomID", \.messagesDomID),
+        .object("messages", \.messages),
         .object("composer", \.composer)
+    )
+}
+
+/// The messages of an open conversation, grouped by day: the region live updates append to.
+public struct ConversationMessagesViewModel: Renderable, Hashable {
+    public static let templateName = "partials/conversation-messages"
+
+    /// The id of the region ("messages-7"); new days are appended to it.
+    public let domID: String
+    /// Oldest day first.
+    public let days: [DaySectionViewModel]
+    public let isEmpty: Bool
+    /// Shown when there are no messages yet ("Say hello to Ana").
+    public let emptyText: String
+
+    public init(domID: String, days: [DaySectionViewModel], isEmpty: Bool, emptyText: String) {
+        self.domID = domID
+        self.days = days
+        self.isEmpty = isEmpty
+        self.emptyText = emptyText
+    }
+
+    public static let templateFields = TemplateFields<ConversationMessagesViewModel>(
+        .text("domID", \.domID),
+        .list("days", \.days),
+        .flag("isEmpty", \.isEmpty),
+        .text("emptyText", \.emptyText)
     )
 }
 
@@ -71,17 +90,21 @@ public struct DaySectionViewModel: Renderable, Hashable {
     public static let templateName = "partials/day-section"
 
     public let domID: String
+    /// The id of the day's list, which new messages of that day are appended to ("day-7-2026-11-20-messages").
+    public let listDomID: String
     public let label: String
     public let messages: [MessageCellViewModel]
 
     public init(domID: String, label: String, messages: [MessageCellViewModel]) {
         self.domID = domID
+        self.listDomID = domID + "-messages"
         self.label = label
         self.messages = messages
     }
 
     public static let templateFields = TemplateFields<DaySectionViewModel>(
         .text("domID", \.domID),
+        .text("listDomID", \.listDomID),
         .text("label", \.label),
         .list("messages", \.messages)
     )

@@ -12,6 +12,8 @@ public enum ParlorViewModels {
         ChatListViewModel.self,
         ChatListItemViewModel.self,
         ConversationViewModel.self,
+        ConversationMessagesViewModel.self,
+        StreamEnvelopeViewModel.self,
         DaySectionViewModel.self,
         MessageCellViewModel.self,
         ComposerViewModel.self,

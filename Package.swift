@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "ByteOutput", targets: ["ByteOutput"]),
         .library(name: "ParlorTemplates", targets: ["ParlorTemplates"]),
         .library(name: "ParlorDomain", targets: ["ParlorDomain"]),
+        .library(name: "ParlorStorage", targets: ["ParlorStorage"]),
+        .library(name: "ParlorEvents", targets: ["ParlorEvents"]),
+        .library(name: "ParlorBots", targets: ["ParlorBots"]),
         .library(name: "ParlorViews", targets: ["ParlorViews"]),
         .library(name: "ParlorFixtures", targets: ["ParlorFixtures"]),
         .library(name: "ParlorSnapshotTesting", targets: ["ParlorSnapshotTesting"]),
@@ -19,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Test-only: the reference Mustache renderer Parlor's output must equal byte for byte.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
@@ -36,6 +40,12 @@ let package = Package(
         .target(name: "ParlorTemplates", dependencies: ["ByteOutput"]),
         // Users, chats, messages: plain values, no I/O.
         .target(name: "ParlorDomain"),
+        // The SQLite store on GRDB: migrations, the chat-list query, group commits.
+        .target(name: "ParlorStorage", dependencies: ["ParlorDomain", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The one path of every change: EventRouter (validate, store), EventHandler (listeners, fragments).
+        .target(name: "ParlorEvents", dependencies: ["ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput"]),
+        // Event sources outside the core: Parlor Bot.
+        .target(name: "ParlorBots", dependencies: ["ParlorDomain", "ParlorEvents"]),
         // View models (one per screen and cell), the builders that format domain values into them.
         .target(name: "ParlorViews", dependencies: ["ParlorTemplates", "ParlorDomain"]),
         // Every view model in every state, for snapshot tests and the /gallery page.

@@ -11,6 +11,8 @@ public struct User: Hashable, Sendable {
     public let localeIdentifier: String
     /// An uploaded picture, if any; otherwise initials are shown.
     public let avatar: ImageID?
+    /// A bot (Parlor Bot); shown like anyone else, answered by code.
+    public let isBot: Bool
 
     public init(
         id: UserID,
@@ -18,7 +20,8 @@ public struct User: Hashable, Sendable {
         displayName: String,
         timeZoneIdentifier: String = "UTC",
         localeIdentifier: String = "en_US",
-        avatar: ImageID? = nil
+        avatar: ImageID? = nil,
+        isBot: Bool = false
     ) {
         self.id = id
         self.handle = handle
@@ -26,5 +29,6 @@ public struct User: Hashable, Sendable {
         self.timeZoneIdentifier = timeZoneIdentifier
         self.localeIdentifier = localeIdentifier
         self.avatar = avatar
+        self.isBot = isBot
     }
 }

@@ -1,0 +1,35 @@
+import Foundation
+
+/// A conversation between its members. One-to-one for now: exactly two members, never the same person twice.
+public struct Chat: Hashable, Sendable {
+    public let id: ChatID
+    /// Sorted by id, so the same pair always gives the same value.
+    public let members: [UserID]
+    public let createdAt: Date
+
+    public init(id: ChatID, members: [UserID], createdAt: Date) {
+        self.id = id
+        self.members = members.sorted()
+        self.createdAt = createdAt
+    }
+
+    /// Whether `user` may see this chat, its messages and its stream.
+    public func hasMember(_ user: UserID) -> Bool { members.contains(user) }
+
+    /// The member who is not `viewer` (in a one-to-one chat).
+    public func contact(of viewer: UserID) -> UserID? { members.first { $0 != viewer } }
+}
+
+/// A member's place in a chat: the newest message they have read.
+public struct Membership: Hashable, Sendable {
+    public let chatID: ChatID
+    public let userID: UserID
+    /// Nil until they read something.
+    public let lastRead: MessageID?
+
+    public init(chatID: ChatID, userID: UserID, lastRead: MessageID?) {
+        self.chatID = chatID
+        self.userID = userID
+        self.lastRead = lastRead
+    }
+}

@@ -1,0 +1,52 @@
+/// What happens to chats. `creating` comes from a source; the router answers with `created` or `createFailed`.
+public enum ChatEvent: Hashable, Sendable {
+    /// `creator` asks for a chat with the person whose handle they typed.
+    case creating(creator: UserID, contactHandle: String)
+    /// The chat exists now; both members' chat lists show it.
+    case created(Chat)
+    /// Nothing was created; `reason` says why (`chatExists` carries the chat to go to).
+    case createFailed(creator: UserID, reason: Refusal)
+}
+
+/// What happens to accounts. Passwords and sessions belong to the web layer; the model knows people.
+public enum UserEvent: Hashable, Sendable {
+    case signingUp(NewUser)
+    case signedUp(User)
+    case signUpFailed(handle: String, reason: Refusal)
+    /// A person changed their display name, time zone or locale.
+    case updatingProfile(ProfileChange)
+    case profileUpdated(User)
+    case profileUpdateFailed(ProfileChange, reason: Refusal)
+}
+
+/// Someone who wants an account.
+public struct NewUser: Hashable, Sendable {
+    public let handle: String
+    public let displayName: String
+    public let timeZoneIdentifier: String
+    public let localeIdentifier: String
+    public let isBot: Bool
+
+    public init(handle: String, displayName: String, timeZoneIdentifier: String = "UTC", localeIdentifier: String = "en_US", isBot: Bool = false) {
+        self.handle = handle
+        self.displayName = displayName
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.localeIdentifier = localeIdentifier
+        self.isBot = isBot
+    }
+}
+
+/// New profile values; nil keeps the old one.
+public struct ProfileChange: Hashable, Sendable {
+    public let userID: UserID
+    public let displayName: String?
+    public let timeZoneIdentifier: String?
+    public let localeIdentifier: String?
+
+    public init(userID: UserID, displayName: String? = nil, timeZoneIdentifier: String? = nil, localeIdentifier: String? = nil) {
+        self.userID = userID
+        self.displayName = displayName
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.localeIdentifier = localeIdentifier
+    }
+}

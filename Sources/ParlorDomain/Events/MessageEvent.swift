@@ -1,0 +1,72 @@
+import Foundation
+
+/// What happens to messages. Sources (a form POST, the chatbot, a feed) hand the `-ing` cases to the
+/// event router; the router answers with, and tells every listener, the cases that say how it ended.
+public enum MessageEvent: Hashable, Sendable {
+    /// Someone asks to send a message; the sender's pages show it as "Sending" at once.
+    case sending(OutgoingMessage)
+    /// The store acknowledged it: "Sent" for the sender, a new message for everyone else.
+    case sent(Message, token: String)
+    /// It was refused or could not be stored; the sender's pages show "Failed" with a retry.
+    case failedSending(OutgoingMessage, reason: Refusal)
+    /// The sender asks to change a message's text.
+    case editing(MessageEdit)
+    /// The new text is stored; everyone viewing sees it with the "Edited" mark.
+    case edited(Message)
+    /// The edit was refused; the message is unchanged.
+    case failedEditing(MessageEdit, reason: Refusal)
+    /// A member has seen a chat up to a message (the newest one when `upTo` is nil).
+    case userReads(ReadReport)
+    /// The store moved the member's read mark: their unread count drops, the other members see "Read".
+    case userRead(chat: ChatID, reader: UserID, previous: MessageID?, upTo: MessageID)
+}
+
+/// A message someone wants to send.
+public struct OutgoingMessage: Hashable, Sendable {
+    public let chatID: ChatID
+    public let senderID: UserID
+    /// As typed; validated by the router.
+    public let body: String
+    public let replyTo: MessageID?
+    /// Chosen by the page that sends it; the same token twice stores one message.
+    public let token: String
+    public let createdAt: Date
+
+    public init(chatID: ChatID, senderID: UserID, body: String, replyTo: MessageID? = nil, token: String, createdAt: Date) {
+        self.chatID = chatID
+        self.senderID = senderID
+        self.body = body
+        self.replyTo = replyTo
+        self.token = token
+        self.createdAt = createdAt
+    }
+}
+
+/// A change of a message's text by its sender.
+public struct MessageEdit: Hashable, Sendable {
+    public let messageID: MessageID
+    public let editorID: UserID
+    public let body: String
+    public let editedAt: Date
+
+    public init(messageID: MessageID, editorID: UserID, body: String, editedAt: Date) {
+        self.messageID = messageID
+        self.editorID = editorID
+        self.body = body
+        self.editedAt = editedAt
+    }
+}
+
+/// "I have seen this chat up to here."
+public struct ReadReport: Hashable, Sendable {
+    public let chatID: ChatID
+    public let readerID: UserID
+    /// Nil: up to the newest message.
+    public let upTo: MessageID?
+
+    public init(chatID: ChatID, readerID: UserID, upTo: MessageID? = nil) {
+        self.chatID = chatID
+        self.readerID = readerID
+        self.upTo = upTo
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Where Parlor keeps people, chats and messages. Only the event router writes through it.
+///
+/// Every method is one transaction: it happens completely or not at all. Constraint violations the
+/// store alone can see (a handle taken meanwhile, a chat that exists, a message that is not yours) are
+/// thrown as ``Refusal``; anything else (a full disk) as another error.
+public protocol ChatStore: Sendable {
+    // People
+    func createUser(_ user: NewUser, at date: Date) async throws -> User
+    func user(_ id: UserID) async throws -> User?
+    func user(handle: String) async throws -> User?
+    /// People whose handle or display name starts with `prefix` (case-insensitive), handles in order.
+    func users(matching prefix: String, excluding: UserID, limit: Int) async throws -> [User]
+    func updateProfile(_ change: ProfileChange) async throws -> User
+
+    // Chats
+    /// Creates the one-to-one chat of two people; throws `Refusal.chatExists` when they have one.
+    func createChat(between first: UserID, and second: UserID, at date: Date) async throws -> Chat
+    func chat(_ id: ChatID) async throws -> Chat?
+    /// The chat list of `viewer`, newest activity first, with each chat's last message and unread count.
+    func chatList(for viewer: UserID) async throws -> [ChatSummary]
+    /// One row of that list.
+    func chatSummary(_ chat: ChatID, for viewer: UserID) async throws -> ChatSummary?
+    /// Messages from others that `viewer` has not read, over all chats.
+    func unreadTotal(for viewer: UserID) async throws -> Int
+
+    // Messages
+    /// Stores a validated message. The same sender and token twice returns the first message unchanged.
+    func send(_ message: OutgoingMessage) async throws -> Message
+    /// Replaces the text of the editor's own message.
+    func edit(_ edit: MessageEdit) async throws -> Message
+    func message(_ id: MessageID) async throws -> Message?
+    /// Up to `limit` messages older than `before` (the newest when nil), oldest first.
+    func messages(in chat: ChatID, before: MessageID?, limit: Int) async throws -> MessagePage
+    /// Moves the reader's mark forward to `upTo` (the newest message when nil; never backwards).
+    /// Returns the mark after the call, nil when there is nothing to read.
+    func markRead(_ report: ReadReport) async throws -> MessageID?
+    func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership?
+}
+
+/// A slice of a conversation, oldest first.
+public struct MessagePage: Hashable, Sendable {
+    public let messages: [Message]
+    /// Whether messages older than the first one exist.
+    public let hasOlder: Bool
+
+    public init(messages: [Message], hasOlder: Bool) {
+        self.messages = messages
+        self.hasOlder = hasOlder
+    }
+}

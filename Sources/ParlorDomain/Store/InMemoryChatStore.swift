@@ -1,0 +1,201 @@
+import Foundation
+import Synchronization
+
+/// A ``ChatStore`` in memory: the same behaviour as the SQLite store, for tests and for trying Parlor out.
+/// Every method runs under one lock, so each is atomic like a transaction.
+public final class InMemoryChatStore: ChatStore {
+    private struct State {
+        var users: [UserID: User] = [:]
+        var userIDsByHandle: [String: UserID] = [:]
+        var chats: [ChatID: Chat] = [:]
+        var chatIDsByPair: [[UserID]: ChatID] = [:]
+        var chatIDsByUser: [UserID: Set<ChatID>] = [:]
+        var lastActivity: [ChatID: Date] = [:]
+        var messages: [MessageID: Message] = [:]
+        /// Message ids per chat, ascending.
+        var messageIDsByChat: [ChatID: [MessageID]] = [:]
+        var messageIDsByToken: [String: MessageID] = [:]
+        var lastRead: [ChatKey: MessageID] = [:]
+        var nextUser: Int64 = 1
+        var nextChat: Int64 = 1
+        var nextMessage: Int64 = 1
+    }
+
+    private struct ChatKey: Hashable {
+        let chat: ChatID
+        let user: UserID
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public func createUser(_ user: NewUser, at date: Date) async throws -> User {
+        try state.withLock { state throws(Refusal) in
+            let key = user.handle.lowercased()
+            guard state.userIDsByHandle[key] == nil else { throw .handleTaken(user.handle) }
+            let id = UserID(state.nextUser)
+            state.nextUser += 1
+            let created = User(
+                id: id, handle: user.handle, displayName: user.displayName, timeZoneIdentifier: user.timeZoneIdentifier,
+                localeIdentifier: user.localeIdentifier, isBot: user.isBot
+            )
+            state.users[id] = created
+            state.userIDsByHandle[key] = id
+            return created
+        }
+    }
+
+    public func user(_ id: UserID) async throws -> User? { state.withLock { $0.users[id] } }
+
+    public func user(handle: String) async throws -> User? {
+        state.withLock { state in state.userIDsByHandle[handle.lowercased()].flatMap { state.users[$0] } }
+    }
+
+    public func users(matching prefix: String, excluding: UserID, limit: Int) async throws -> [User] {
+        let prefix = prefix.lowercased()
+        return state.withLock { state in
+            state.users.values
+                .filter { $0.id != excluding && ($0.handle.lowercased().hasPrefix(prefix) || $0.displayName.lowercased().hasPrefix(prefix)) }
+                .sorted { $0.handle < $1.handle }
+                .prefix(limit)
+                .map { $0 }
+        }
+    }
+
+    public func updateProfile(_ change: ProfileChange) async throws -> User {
+        try state.withLock { state throws(Refusal) in
+            guard let old = state.users[change.userID] else { throw .notFound }
+            let updated = User(
+                id: old.id, handle: old.handle, displayName: change.displayName ?? old.displayName,
+                timeZoneIdentifier: change.timeZoneIdentifier ?? old.timeZoneIdentifier,
+                localeIdentifier: change.localeIdentifier ?? old.localeIdentifier, avatar: old.avatar, isBot: old.isBot
+            )
+            state.users[old.id] = updated
+            return updated
+        }
+    }
+
+    public func createChat(between first: UserID, and second: UserID, at date: Date) async throws -> Chat {
+        try state.withLock { state throws(Refusal) in
+            guard first != second else { throw .chatWithYourself }
+            guard state.users[first] != nil, state.users[second] != nil else { throw .notFound }
+            let pair = [first, second].sorted()
+            if let existing = state.chatIDsByPair[pair] { throw .chatExists(existing) }
+            let chat = Chat(id: ChatID(state.nextChat), members: pair, createdAt: date)
+            state.nextChat += 1
+            state.chats[chat.id] = chat
+            state.chatIDsByPair[pair] = chat.id
+            for member in pair { state.chatIDsByUser[member, default: []].insert(chat.id) }
+            state.lastActivity[chat.id] = date
+            return chat
+        }
+    }
+
+    public func chat(_ id: ChatID) async throws -> Chat? { state.withLock { $0.chats[id] } }
+
+    public func chatList(for viewer: UserID) async throws -> [ChatSummary] {
+        state.withLock { state in
+            (state.chatIDsByUser[viewer] ?? [])
+                .compactMap { Self.summary($0, for: viewer, in: state) }
+                .sorted { ($0.lastActivity, $0.chatID) > ($1.lastActivity, $1.chatID) }
+        }
+    }
+
+    public func chatSummary(_ chat: ChatID, for viewer: UserID) async throws -> ChatSummary? {
+        state.withLock { Self.summary(chat, for: viewer, in: $0) }
+    }
+
+    public func unreadTotal(for viewer: UserID) async throws -> Int {
+        state.withLock { state in
+            (state.chatIDsByUser[viewer] ?? []).reduce(0) { $0 + Self.unread($1, for: viewer, in: state) }
+        }
+    }
+
+    public func send(_ message: OutgoingMessage) async throws -> Message {
+        try state.withLock { state throws(Refusal) in
+            let tokenKey = "\(message.senderID):\(message.token)"
+            if let existing = state.messageIDsByToken[tokenKey], let stored = state.messages[existing] { return stored }
+            guard let chat = state.chats[message.chatID], chat.hasMember(message.senderID) else { throw .notFound }
+            if let replyTo = message.replyTo, state.messages[replyTo]?.chatID != message.chatID { throw .notFound }
+            let stored = Message(
+                id: MessageID(state.nextMessage), chatID: message.chatID, senderID: message.senderID, body: message.body,
+                createdAt: message.createdAt, replyTo: message.replyTo
+            )
+            state.nextMessage += 1
+            state.messages[stored.id] = stored
+            state.messageIDsByChat[message.chatID, default: []].append(stored.id)
+            state.messageIDsByToken[tokenKey] = stored.id
+            state.lastActivity[message.chatID] = max(state.lastActivity[message.chatID] ?? message.createdAt, message.createdAt)
+            return stored
+        }
+    }
+
+    public func edit(_ edit: MessageEdit) async throws -> Message {
+        try state.withLock { state throws(Refusal) in
+            guard let old = state.messages[edit.messageID],
+                  state.chats[old.chatID]?.hasMember(edit.editorID) == true
+            else { throw .notFound }
+            guard old.senderID == edit.editorID else { throw .notYourMessage }
+            let edited = Message(
+                id: old.id, chatID: old.chatID, senderID: old.senderID, body: edit.body, createdAt: old.createdAt,
+                editedAt: edit.editedAt, replyTo: old.replyTo
+            )
+            state.messages[old.id] = edited
+            return edited
+        }
+    }
+
+    public func message(_ id: MessageID) async throws -> Message? { state.withLock { $0.messages[id] } }
+
+    public func messages(in chat: ChatID, before: MessageID?, limit: Int) async throws -> MessagePage {
+        state.withLock { state in
+            let ids = state.messageIDsByChat[chat] ?? []
+            let end = before.map { cut in ids.firstIndex { $0 >= cut } ?? ids.count } ?? ids.count
+            let start = max(0, end - limit)
+            return MessagePage(messages: ids[start..<end].compactMap { state.messages[$0] }, hasOlder: start > 0)
+        }
+    }
+
+    public func markRead(_ report: ReadReport) async throws -> MessageID? {
+        try state.withLock { state throws(Refusal) in
+            guard let chat = state.chats[report.chatID], chat.hasMember(report.readerID) else { throw .notFound }
+            let key = ChatKey(chat: report.chatID, user: report.readerID)
+            let ids = state.messageIDsByChat[report.chatID] ?? []
+            let target = report.upTo.map { upTo in ids.last { $0 <= upTo } } ?? ids.last
+            guard let target else { return state.lastRead[key] }
+            let mark = max(state.lastRead[key] ?? target, target)
+            state.lastRead[key] = mark
+            return mark
+        }
+    }
+
+    public func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership? {
+        state.withLock { state in
+            guard state.chats[chat]?.hasMember(user) == true else { return nil }
+            return Membership(chatID: chat, userID: user, lastRead: state.lastRead[ChatKey(chat: chat, user: user)])
+        }
+    }
+
+    private static func summary(_ id: ChatID, for viewer: UserID, in state: State) -> ChatSummary? {
+        guard let chat = state.chats[id], chat.hasMember(viewer),
+              let contactID = chat.contact(of: viewer), let contact = state.users[contactID]
+        else { return nil }
+        let last = state.messageIDsByChat[id]?.last.flatMap { state.messages[$0] }
+        return ChatSummary(
+            chatID: id, contact: contact, lastMessage: last, unreadCount: unread(id, for: viewer, in: state),
+            lastActivity: state.lastActivity[id] ?? chat.createdAt
+        )
+    }
+
+    private static func unread(_ chat: ChatID, for viewer: UserID, in state: State) -> Int {
+        let mark = state.lastRead[ChatKey(chat: chat, user: viewer)] ?? MessageID(0)
+        let ids = state.messageIDsByChat[chat] ?? []
+        var count = 0
+        for id in ids.reversed() {
+            guard id > mark else { break }
+            if state.messages[id]?.senderID != viewer { count += 1 }
+        }
+        return count
+    }
+}

@@ -1,0 +1,51 @@
+/// The rules for what a message, a handle and a display name may be. The event router applies them before
+/// anything reaches the store.
+public enum MessageText {
+    /// The longest message, in characters (grapheme clusters: what a person counts).
+    public static let maximumLength = 4_000
+
+    /// The body as it will be stored: surrounding blank lines and spaces trimmed, inner line breaks kept.
+    public static func validated(_ body: String) throws(Refusal) -> String {
+        let trimmed = body.trimmingWhitespace()
+        guard !trimmed.isEmpty else { throw .emptyMessage }
+        guard trimmed.count <= maximumLength else { throw .messageTooLong(limit: maximumLength) }
+        return trimmed
+    }
+
+    /// The same, for text that arrives as bytes (a form field): invalid UTF-8 is refused, never repaired.
+    public static func validated(bytes: some Collection<UInt8>) throws(Refusal) -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidText }
+        return try validated(text)
+    }
+}
+
+/// The rules for handles: what others type to find a person.
+public enum Handle {
+    /// Lowercased, 3 to 20 of `a-z`, `0-9`, `_`; a leading "@" is dropped.
+    public static func normalized(_ text: String) throws(Refusal) -> String {
+        var handle = text.trimmingWhitespace().lowercased()
+        if handle.hasPrefix("@") { handle.removeFirst() }
+        guard (3...20).contains(handle.utf8.count),
+              handle.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F })
+        else { throw .invalidHandle }
+        return handle
+    }
+}
+
+/// The rules for display names.
+public enum DisplayName {
+    public static func validated(_ text: String) throws(Refusal) -> String {
+        let name = text.trimmingWhitespace()
+        guard !name.isEmpty, name.count <= 50, !name.contains(where: \.isNewline) else { throw .invalidDisplayName }
+        return name
+    }
+}
+
+extension String {
+    /// The string without leading and trailing white space and line breaks.
+    func trimmingWhitespace() -> String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }) else { return "" }
+        let last = lastIndex(where: { !$0.isWhitespace })!
+        return String(self[first...last])
+    }
+}

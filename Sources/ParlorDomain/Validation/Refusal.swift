@@ -1,0 +1,40 @@
+/// Why Parlor refused to do what a person asked, in words for that person. Refusals are checked before
+/// anything is written, so a refused request changes nothing.
+public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
+    case emptyMessage
+    case messageTooLong(limit: Int)
+    case invalidText
+    case chatWithYourself
+    case unknownHandle(String)
+    case invalidHandle
+    case handleTaken(String)
+    case invalidDisplayName
+    /// A chat with this person exists already; the person is sent there.
+    case chatExists(ChatID)
+    /// The chat, message or person is not there, or not visible to whoever asked: the same words for both,
+    /// so ids cannot be probed.
+    case notFound
+    case notYourMessage
+    /// The store could not do it (a full disk, a lost connection); nothing was changed.
+    case unavailable
+
+    /// The sentence shown where the person typed.
+    public var message: String {
+        switch self {
+        case .emptyMessage: "Write something before sending."
+        case .messageTooLong(let limit): "Messages can be at most \(limit) characters long."
+        case .invalidText: "That text could not be read; it is not valid UTF-8."
+        case .chatWithYourself: "You cannot start a chat with yourself."
+        case .unknownHandle(let handle): "Nobody is called @\(handle)."
+        case .invalidHandle: "A handle has 3 to 20 letters, digits or underscores."
+        case .handleTaken(let handle): "@\(handle) is taken; try another handle."
+        case .invalidDisplayName: "A display name has 1 to 50 characters."
+        case .chatExists: "You already have a chat with this person."
+        case .notFound: "That chat or message does not exist."
+        case .notYourMessage: "You can only edit your own messages."
+        case .unavailable: "Parlor could not save that just now. Please try again."
+        }
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import ParlorDomain
+import ParlorTemplates
+import ParlorViews
+import Synchronization
+
+/// Knows the open pages and what each shows. After the router changed the model, it builds fresh view
+/// models for the pages that show what changed, renders each distinct variant once (per viewer, and
+/// per "is this chat open here"), and hands the same bytes to every page of that variant.
+public final class EventHandler: Sendable {
+    let store: any ChatStore
+    let clock: any WallClock
+    let paths: Paths
+    let renderer: FragmentRenderer
+    private let registry = Mutex(ListenerRegistry())
+
+    /// How many messages a conversation shows at first.
+    public static let historyPageSize = 50
+
+    public init(store: any ChatStore, clock: any WallClock, basePath: String = "", templates: @escaping @Sendable () -> TemplateSet) {
+        self.store = store
+        self.clock = clock
+        self.paths = Paths(basePath: basePath)
+        self.renderer = FragmentRenderer(templates: templates)
+    }
+
+    /// Fragments rendered since start: with many pages on one chat this grows per variant, not per page.
+    public var renderCount: Int { renderer.renders.load(ordering: .relaxed) }
+
+    /// Pages listening now.
+    public var listenerCount: Int { registry.withLock { $0.count } }
+
+    /// Whether no page is registered, and no index entry is left behind.
+    public var hasNoListeners: Bool { registry.withLock { $0.isEmpty } }
+
+    /// Registers an open page and sends it what it shows now: the chat list, the unread badge, and the
+    /// open conversation's messages. A page may only open a chat its viewer is a member of.
+    public func register(_ listener: any Listener, for page: PageSubscription) async throws -> ListenerRegistration {
+        guard let viewer = try await store.user(page.viewer) else { throw Refusal.notFound }
+        if let chat = page.openChat {
+            guard try await store.chat(chat)?.hasMember(page.viewer) == true else { throw Refusal.notFound }
+        }
+        // Registered before the current state is read, so a change in between is sent, never lost.
+        registry.withLock { $0.insert(listener, for: page) }
+        let registration = ListenerRegistration(handler: self, listener: listener, page: page)
+        do {
+            let context = context(for: viewer)
+            let list = ChatListBuilder(context: context).loaded(try await store.chatList(for: viewer.id), current: page.openChat)
+            listener.receive(renderer.update(.replace, "chat-list", .chatList(list)))
+            listener.receive(try await badgeUpdate(for: viewer, context: context))
+            if let chat = page.openChat, let messages = try await messagesRegion(chat, viewer: viewer, context: context) {
+                listener.receive(renderer.update(.replace, messages.domID, .messages(messages)))
+            }
+        } catch {
+            registration.cancel()
+            throw error
+        }
+        return registration
+    }
+
+    func remove(_ listener: any Listener, for page: PageSubscription) {
+        registry.withLock { $0.remove(listener, for: page) }
+    }
+
+    func pages(of viewer: UserID) -> [ListenerRegistry.Entry] {
+        registry.withLock { $0.pages(of: viewer) }
+    }
+
+    func pages(of viewer: UserID, showing chat: ChatID) -> [ListenerRegistry.Entry] {
+        registry.withLock { $0.pages(of: viewer, showing: chat) }
+    }
+
+    /// The builders' context for a viewer, in their time zone and locale, at the clock's now.
+    func context(for viewer: User) -> ViewerContext {
+        ViewerContext(viewer: viewer, now: clock.now, basePath: paths.basePath)
+    }
+
+    /// Updates every page that shows what `event` changed. Called by the router after the store has it.
+    public func handle(_ event: DomainEvent) async {
+        do {
+            switch event {
+            case .message(let event): try await handle(event)
+            case .chat(.created(let chat)): try await chatCreated(chat)
+            case .chat, .user: break
+            }
+        } catch {
+            // A page that misses an update catches up when it reconnects; the change itself is stored.
+        }
+    }
+
+    func badgeUpdate(for viewer: User, context: ViewerContext) async throws -> ScreenUpdate {
+        let total = try await store.unreadTotal(for: viewer.id)
+        return renderer.update(.badge, "unread-badge", .badge(PageBuilder(context: context).unreadBadge(total)))
+    }
+
+    /// The newest page of a chat's history as the conversation's message region.
+    func messagesRegion(_ chat: ChatID, viewer: User, context: ViewerContext) async throws -> ConversationMessagesViewModel? {
+        guard let stored = try await store.chat(chat), let contactID = stored.contact(of: viewer.id),
+              let contact = try await store.user(contactID)
+        else { return nil }
+        let page = try await store.messages(in: chat, before: nil, limit: Self.historyPageSize)
+        let onPage = Set(page.messages.map(\.id))
+        var quoted: [Message] = []
+        for id in Set(page.messages.compactMap(\.replyTo)) where !onPage.contains(id) {
+            if let message = try await store.message(id) { quoted.append(message) }
+        }
+        let snapshot = ConversationSnapshot(
+            chatID: chat, contact: contact, messages: page.messages, quoted: quoted,
+            contactLastRead: try await store.membership(chat, contactID)?.lastRead, hasOlder: page.hasOlder
+        )
+        return ConversationBuilder(context: context).conversation(snapshot, draft: ComposerDraft(token: "")).messages
+    }
+
+    private func chatCreated(_ chat: Chat) async throws {
+        for member in chat.members {
+            let pages = pages(of: member)
+            guard !pages.isEmpty, let viewer = try await store.user(member),
+                  let summary = try await store.chatSummary(chat.id, for: member)
+            else { continue }
+            let item = ChatListBuilder(context: context(for: viewer)).item(summary, isCurrent: false)
+            let update = renderer.update(.prepend, "chat-list-items", .chatListItem(item))
+            for page in pages { page.listener.receive(update) }
+        }
+    }
+}
+
+/// A page's place in the handler; cancel it when the page's connection closes. Cancelling twice is harmless.
+public final class ListenerRegistration: Sendable {
+    private let handler: EventHandler
+    private let listener: any Listener
+    private let page: PageSubscription
+    private let cancelled = Atomic(false)
+
+    init(handler: EventHandler, listener: any Listener, page: PageSubscription) {
+        self.handler = handler
+        self.listener = listener
+        self.page = page
+    }
+
+    public func cancel() {
+        guard !cancelled.exchange(true, ordering: .relaxed) else { return }
+        handler.remove(listener, for: page)
+    }
+}

@@ -1,0 +1,38 @@
+import ByteOutput
+import ParlorTemplates
+import ParlorViews
+import Synchronization
+
+/// Renders fragments into stream envelopes with the current templates, and counts how often it does:
+/// the measure of how well fan-out shares work between pages.
+final class FragmentRenderer: Sendable {
+    let templates: @Sendable () -> TemplateSet
+    let renders: Atomic<Int>
+
+    init(templates: @escaping @Sendable () -> TemplateSet) {
+        self.templates = templates
+        renders = Atomic(0)
+    }
+
+    func update(_ action: StreamAction, _ target: String, _ fragment: Fragment?) -> ScreenUpdate {
+        let set = templates()
+        let html: String
+        switch fragment {
+        case .none: html = ""
+        case .chatList(let model): html = render(model, set)
+        case .chatListItem(let model): html = render(model, set)
+        case .messages(let model): html = render(model, set)
+        case .daySection(let model): html = render(model, set)
+        case .messageCell(let model): html = render(model, set)
+        case .badge(let model): html = render(model, set)
+        case .toast(let model): html = render(model, set)
+        }
+        let envelope = set.render(StreamEnvelopeViewModel(action: action.rawValue, target: target, html: html), capacity: html.utf8.count + 128)
+        return ScreenUpdate(action: action, target: target, fragment: fragment, html: envelope)
+    }
+
+    private func render<Model: Renderable>(_ model: Model, _ set: TemplateSet) -> String {
+        renders.add(1, ordering: .relaxed)
+        return set.render(model).string
+    }
+}

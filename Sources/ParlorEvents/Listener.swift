@@ -1,0 +1,58 @@
+import ByteOutput
+import ParlorDomain
+import ParlorViews
+
+/// An open page: the HTTP layer backs it with an event stream, tests with a recording listener.
+public protocol Listener: AnyObject, Sendable {
+    /// Called on the publisher's task for every change this page shows. Must return at once (queue the
+    /// update); a slow page is the stream's business, never the publisher's.
+    func receive(_ update: ScreenUpdate)
+}
+
+/// What a page shows, and so which changes its listener receives.
+public struct PageSubscription: Hashable, Sendable {
+    /// Who is looking: only their chats reach this page.
+    public let viewer: UserID
+    /// The conversation open beside the chat list, if any.
+    public let openChat: ChatID?
+
+    public init(viewer: UserID, openChat: ChatID? = nil) {
+        self.viewer = viewer
+        self.openChat = openChat
+    }
+}
+
+/// One change for one page: what to do to which element, the view model it shows, and that view model
+/// rendered inside DESIGN.md's envelope. Listeners showing the same variant share the same bytes.
+public struct ScreenUpdate: Sendable {
+    public let action: StreamAction
+    /// The element id the action applies to.
+    public let target: String
+    /// The view model of the fragment; nil for `remove` and `refresh`.
+    public let fragment: Fragment?
+    /// The envelope with the rendered fragment, ready to be an event stream's `data`.
+    public let html: OutputBuffer
+
+    public init(action: StreamAction, target: String, fragment: Fragment?, html: OutputBuffer) {
+        self.action = action
+        self.target = target
+        self.fragment = fragment
+        self.html = html
+    }
+}
+
+/// What a page does with an update (DESIGN.md, "Listeners").
+public enum StreamAction: String, Hashable, Sendable {
+    case replace, append, prepend, remove, toast, badge, refresh
+}
+
+/// The view model inside an update.
+public enum Fragment: Hashable, Sendable {
+    case chatList(ChatListViewModel)
+    case chatListItem(ChatListItemViewModel)
+    case messages(ConversationMessagesViewModel)
+    case daySection(DaySectionViewModel)
+    case messageCell(MessageCellViewModel)
+    case badge(UnreadBadgeViewModel)
+    case toast(ToastViewModel)
+}

@@ -1,0 +1,54 @@
+import GRDB
+
+// The schema, as named migrations. Append new ones; never edit one that has shipped.
+
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("1-people-chats-messages") { db in
+            try db.execute(sql: """
+                CREATE TABLE user (
+                    id INTEGER PRIMARY KEY,
+                    handle TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    displayName TEXT NOT NULL,
+                    timeZone TEXT NOT NULL,
+                    locale TEXT NOT NULL,
+                    avatarID INTEGER,
+                    isBot INTEGER NOT NULL DEFAULT 0,
+                    createdAt REAL NOT NULL
+                );
+                CREATE TABLE chat (
+                    id INTEGER PRIMARY KEY,
+                    -- "smaller id:larger id": one one-to-one chat per pair of people.
+                    pairKey TEXT NOT NULL UNIQUE,
+                    createdAt REAL NOT NULL,
+                    -- Kept in the transaction that stores a message, so the chat list needs no scan.
+                    lastMessageID INTEGER,
+                    lastActivity REAL NOT NULL
+                );
+                CREATE TABLE member (
+                    chatID INTEGER NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
+                    userID INTEGER NOT NULL REFERENCES user(id),
+                    lastReadMessageID INTEGER,
+                    PRIMARY KEY (chatID, userID)
+                ) WITHOUT ROWID;
+                -- A person's chats, for the chat list.
+                CREATE INDEX member_by_user ON member(userID, chatID);
+                CREATE TABLE message (
+                    id INTEGER PRIMARY KEY,
+                    chatID INTEGER NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
+                    senderID INTEGER NOT NULL REFERENCES user(id),
+                    body TEXT NOT NULL,
+                    createdAt REAL NOT NULL,
+                    editedAt REAL,
+                    replyToID INTEGER REFERENCES message(id),
+                    token TEXT NOT NULL,
+                    UNIQUE (senderID, token)
+                );
+                -- History pages (keyset on id) and unread counts (ids after the read mark).
+                CREATE INDEX message_by_chat ON message(chatID, id);
+                """)
+        }
+        return migrator
+    }
+}

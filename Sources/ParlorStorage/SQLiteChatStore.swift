@@ -1,0 +1,268 @@
+import Foundation
+import GRDB
+import ParlorDomain
+
+/// The ``ChatStore`` Parlor uses by default: one SQLite file in WAL mode, with foreign keys, and every
+/// acknowledged write on disk (`synchronous = FULL`). Sends from many people at once share one commit
+/// (see ``GroupCommit``), so durability does not cost one disk flush per message.
+public final class SQLiteChatStore: ChatStore {
+    let pool: DatabasePool
+    private let sends: GroupCommit
+
+    /// Opens (creating if needed) the store at `path` and brings its schema up to date. Nothing else is
+    /// read at start-up: history stays on disk until a page asks for it.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        // Another process (a second instance at start-up, a backup) may hold the write lock briefly.
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Migrations.migrator.migrate(pool)
+        sends = GroupCommit(pool: pool)
+    }
+
+    // MARK: People
+
+    public func createUser(_ user: NewUser, at date: Date) async throws -> User {
+        do {
+            return try await pool.write { db in
+                try db.execute(
+                    sql: "INSERT INTO user (handle, displayName, timeZone, locale, isBot, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [user.handle, user.displayName, user.timeZoneIdentifier, user.localeIdentifier, user.isBot, date.timeIntervalSince1970]
+                )
+                return User(
+                    id: UserID(db.lastInsertedRowID), handle: user.handle, displayName: user.displayName,
+                    timeZoneIdentifier: user.timeZoneIdentifier, localeIdentifier: user.localeIdentifier, isBot: user.isBot
+                )
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw Refusal.handleTaken(user.handle)
+        }
+    }
+
+    public func user(_ id: UserID) async throws -> User? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Columns.user) FROM user WHERE id = ?", arguments: [id.rawValue]).map { User(row: $0) }
+        }
+    }
+
+    public func user(handle: String) async throws -> User? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Columns.user) FROM user WHERE handle = ?", arguments: [handle]).map { User(row: $0) }
+        }
+    }
+
+    public func users(matching prefix: String, excluding: UserID, limit: Int) async throws -> [User] {
+        // LIKE is case-insensitive for ASCII; the prefix's own % and _ are escaped.
+        let pattern = prefix.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+        return try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Columns.user) FROM user
+                    WHERE id <> ? AND (handle LIKE ? ESCAPE '\\' OR displayName LIKE ? ESCAPE '\\')
+                    ORDER BY handle LIMIT ?
+                    """,
+                arguments: [excluding.rawValue, pattern, pattern, limit]
+            ).map { User(row: $0) }
+        }
+    }
+
+    public func updateProfile(_ change: ProfileChange) async throws -> User {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE user SET displayName = IFNULL(?, displayName), timeZone = IFNULL(?, timeZone), locale = IFNULL(?, locale)
+                    WHERE id = ?
+                    """,
+                arguments: [change.displayName, change.timeZoneIdentifier, change.localeIdentifier, change.userID.rawValue]
+            )
+            guard db.changesCount == 1,
+                  let row = try Row.fetchOne(db, sql: "SELECT \(Columns.user) FROM user WHERE id = ?", arguments: [change.userID.rawValue])
+            else { throw Refusal.notFound }
+            return User(row: row)
+        }
+    }
+
+    // MARK: Chats
+
+    public func createChat(between first: UserID, and second: UserID, at date: Date) async throws -> Chat {
+        guard first != second else { throw Refusal.chatWithYourself }
+        let members = [first, second].sorted()
+        let pairKey = "\(members[0]):\(members[1])"
+        return try await pool.write { db in
+            if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE pairKey = ?", arguments: [pairKey]) {
+                throw Refusal.chatExists(ChatID(existing))
+            }
+            let known = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE id IN (?, ?)", arguments: [members[0].rawValue, members[1].rawValue])
+            guard known == 2 else { throw Refusal.notFound }
+            try db.execute(
+                sql: "INSERT INTO chat (pairKey, createdAt, lastActivity) VALUES (?, ?, ?)",
+                arguments: [pairKey, date.timeIntervalSince1970, date.timeIntervalSince1970]
+            )
+            let chat = Chat(id: ChatID(db.lastInsertedRowID), members: members, createdAt: date)
+            for member in members {
+                try db.execute(sql: "INSERT INTO member (chatID, userID) VALUES (?, ?)", arguments: [chat.id.rawValue, member.rawValue])
+            }
+            return chat
+        }
+    }
+
+    public func chat(_ id: ChatID) async throws -> Chat? {
+        try await pool.read { db in
+            guard let createdAt = try Double.fetchOne(db, sql: "SELECT createdAt FROM chat WHERE id = ?", arguments: [id.rawValue]) else { return nil }
+            let members = try Int64.fetchAll(db, sql: "SELECT userID FROM member WHERE chatID = ?", arguments: [id.rawValue])
+            return Chat(id: id, members: members.map { UserID($0) }, createdAt: Date(timeIntervalSince1970: createdAt))
+        }
+    }
+
+    public func chatList(for viewer: UserID) async throws -> [ChatSummary] {
+        try await pool.read { db in try Self.summaries(db, viewer: viewer, chat: nil) }
+    }
+
+    public func chatSummary(_ chat: ChatID, for viewer: UserID) async throws -> ChatSummary? {
+        try await pool.read { db in try Self.summaries(db, viewer: viewer, chat: chat).first }
+    }
+
+    /// The chat list in one query: each chat of the viewer with the other member, the last message
+    /// (kept on the chat row) and the count of others' messages after the viewer's read mark.
+    static func summaries(_ db: Database, viewer: UserID, chat: ChatID?) throws -> [ChatSummary] {
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT c.id AS chatID, c.lastActivity,
+                       u.id AS contact_id, u.handle AS contact_handle, u.displayName AS contact_displayName,
+                       u.timeZone AS contact_timeZone, u.locale AS contact_locale, u.avatarID AS contact_avatarID,
+                       u.isBot AS contact_isBot,
+                       m.id AS last_id, m.chatID AS last_chatID, m.senderID AS last_senderID, m.body AS last_body,
+                       m.createdAt AS last_createdAt, m.editedAt AS last_editedAt, m.replyToID AS last_replyToID,
+                       (SELECT COUNT(*) FROM message x
+                        WHERE x.chatID = me.chatID AND x.id > IFNULL(me.lastReadMessageID, 0) AND x.senderID <> me.userID) AS unread
+                FROM member me
+                JOIN chat c ON c.id = me.chatID
+                JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
+                JOIN user u ON u.id = other.userID
+                LEFT JOIN message m ON m.id = c.lastMessageID
+                WHERE me.userID = ?1 AND (?2 IS NULL OR me.chatID = ?2)
+                ORDER BY c.lastActivity DESC, c.id DESC
+                """,
+            arguments: [viewer.rawValue, chat?.rawValue]
+        )
+        var summaries: [ChatSummary] = []
+        while let row = try rows.next() {
+            summaries.append(ChatSummary(
+                chatID: ChatID(row["chatID"] as Int64),
+                contact: User(row: row, prefix: "contact_"),
+                lastMessage: Message(row: row, prefix: "last_"),
+                unreadCount: row["unread"],
+                lastActivity: Date(timeIntervalSince1970: row["lastActivity"])
+            ))
+        }
+        return summaries
+    }
+
+    public func unreadTotal(for viewer: UserID) async throws -> Int {
+        try await pool.read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM member me
+                    JOIN message x ON x.chatID = me.chatID AND x.id > IFNULL(me.lastReadMessageID, 0) AND x.senderID <> me.userID
+                    WHERE me.userID = ?
+                    """,
+                arguments: [viewer.rawValue]
+            ) ?? 0
+        }
+    }
+
+    // MARK: Messages
+
+    public func send(_ message: OutgoingMessage) async throws -> Message {
+        try await sends.submit(message)
+    }
+
+    public func edit(_ edit: MessageEdit) async throws -> Message {
+        try await pool.write { db in
+            guard let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT \(Columns.message) FROM message
+                    WHERE id = ? AND EXISTS (SELECT 1 FROM member WHERE member.chatID = message.chatID AND member.userID = ?)
+                    """,
+                arguments: [edit.messageID.rawValue, edit.editorID.rawValue]
+            ), let old = Message(row: row)
+            else { throw Refusal.notFound }
+            guard old.senderID == edit.editorID else { throw Refusal.notYourMessage }
+            try db.execute(
+                sql: "UPDATE message SET body = ?, editedAt = ? WHERE id = ?",
+                arguments: [edit.body, edit.editedAt.timeIntervalSince1970, old.id.rawValue]
+            )
+            return Message(
+                id: old.id, chatID: old.chatID, senderID: old.senderID, body: edit.body, createdAt: old.createdAt,
+                editedAt: edit.editedAt, replyTo: old.replyTo
+            )
+        }
+    }
+
+    public func message(_ id: MessageID) async throws -> Message? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Columns.message) FROM message WHERE id = ?", arguments: [id.rawValue]).flatMap { Message(row: $0) }
+        }
+    }
+
+    public func messages(in chat: ChatID, before: MessageID?, limit: Int) async throws -> MessagePage {
+        try await pool.read { db in
+            // Keyset pagination: one more than asked tells whether older ones exist.
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Columns.message) FROM message
+                    WHERE chatID = ? AND id < ? ORDER BY id DESC LIMIT ?
+                    """,
+                arguments: [chat.rawValue, before?.rawValue ?? Int64.max, limit + 1]
+            )
+            let messages = rows.prefix(limit).compactMap { Message(row: $0) }
+            return MessagePage(messages: messages.reversed(), hasOlder: rows.count > limit)
+        }
+    }
+
+    public func markRead(_ report: ReadReport) async throws -> MessageID? {
+        try await pool.write { db in
+            guard try Self.isMember(db, report.chatID, report.readerID) else { throw Refusal.notFound }
+            try db.execute(
+                sql: """
+                    UPDATE member SET lastReadMessageID = MAX(IFNULL(lastReadMessageID, 0),
+                        IFNULL((SELECT MAX(id) FROM message WHERE chatID = ?1 AND id <= ?3), 0))
+                    WHERE chatID = ?1 AND userID = ?2
+                    """,
+                arguments: [report.chatID.rawValue, report.readerID.rawValue, report.upTo?.rawValue ?? Int64.max]
+            )
+            let mark = try Int64.fetchOne(
+                db, sql: "SELECT lastReadMessageID FROM member WHERE chatID = ? AND userID = ?",
+                arguments: [report.chatID.rawValue, report.readerID.rawValue]
+            )
+            return mark.flatMap { $0 > 0 ? MessageID($0) : nil }
+        }
+    }
+
+    public func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT lastReadMessageID FROM member WHERE chatID = ? AND userID = ?", arguments: [chat.rawValue, user.rawValue]
+            ) else { return nil }
+            let mark = row["lastReadMessageID"] as Int64?
+            return Membership(chatID: chat, userID: user, lastRead: mark.flatMap { $0 > 0 ? MessageID($0) : nil })
+        }
+    }
+
+    static func isMember(_ db: Database, _ chat: ChatID, _ user: UserID) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM member WHERE chatID = ? AND userID = ?)", arguments: [chat.rawValue, user.rawValue]
+        ) ?? false
+    }
+}

@@ -75,6 +75,13 @@ let package = Package(
         // A raw-socket HTTP client for tests that must control connections byte by byte.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
         .testTarget(name: "ByteOutputTests", dependencies: ["ByteOutput"]),
+        // Writes messages until it is killed; the crash test kills it and checks what it acknowledged.
+        .executableTarget(name: "parlor-store-writer", dependencies: ["ParlorStorage", "ParlorDomain"], path: "Tests/StoreWriter"),
+        .testTarget(name: "ParlorStorageTests", dependencies: ["ParlorStorage", "ParlorDomain", "HTTPTestSupport", "parlor-store-writer"]),
+        .testTarget(
+            name: "ParlorEventsTests",
+            dependencies: ["ParlorEvents", "ParlorBots", "ParlorStorage", "ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput"]
+        ),
         .testTarget(
             name: "ParlorViewsTests",
             dependencies: [

@@ -1,19 +1,18 @@
-// Starts `parlor` with posix_spawn. Foundation's Process.run enumerates the parent's open
+// Starts a child process (`parlor`, the store writer) with posix_spawn. Foundation's Process.run enumerates the parent's open
 // descriptors to close them in the child, which races with the thousands of sockets other
 // tests open and close in parallel (it crashed CI with a bad memcpy). Here the child closes
 // everything above stderr itself, and the parent enumerates nothing.
 #if canImport(Glibc)
 import Glibc
 #endif
-import HTTPTestSupport
 
-final class ChildProcess {
-    let pid: pid_t
+public final class ChildProcess {
+    public let pid: pid_t
     /// Read end of the child's stderr, non-blocking.
-    let errors: Int32
-    private(set) var exitStatus: Int32?
+    public let errors: Int32
+    public private(set) var exitStatus: Int32?
 
-    init(executable: String, arguments: [String]) throws {
+    public init(executable: String, arguments: [String]) throws {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw ClientError(description: "pipe: \(errno)") }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -48,7 +47,7 @@ final class ChildProcess {
     }
 
     /// Whatever the child has written to stderr since the last call.
-    func readErrors() -> String {
+    public func readErrors() -> String {
         var text = ""
         var chunk = [UInt8](repeating: 0, count: 4096)
         while case let count = read(errors, &chunk, chunk.count), count > 0 {
@@ -57,10 +56,10 @@ final class ChildProcess {
         return text
     }
 
-    func send(_ signal: Int32) { kill(pid, signal) }
+    public func send(_ signal: Int32) { kill(pid, signal) }
 
     /// Waits at most `seconds` for the child to exit; returns its exit status, or nil.
-    func waitForExit(within seconds: Double) async -> Int32? {
+    public func waitForExit(within seconds: Double) async -> Int32? {
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         while exitStatus == nil && ContinuousClock.now < deadline {
             var status: Int32 = 0

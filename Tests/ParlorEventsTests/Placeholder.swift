@@ -1,0 +1,1 @@
+// The event core's tests.

@@ -1,0 +1,39 @@
+import Foundation
+import ParlorDomain
+import ParlorStorage
+import Testing
+
+/// The stores the behaviour suite runs against: one suite, every backend.
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case inMemory
+    case sqlite
+
+    var testDescription: String { rawValue }
+
+    /// A fresh, empty store; the SQLite one in a file of its own, removed by `TemporaryFolder`'s deinit.
+    func make(in folder: TemporaryFolder) throws -> any ChatStore {
+        switch self {
+        case .inMemory: InMemoryChatStore()
+        case .sqlite: try SQLiteChatStore(path: folder.path("parlor.sqlite"))
+        }
+    }
+}
+
+/// A folder under the system's temporary folder, deleted with everything in it when released.
+final class TemporaryFolder: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+extension Date {
+    /// A fixed instant plus `seconds`, so stored dates compare exactly.
+    static func at(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_795_000_000 + seconds) }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import ParlorDomain
+import ParlorEvents
+import ParlorViews
+import Testing
+
+/// Given these events, these pages received exactly these view models, in this order.
+@Suite struct EventSequenceTests {
+    @Test(arguments: Backend.allCases)
+    func aPageFirstReceivesItsChatListBadgeAndOpenConversation(_ backend: Backend) async throws {
+        let world = try await ChatWorld(backend)
+        let chat = try await world.chat(world.ana, world.ben)
+        let hello = try await world.send(chat, world.ben, "Hello Ana")
+
+        let (page, _) = try await world.page(world.ana, open: chat)
+        let context = world.context(world.ana)
+        let summary = try #require(try await world.store.chatSummary(chat.id, for: world.ana.id))
+        let expectedList = ChatListBuilder(context: context).loaded([summary], current: chat.id)
+        let expectedBadge = PageBuilder(context: context).unreadBadge(1)
+        let expectedMessages = ConversationBuilder(context: context).conversation(
+            ConversationSnapshot(chatID: chat.id, contact: world.ben, messages: [hello]), draft: ComposerDraft(token: "")
+        ).messages
+        #expect(page.fragments == [.chatList(expectedList), .badge(expectedBadge), .messages(expectedMessages)])
+        #expect(page.steps == ["replace chat-list", "badge unread-badge", "replace messages-\(chat.id)"])
+        #expect(page.updates[0].html.string.hasPrefix(#"<parlor-stream action="replace" target="chat-list"><template><section class="chat-list""#))
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aMessageShowsSendingThenSentToItsSenderAndArrivesWithABadgeAndToastForTheOther(_ backend: Backend) async throws {
+        let world = try await ChatWorld(backend)
+        let chat = try await world.chat(world.ana, world.ben)
+        let (anaPage, _) = try await world.page(world.ana, open: chat)
+        let (benPage, _) = try await world.page(world.ben)
+        anaPage.clear()
+        benPage.clear()
+
+        let result = await world.router.send(.sending(world.outgoing(chat, world.ana, "  Hello Ben!\n", token: "tok-1")))
+        guard case .sent(let message, "tok-1") = result else { Issue.record("not sent: \(result)"); return }
+        #expect(message.body == "Hello Ben!")
+
+        let anaCells = MessageCellBuilder(context: world.context(world.ana))
+        let pending = anaCells.cell(PendingMessage(token: "tok-1", chatID: chat.id, body: "Hello Ben!", createdAt: world.clock.now))
+        let sent = anaCells.cell(message, sender: world.ana)
+        let day = ConversationBuilder(context: world.context(world.ana)).daySection(chat.id, date: world.clock.now, cells: [pending])
+        let sentDay = ConversationBuilder(context: world.context(world.ana)).daySection(chat.id, date: world.clock.now, cells: [sent])
+        let anaItem = ChatListBuilder(context: world.context(world.ana)).item(try #require(try await world.store.chatSummary(chat.id, for: world.ana.id)), isCurrent: true)
+        #expect(anaPage.steps == [
+            "append messages-\(chat.id)", "remove pending-tok-1", "append messages-\(chat.id)",
+            "remove chat-item-\(chat.id)", "prepend chat-list-items",
+        ])
+        #expect(anaPage.fragments == [.daySection(day), .daySection(sentDay), .chatListItem(anaItem)])
+        #expect(day.messages[0].delivery?.label == "Sending")
+        #expect(sentDay.messages[0].delivery?.label == "Sent")
+        #expect(day.label == "Today")
+
+        let benContext = world.context(world.ben)
+        let benItem = ChatListBuilder(context: benContext).item(try #require(try await world.store.chatSummary(chat.id, for: world.ben.id)), isCurrent: false)
+        #expect(benPage.steps == ["remove chat-item-\(chat.id)", "prepend chat-list-items", "badge unread-badge", "toast toast-\(message.id)"])
+        #expect(benPage.fragments == [
+            .chatListItem(benItem), .badge(PageBuilder(context: benContext).unreadBadge(1)),
+            .toast(PageBuilder(context: benContext).toast(message, from: world.ana)),
+        ])
+        #expect(benItem.unreadBadge == "1" && benItem.lastMessagePreview == "Hello Ben!")
+    }
+
+    @Test func aSecondMessageOfTheSameDayGoesIntoThatDaysListAndNoToastWhereTheChatIsOpen() async throws {
+        let world = try await ChatWorld()
+        let chat = try await world.chat(world.ana, world.ben)
+        _ = try await world.send(chat, world.ana, "First")
+        let (benPage, _) = try await world.page(world.ben, open: chat)
+        benPage.clear()
+        world.clock.advance(by: 60)
+        let second = try await world.send(chat, world.ana, "Second")
+        let day = ConversationBuilder(context: world.context(world.ben)).daySection(chat.id, date: world.clock.now, cells: [])
+        #expect(benPage.steps == ["append \(day.listDomID)", "remove chat-item-\(chat.id)", "prepend chat-list-items", "badge unread-badge"])
+        #expect(benPage.fragments.first?.messageCell == MessageCellBuilder(context: world.context(world.ben)).cell(second, sender: world.ana))
+        #expect(benPage.fragments.compactMap(\.chatListItem).first?.isCurrent == true)
+    }
+
+    @Test func readingShowsReadToTheSenderAndClearsTheReadersCounts() async throws {
+        let world = try await ChatWorld()
+        let chat = try await world.chat(world.ana, world.ben)
+        let first = try await world.send(chat, world.ana, "One")
+        let second = try await world.send(chat, world.ana, "Two")
+        let (anaPage, _) = try await world.page(world.ana, open: chat)
+        let (benPage, _) = try await world.page(world.ben)
+        anaPage.clear()
+        benPage.clear()
+
+        let result = await world.router.send(.userReads(ReadReport(chatID: chat.id, readerID: world.ben.id)))
+        #expect(result == .userRead(chat: chat.id, reader: world.ben.id, previous: nil, upTo: second.id))
+        #expect(anaPage.steps == ["replace message-\(first.id)", "replace message-\(second.id)"])
+        #expect(anaPage.fragments.compactMap(\.messageCell).map { $0.delivery?.label } == ["Read", "Read"])
+        #expect(benPage.fragments.compactMap(\.chatListItem).map(\.unreadBadge) == [nil])
+        #expect(benPage.fragments.compactMap(\.badge) == [PageBuilder(context: world.context(world.ben)).unreadBadge(0)])
+
+        // Reading again moves nothing and tells nobody.
+        anaPage.clear()
+        #expect(await world.router.send(.userReads(ReadReport(chatID: chat.id, readerID: world.ben.id))) == .userReads(ReadReport(chatID: chat.id, readerID: world.ben.id)))
+        #expect(anaPage.updates.isEmpty)
+    }
+
+    @Test func anEditReachesEveryoneViewingWithTheEditedMark() async throws {
+        let world = try await ChatWorld()
+        let chat = try await world.chat(world.ana, world.ben)
+        let message = try await world.send(chat, world.ana, "Helo")
+        let (anaPage, _) = try await world.page(world.ana, open: chat)
+        let (benPage, _) = try await world.page(world.ben, open: chat)
+        anaPage.clear()
+        benPage.clear()
+        world.clock.advance(by: 30)
+
+        let result = await world.router.send(.editing(MessageEdit(messageID: message.id, editorID: world.ana.id, body: "Hello", editedAt: world.clock.now)))
+        guard case .edited(let edited) = result else { Issue.record("not edited: \(result)"); return }
+        #expect(anaPage.fragments.first?.messageCell?.authorLabel == "You · Edited")
+        #expect(benPage.fragments.first?.messageCell?.authorLabel == "Ana Lima · Edited")
+        #expect(benPage.fragments.first?.messageCell == MessageCellBuilder(context: world.context(world.ben)).cell(edited, sender: world.ana))
+        #expect(benPage.steps == ["replace message-\(message.id)", "replace chat-item-\(chat.id)"])
+
+        benPage.clear()
+        let refused = await world.router.send(.editing(MessageEdit(messageID: message.id, editorID: world.ben.id, body: "Mine now", editedAt: world.clock.now)))
+        #expect(refused == .failedEditing(MessageEdit(messageID: message.id, editorID: world.ben.id, body: "Mine now", editedAt: world.clock.now), reason: .notYourMessage))
+        #expect(benPage.updates.isEmpty)
+        #expect(try await world.store.message(message.id)?.body == "Hello")
+    }
+
+    @Test func aRepliedMessageQuotesTheOneItAnswers() async throws {
+        let world = try await ChatWorld()
+        let chat = try await world.chat(world.ana, world.ben)
+        let question = try await world.send(chat, world.ben, "Lunch at noon?")
+        let (benPage, _) = try await world.page(world.ben, open: chat)
+        benPage.clear()
+        guard case .sent = await world.router.send(.sending(world.outgoing(chat, world.ana, "Yes", token: "r1", replyTo: question.id))) else {
+            Issue.record("not sent"); return
+        }
+        let quote = try #require(benPage.fragments.compactMap(\.messageCell).first?.replyQuote)
+        #expect(quote.author == "You" && quote.excerpt == "Lunch at noon?")
+    }
+
+    @Test func aNewChatAppearsAtTheTopOfBothLists() async throws {
+        let world = try await ChatWorld()
+        let (anaPage, _) = try await world.page(world.ana)
+        let (chloePage, _) = try await world.page(world.chloe)
+        anaPage.clear()
+        chloePage.clear()
+        let chat = try await world.chat(world.ana, world.chloe)
+        #expect(anaPage.steps == ["prepend chat-list-items"])
+        #expect(anaPage.fragments.first?.chatListItem?.contactName == "Chloé Martin")
+        #expect(chloePage.fragments.first?.chatListItem?.url == "/chats/\(chat.id)")
+    }
+}

@@ -1,1 +1,0 @@
-// The event core's tests.

@@ -1,0 +1,88 @@
+import Foundation
+import ParlorDomain
+import ParlorEvents
+import Testing
+
+/// Bad input is refused with a reason a person understands, before anything is shown or stored.
+@Suite struct RefusalTests {
+    @Test(arguments: [
+        ("", Refusal.emptyMessage),
+        (" \n\t  \n", Refusal.emptyMessage),
+        (String(repeating: "a", count: 4_001), Refusal.messageTooLong(limit: 4_000)),
+    ])
+    func aMessageThatCannotBeSentChangesNothing(_ body: String, _ reason: Refusal) async throws {
+        let world = try await ChatWorld()
+        let chat = try await world.chat(world.ana, world.ben)
+        let (anaPage, _) = try await world.page(world.ana, open: chat)
+        let (benPage, _) = try await world.page(world.ben)
+        anaPage.clear()
+        benPage.clear()
+        let outgoing = world.outgoing(chat, world.ana, body, token: "t")
+        #expect(await world.router.send(.sending(outgoing)) == .failedSending(outgoing, reason: reason))
+        #expect(anaPage.updates.isEmpty && benPage.updates.isEmpty)
+        #expect(try await world.store.messages(in: chat.id, before: nil, limit: 10).messages.isEmpty)
+        #expect(!reason.message.isEmpty)
+    }
+
+    @Test func fourThousandCharactersAreAllowedCountedAsAPersonCountsThem() async throws {
+        let world = try await ChatWorld()
+        let chat = try await world.chat(world.ana, world.ben)
+        // 4,000 family emoji: 4,000 characters, far more bytes and scalars.
+        let body = String(repeating: "👨‍👩‍👧", count: 4_000)
+        let sent = try await world.send(chat, world.ana, body)
+        #expect(sent.body == body)
+    }
+
+    @Test func invalidUTF8IsRefusedNotRepaired() throws {
+        #expect(throws: Refusal.invalidText) { try MessageText.validated(bytes: [0x48, 0xC3, 0x28]) }
+        #expect(try MessageText.validated(bytes: Array("Olá".utf8)) == "Olá")
+    }
+
+    @Test func chatsWithYourselfUnknownOrMalformedHandlesAreRefused() async throws {
+        let world = try await ChatWorld()
+        #expect(await world.router.send(.creating(creator: world.ana.id, contactHandle: "ana")) == .createFailed(creator: world.ana.id, reason: .chatWithYourself))
+        #expect(await world.router.send(.creating(creator: world.ana.id, contactHandle: "@nobody")) == .createFailed(creator: world.ana.id, reason: .unknownHandle("nobody")))
+        #expect(await world.router.send(.creating(creator: world.ana.id, contactHandle: "<b>x</b>")) == .createFailed(creator: world.ana.id, reason: .unknownHandle("<b>x</b>")))
+        #expect(try await world.store.chatList(for: world.ana.id).isEmpty)
+
+        let chat = try await world.chat(world.ana, world.ben)
+        #expect(await world.router.send(.creating(creator: world.ben.id, contactHandle: "@Ana")) == .createFailed(creator: world.ben.id, reason: .chatExists(chat.id)))
+        #expect(try await world.store.chatList(for: world.ben.id).count == 1)
+    }
+
+    @Test func aTakenOrMalformedHandleOrAnEmptyNameCreatesNoAccount() async throws {
+        let world = try await ChatWorld()
+        let cases: [(NewUser, Refusal)] = [
+            (NewUser(handle: "BEN", displayName: "Another Ben"), .handleTaken("ben")),
+            (NewUser(handle: "a", displayName: "Too short"), .invalidHandle),
+            (NewUser(handle: "no spaces", displayName: "Spaces"), .invalidHandle),
+            (NewUser(handle: "dmitri", displayName: "   "), .invalidDisplayName),
+        ]
+        for (user, reason) in cases {
+            #expect(await world.router.send(.signingUp(user)) == .signUpFailed(handle: user.handle, reason: reason))
+        }
+        #expect(try await world.store.user(handle: "dmitri") == nil)
+        #expect(try await world.store.users(matching: "", excluding: UserID(0), limit: 10).count == 3)
+    }
+
+    @Test func someoneOutsideAChatCannotSendReadOrEditThere() async throws {
+        let world = try await ChatWorld()
+        let chat = try await world.chat(world.ana, world.ben)
+        let message = try await world.send(chat, world.ana, "Private")
+        let intrusion = world.outgoing(chat, world.chloe, "Hi both", token: "x")
+        #expect(await world.router.send(.sending(intrusion)) == .failedSending(intrusion, reason: .notFound))
+        #expect(await world.router.send(.userReads(ReadReport(chatID: chat.id, readerID: world.chloe.id))) == .userReads(ReadReport(chatID: chat.id, readerID: world.chloe.id)))
+        let edit = MessageEdit(messageID: message.id, editorID: world.chloe.id, body: "Changed", editedAt: world.clock.now)
+        #expect(await world.router.send(.editing(edit)) == .failedEditing(edit, reason: .notFound))
+        #expect(try await world.store.messages(in: chat.id, before: nil, limit: 10).messages == [message])
+    }
+
+    @Test func aRepeatedTokenShowsOneMessage() async throws {
+        let world = try await ChatWorld()
+        let chat = try await world.chat(world.ana, world.ben)
+        let first = try await world.send(chat, world.ana, "Once", token: "same")
+        let again = try await world.send(chat, world.ana, "Once", token: "same")
+        #expect(first == again)
+        #expect(try await world.store.messages(in: chat.id, before: nil, limit: 10).messages.count == 1)
+    }
+}

@@ -1,0 +1,101 @@
+import ByteOutput
+import Foundation
+import ParlorDomain
+import ParlorEvents
+import ParlorStorage
+import ParlorTemplates
+import ParlorViews
+import Synchronization
+import Testing
+
+/// A page that records every update it receives, in order.
+final class RecordingListener: Listener {
+    private let received = Mutex<[ScreenUpdate]>([])
+
+    func receive(_ update: ScreenUpdate) { received.withLock { $0.append(update) } }
+
+    var updates: [ScreenUpdate] { received.withLock { $0 } }
+    var fragments: [Fragment] { updates.compactMap(\.fragment) }
+    /// "action target" per update, the shape of what the page was told to do.
+    var steps: [String] { updates.map { "\($0.action.rawValue) \($0.target)" } }
+
+    func clear() { received.withLock { $0.removeAll() } }
+}
+
+enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case inMemory, sqlite
+    var testDescription: String { rawValue }
+}
+
+/// Ana, Ben and Chloé with a store, a handler and a router, on Friday 20 November 2026 at 14:05 in Paris.
+struct ChatWorld {
+    static let templates: TemplateSet = {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Templates").path
+        do {
+            return try TemplateLibrary(directory: folder, viewModels: ParlorViewModels.renderable).templates
+        } catch {
+            preconditionFailure("templates: \(error)")
+        }
+    }()
+
+    let store: any ChatStore
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_795_698_300))  // 2026-11-20 13:05 UTC
+    let handler: EventHandler
+    let router: EventRouter
+    let ana: User
+    let ben: User
+    let chloe: User
+    let folder: URL
+
+    init(_ backend: Backend = .inMemory) async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-events-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        store = switch backend {
+        case .inMemory: InMemoryChatStore()
+        case .sqlite: try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
+        }
+        handler = EventHandler(store: store, clock: clock, templates: { ChatWorld.templates })
+        router = EventRouter(store: store, handler: handler, clock: clock)
+        ana = try await Self.signUp(router, "ana", "Ana Lima", "Europe/Paris")
+        ben = try await Self.signUp(router, "ben", "Ben Okafor", "Europe/Paris")
+        chloe = try await Self.signUp(router, "chloe", "Chloé Martin", "America/Los_Angeles")
+    }
+
+    static func signUp(_ router: EventRouter, _ handle: String, _ name: String, _ zone: String) async throws -> User {
+        guard case .signedUp(let user) = await router.send(.signingUp(NewUser(handle: handle, displayName: name, timeZoneIdentifier: zone))) else {
+            throw Refusal.unavailable
+        }
+        return user
+    }
+
+    func context(_ user: User) -> ViewerContext { ViewerContext(viewer: user, now: clock.now) }
+
+    func chat(_ a: User, _ b: User) async throws -> Chat {
+        guard case .created(let chat) = await router.send(.creating(creator: a.id, contactHandle: b.handle)) else { throw Refusal.unavailable }
+        return chat
+    }
+
+    func outgoing(_ chat: Chat, _ sender: User, _ body: String, token: String, replyTo: MessageID? = nil) -> OutgoingMessage {
+        OutgoingMessage(chatID: chat.id, senderID: sender.id, body: body, replyTo: replyTo, token: token, createdAt: clock.now)
+    }
+
+    func send(_ chat: Chat, _ sender: User, _ body: String, token: String = UUID().uuidString) async throws -> Message {
+        guard case .sent(let message, _) = await router.send(.sending(outgoing(chat, sender, body, token: token))) else { throw Refusal.unavailable }
+        return message
+    }
+
+    func page(_ viewer: User, open chat: Chat? = nil) async throws -> (RecordingListener, ListenerRegistration) {
+        let listener = RecordingListener()
+        let registration = try await handler.register(listener, for: PageSubscription(viewer: viewer.id, openChat: chat?.id))
+        return (listener, registration)
+    }
+}
+
+extension Fragment {
+    var messageCell: MessageCellViewModel? { if case .messageCell(let cell) = self { cell } else { nil } }
+    var daySection: DaySectionViewModel? { if case .daySection(let day) = self { day } else { nil } }
+    var chatListItem: ChatListItemViewModel? { if case .chatListItem(let item) = self { item } else { nil } }
+    var badge: UnreadBadgeViewModel? { if case .badge(let badge) = self { badge } else { nil } }
+    var toast: ToastViewModel? { if case .toast(let toast) = self { toast } else { nil } }
+}

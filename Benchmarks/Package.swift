@@ -7,6 +7,7 @@ let package = Package(
     dependencies: [
         .package(name: "Parlor", path: ".."),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -26,6 +27,14 @@ let package = Package(
                 .product(name: "ParlorDomain", package: "Parlor"),
                 .product(name: "ByteOutput", package: "Parlor"),
                 .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        .executableTarget(
+            name: "parlor-store-bench",
+            dependencies: [
+                .product(name: "ParlorStorage", package: "Parlor"),
+                .product(name: "ParlorDomain", package: "Parlor"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ],

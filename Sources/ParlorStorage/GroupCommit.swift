@@ -97,6 +97,10 @@ final class GroupCommit: Sendable {
             sql: "UPDATE chat SET lastMessageID = ?, lastActivity = MAX(lastActivity, ?) WHERE id = ?",
             arguments: [id, message.createdAt.timeIntervalSince1970, message.chatID.rawValue]
         )
+        try db.execute(
+            sql: "UPDATE member SET unreadCount = unreadCount + 1 WHERE chatID = ? AND userID <> ?",
+            arguments: [message.chatID.rawValue, message.senderID.rawValue]
+        )
         return Message(
             id: MessageID(id), chatID: message.chatID, senderID: message.senderID, body: message.body,
             createdAt: message.createdAt, replyTo: message.replyTo

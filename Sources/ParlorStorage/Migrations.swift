@@ -49,6 +49,17 @@ enum Migrations {
                 CREATE INDEX message_by_chat ON message(chatID, id);
                 """)
         }
+        migrator.registerMigration("2-unread-counts-on-members") { db in
+            // The chat list reads each member's unread count instead of counting messages per chat:
+            // kept by the transactions that store a message and move a read mark.
+            try db.execute(sql: """
+                ALTER TABLE member ADD COLUMN unreadCount INTEGER NOT NULL DEFAULT 0;
+                UPDATE member SET unreadCount = (
+                    SELECT COUNT(*) FROM message
+                    WHERE message.chatID = member.chatID AND message.id > IFNULL(member.lastReadMessageID, 0)
+                      AND message.senderID <> member.userID);
+                """)
+        }
         return migrator
     }
 }

@@ -130,7 +130,7 @@ public final class SQLiteChatStore: ChatStore {
     }
 
     /// The chat list in one query: each chat of the viewer with the other member, the last message
-    /// (kept on the chat row) and the count of others' messages after the viewer's read mark.
+    /// (kept on the chat row) and the unread count (kept on the member row).
     static func summaries(_ db: Database, viewer: UserID, chat: ChatID?) throws -> [ChatSummary] {
         let rows = try Row.fetchCursor(
             db,
@@ -141,8 +141,7 @@ public final class SQLiteChatStore: ChatStore {
                        u.isBot AS contact_isBot,
                        m.id AS last_id, m.chatID AS last_chatID, m.senderID AS last_senderID, m.body AS last_body,
                        m.createdAt AS last_createdAt, m.editedAt AS last_editedAt, m.replyToID AS last_replyToID,
-                       (SELECT COUNT(*) FROM message x
-                        WHERE x.chatID = me.chatID AND x.id > IFNULL(me.lastReadMessageID, 0) AND x.senderID <> me.userID) AS unread
+                       me.unreadCount AS unread
                 FROM member me
                 JOIN chat c ON c.id = me.chatID
                 JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
@@ -170,11 +169,7 @@ public final class SQLiteChatStore: ChatStore {
         try await pool.read { db in
             try Int.fetchOne(
                 db,
-                sql: """
-                    SELECT COUNT(*) FROM member me
-                    JOIN message x ON x.chatID = me.chatID AND x.id > IFNULL(me.lastReadMessageID, 0) AND x.senderID <> me.userID
-                    WHERE me.userID = ?
-                    """,
+                sql: "SELECT IFNULL(SUM(unreadCount), 0) FROM member WHERE userID = ?",
                 arguments: [viewer.rawValue]
             ) ?? 0
         }
@@ -241,6 +236,15 @@ public final class SQLiteChatStore: ChatStore {
                     WHERE chatID = ?1 AND userID = ?2
                     """,
                 arguments: [report.chatID.rawValue, report.readerID.rawValue, report.upTo?.rawValue ?? Int64.max]
+            )
+            try db.execute(
+                sql: """
+                    UPDATE member SET unreadCount = (
+                        SELECT COUNT(*) FROM message
+                        WHERE message.chatID = ?1 AND message.id > IFNULL(member.lastReadMessageID, 0) AND message.senderID <> ?2)
+                    WHERE chatID = ?1 AND userID = ?2
+                    """,
+                arguments: [report.chatID.rawValue, report.readerID.rawValue]
             )
             let mark = try Int64.fetchOne(
                 db, sql: "SELECT lastReadMessageID FROM member WHERE chatID = ? AND userID = ?",

@@ -1,0 +1,114 @@
+// The SQLite store under load: acknowledged sends per second from 64 concurrent senders (durability on,
+// group commits), the chat-list query for a viewer with 200 chats in a store of 1,000,000 messages,
+// and the time to open that store. Run with `bash Benchmarks/store`.
+
+import Foundation
+import GRDB
+import ParlorDomain
+import ParlorStorage
+
+@main
+enum StoreBench {
+    static func main() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-store-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        try await sendsPerSecond(path: folder.appendingPathComponent("sends.sqlite").path)
+        try await chatListAndStartUp(path: folder.appendingPathComponent("million.sqlite").path)
+    }
+
+    /// 64 senders, each sending as soon as its previous message is acknowledged, for 5 s, 3 rounds.
+    static func sendsPerSecond(path: String) async throws {
+        let store = try SQLiteChatStore(path: path)
+        var senders: [(UserID, ChatID)] = []
+        let hub = try await store.createUser(NewUser(handle: "hub", displayName: "Hub"), at: Date())
+        for index in 0..<64 {
+            let user = try await store.createUser(NewUser(handle: "sender\(index)", displayName: "Sender \(index)"), at: Date())
+            senders.append((user.id, try await store.createChat(between: hub.id, and: user.id, at: Date()).id))
+        }
+        print("64 concurrent senders, synchronous=FULL, WAL; 3 rounds of 5 s")
+        for round in 1...3 {
+            let start = ContinuousClock.now
+            let deadline = start + .seconds(5)
+            let counts = await withTaskGroup(of: Int.self) { group in
+                for (index, sender) in senders.enumerated() {
+                    group.addTask {
+                        var sent = 0
+                        while ContinuousClock.now < deadline {
+                            _ = try? await store.send(OutgoingMessage(
+                                chatID: sender.1, senderID: sender.0, body: "Message \(sent) from sender \(index)",
+                                token: "r\(round)-s\(index)-\(sent)", createdAt: Date()
+                            ))
+                            sent += 1
+                        }
+                        return sent
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+            let seconds = (ContinuousClock.now - start).seconds
+            print(String(format: "  round %d: %d acknowledged in %.2f s = %.0f messages/s (target >= 5,000)", round, counts, seconds, Double(counts) / seconds))
+        }
+    }
+
+    /// 10,000 chats, 1,000,000 messages; one viewer is in 200 of them.
+    static func chatListAndStartUp(path: String) async throws {
+        let build = ContinuousClock.now
+        do {
+            let store = try SQLiteChatStore(path: path)
+            _ = store
+        }
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            let viewerChats = 200, chats = 10_000, messages = 1_000_000
+            // People: 1 is the viewer; 2...10_001 are the contacts, one per chat.
+            for id in 1...(chats + 1) {
+                try db.execute(sql: "INSERT INTO user (id, handle, displayName, timeZone, locale, createdAt) VALUES (?, ?, ?, 'UTC', 'en_US', 0)",
+                               arguments: [id, "user\(id)", "User \(id)"])
+            }
+            for chat in 1...chats {
+                let first = chat <= viewerChats ? 1 : chat + 1 - viewerChats  // the viewer, or another contact
+                let second = chat + 1
+                try db.execute(sql: "INSERT INTO chat (id, pairKey, createdAt, lastActivity) VALUES (?, ?, 0, 0)", arguments: [chat, "\(first):\(second)"])
+                try db.execute(sql: "INSERT INTO member (chatID, userID, lastReadMessageID) VALUES (?, ?, ?), (?, ?, NULL)",
+                               arguments: [chat, first, chat * 37 % 1000, chat, second])
+            }
+            let statement = try db.makeStatement(sql: "INSERT INTO message (id, chatID, senderID, body, createdAt, token) VALUES (?, ?, ?, ?, ?, ?)")
+            for id in 1...messages {
+                let chat = (id % chats) + 1
+                let sender = id % 3 == 0 ? (chat <= viewerChats ? 1 : chat + 1 - viewerChats) : chat + 1
+                try statement.execute(arguments: [id, chat, sender, "Message number \(id) in chat \(chat), with a little text.", Double(id), "t\(id)"])
+            }
+            try db.execute(sql: "UPDATE member SET unreadCount = (SELECT COUNT(*) FROM message WHERE message.chatID = member.chatID AND message.id > IFNULL(member.lastReadMessageID, 0) AND message.senderID <> member.userID)")
+            try db.execute(sql: "UPDATE chat SET lastMessageID = (SELECT MAX(id) FROM message WHERE chatID = chat.id), lastActivity = (SELECT MAX(createdAt) FROM message WHERE chatID = chat.id)")
+        }
+        try queue.close()
+        print(String(format: "\nbuilt a store of 1,000,000 messages in 10,000 chats in %.1f s", (ContinuousClock.now - build).seconds))
+
+        var opens: [Double] = []
+        var store: SQLiteChatStore?
+        for _ in 0..<5 {
+            let start = ContinuousClock.now
+            store = try SQLiteChatStore(path: path)
+            _ = try await store!.chatList(for: UserID(1))  // ready: the first page could be drawn
+            opens.append((ContinuousClock.now - start).seconds * 1000)
+        }
+        print(String(format: "open the store and answer a first chat list: best %.1f ms, worst %.1f ms (target: ready in < 1 s)", opens.min()!, opens.max()!))
+
+        let list = try await store!.chatList(for: UserID(1))
+        precondition(list.count == 200, "the viewer should have 200 chats, has \(list.count)")
+        var times: [Double] = []
+        for _ in 0..<200 {
+            let start = ContinuousClock.now
+            _ = try await store!.chatList(for: UserID(1))
+            times.append((ContinuousClock.now - start).seconds * 1000)
+        }
+        times.sort()
+        print(String(format: "chat list, 200 chats with last message and unread count, 200 queries: p50 %.2f ms, p99 %.2f ms (target < 2 ms)", times[100], times[198]))
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

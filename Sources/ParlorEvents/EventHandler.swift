@@ -108,7 +108,7 @@ public final class EventHandler: Sendable {
             chatID: chat, contact: contact, messages: page.messages, quoted: quoted,
             contactLastRead: try await store.membership(chat, contactID)?.lastRead, hasOlder: page.hasOlder
         )
-        return ConversationBuilder(context: context).conversation(snapshot, draft: ComposerDraft(token: "")).messages
+        return ConversationBuilder(context: context).messages(snapshot)
     }
 
     private func chatCreated(_ chat: Chat) async throws {

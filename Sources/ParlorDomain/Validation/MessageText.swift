@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rules for what a message, a handle and a display name may be. The event router applies them before
 /// anything reaches the store.
 public enum MessageText {
@@ -6,7 +8,7 @@ public enum MessageText {
 
     /// The body as it will be stored: surrounding blank lines and spaces trimmed, inner line breaks kept.
     public static func validated(_ body: String) throws(Refusal) -> String {
-        let trimmed = body.trimmingWhitespace()
+        let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .emptyMessage }
         guard trimmed.count <= maximumLength else { throw .messageTooLong(limit: maximumLength) }
         return trimmed
@@ -23,7 +25,7 @@ public enum MessageText {
 public enum Handle {
     /// Lowercased, 3 to 20 of `a-z`, `0-9`, `_`; a leading "@" is dropped.
     public static func normalized(_ text: String) throws(Refusal) -> String {
-        var handle = text.trimmingWhitespace().lowercased()
+        var handle = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         if handle.hasPrefix("@") { handle.removeFirst() }
         guard (3...20).contains(handle.utf8.count),
               handle.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F })
@@ -35,17 +37,8 @@ public enum Handle {
 /// The rules for display names.
 public enum DisplayName {
     public static func validated(_ text: String) throws(Refusal) -> String {
-        let name = text.trimmingWhitespace()
+        let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 50, !name.contains(where: \.isNewline) else { throw .invalidDisplayName }
         return name
-    }
-}
-
-extension String {
-    /// The string without leading and trailing white space and line breaks.
-    func trimmingWhitespace() -> String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }) else { return "" }
-        let last = lastIndex(where: { !$0.isWhitespace })!
-        return String(self[first...last])
     }
 }

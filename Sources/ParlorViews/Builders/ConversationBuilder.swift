@@ -28,15 +28,29 @@ public struct ConversationBuilder: Sendable {
     public let context: ViewerContext
     private let cells: MessageCellBuilder
 
-    /// The longest message the store accepts, in characters.
-    public static let maximumMessageLength = 4_000
-
     public init(context: ViewerContext) {
         self.context = context
         self.cells = MessageCellBuilder(context: context)
     }
 
     public func conversation(_ snapshot: ConversationSnapshot, draft: ComposerDraft) -> ConversationViewModel {
+        let contact = snapshot.contact
+        return ConversationViewModel(
+            domID: "conversation-\(snapshot.chatID)",
+            header: ConversationHeaderViewModel(
+                contactName: contact.displayName,
+                contactHandle: "@" + contact.handle,
+                avatar: AvatarBuilder.avatar(for: contact, paths: context.paths),
+                backURL: context.paths.chats
+            ),
+            olderMessagesURL: snapshot.hasOlder ? snapshot.messages.first.map { context.paths.olderMessages(snapshot.chatID, before: $0.id) } : nil,
+            messages: messages(snapshot),
+            composer: composer(chat: snapshot.chatID, contact: contact, draft: draft)
+        )
+    }
+
+    /// The history alone, grouped by day: what a page that (re)connects is sent.
+    public func messages(_ snapshot: ConversationSnapshot) -> ConversationMessagesViewModel {
         let contact = snapshot.contact
         var known: [MessageID: Message] = [:]
         for message in snapshot.quoted + snapshot.messages { known[message.id] = message }
@@ -72,22 +86,11 @@ public struct ConversationBuilder: Sendable {
         }
         closeDay()
 
-        return ConversationViewModel(
-            domID: "conversation-\(snapshot.chatID)",
-            header: ConversationHeaderViewModel(
-                contactName: contact.displayName,
-                contactHandle: "@" + contact.handle,
-                avatar: AvatarBuilder.avatar(for: contact, paths: context.paths),
-                backURL: context.paths.chats
-            ),
-            olderMessagesURL: snapshot.hasOlder ? snapshot.messages.first.map { context.paths.olderMessages(snapshot.chatID, before: $0.id) } : nil,
-            messages: ConversationMessagesViewModel(
-                domID: Self.messagesDomID(snapshot.chatID),
-                days: days,
-                isEmpty: entries.isEmpty,
-                emptyText: "No messages yet. Say hello to \(contact.displayName)!"
-            ),
-            composer: composer(chat: snapshot.chatID, contact: contact, draft: draft)
+        return ConversationMessagesViewModel(
+            domID: Self.messagesDomID(snapshot.chatID),
+            days: days,
+            isEmpty: entries.isEmpty,
+            emptyText: "No messages yet. Say hello to \(contact.displayName)!"
         )
     }
 
@@ -122,7 +125,7 @@ public struct ConversationBuilder: Sendable {
             cancelReplyURL: draft.replyTo == nil && editing == nil ? nil : context.paths.chat(chat),
             fieldLabel: editing == nil ? "Message \(contact.displayName)" : "Edit your message",
             submitLabel: editing == nil ? "Send" : "Save",
-            maxLength: String(Self.maximumMessageLength)
+            maxLength: String(MessageText.maximumLength)
         )
     }
 }

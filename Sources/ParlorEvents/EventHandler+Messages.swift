@@ -2,13 +2,14 @@ import Foundation
 import ParlorDomain
 import ParlorViews
 
-// What each message event changes on the pages that show it.
+// What each message event changes on the pages that show it. Each event reads what it needs from the
+// store once (the members, a quoted message), then builds and renders per viewer, never per page.
 
 extension EventHandler {
     func handle(_ event: MessageEvent) async throws {
         switch event {
         case .sending(let outgoing):
-            try await showPending(PendingMessage(token: outgoing.token, chatID: outgoing.chatID, body: outgoing.body, createdAt: outgoing.createdAt, replyTo: outgoing.replyTo), sender: outgoing.senderID)
+            try await showPending(outgoing)
         case .failedSending(let outgoing, let reason):
             try await showFailed(outgoing, reason: reason)
         case .sent(let message, let token):
@@ -23,27 +24,33 @@ extension EventHandler {
     }
 
     /// "Sending": on the sender's pages that have the chat open, at the end of the history.
-    private func showPending(_ pending: PendingMessage, sender: UserID) async throws {
-        let pages = pages(of: sender, showing: pending.chatID)
-        guard !pages.isEmpty, let viewer = try await store.user(sender) else { return }
+    private func showPending(_ outgoing: OutgoingMessage) async throws {
+        let pages = pages(of: outgoing.senderID, showing: outgoing.chatID)
+        guard !pages.isEmpty, let chat = try await store.chat(outgoing.chatID) else { return }
+        let people = try await members(of: chat)
+        guard let viewer = people[outgoing.senderID] else { return }
         let context = context(for: viewer)
-        let quoted = try await quote(pending.replyTo, viewer: viewer, chat: pending.chatID)
-        let cell = MessageCellBuilder(context: context).cell(pending, quoted: quoted)
-        let previous = try await store.messages(in: pending.chatID, before: nil, limit: 1).messages.last
-        let updates = appendUpdates(cell, date: pending.createdAt, after: previous, chat: pending.chatID, context: context)
-        deliver(updates, to: pages)
+        let pending = PendingMessage(
+            token: outgoing.token, chatID: outgoing.chatID, body: outgoing.body, createdAt: outgoing.createdAt, replyTo: outgoing.replyTo
+        )
+        let quoted = try await quotedMessage(outgoing.replyTo, in: chat.id)
+        let cell = MessageCellBuilder(context: context).cell(pending, quoted: quote(quoted, people))
+        let previous = try await store.messages(in: chat.id, before: nil, limit: 1).messages.last
+        deliver(appendUpdates(cell, date: outgoing.createdAt, after: previous, chat: chat.id, context: context), to: pages)
     }
 
     /// "Failed", with its reason and a retry, in place of "Sending".
     private func showFailed(_ outgoing: OutgoingMessage, reason: Refusal) async throws {
         let pages = pages(of: outgoing.senderID, showing: outgoing.chatID)
-        guard !pages.isEmpty, let viewer = try await store.user(outgoing.senderID) else { return }
+        guard !pages.isEmpty, let chat = try await store.chat(outgoing.chatID) else { return }
+        let people = try await members(of: chat)
+        guard let viewer = people[outgoing.senderID] else { return }
         let failed = PendingMessage(
             token: outgoing.token, chatID: outgoing.chatID, body: outgoing.body, createdAt: outgoing.createdAt,
             replyTo: outgoing.replyTo, failure: reason.message
         )
-        let quoted = try await quote(outgoing.replyTo, viewer: viewer, chat: outgoing.chatID)
-        let cell = MessageCellBuilder(context: context(for: viewer)).cell(failed, quoted: quoted)
+        let quoted = try await quotedMessage(outgoing.replyTo, in: chat.id)
+        let cell = MessageCellBuilder(context: context(for: viewer)).cell(failed, quoted: quote(quoted, people))
         deliver([renderer.update(.replace, cell.domID, .messageCell(cell))], to: pages)
     }
 
@@ -52,26 +59,25 @@ extension EventHandler {
     /// pages where the chat is not open, a toast.
     private func showSent(_ message: Message, token: String) async throws {
         guard let chat = try await store.chat(message.chatID) else { return }
-        let previous = try await store.messages(in: message.chatID, before: message.id, limit: 1).messages.last
+        let people = try await members(of: chat)
+        guard let sender = people[message.senderID] else { return }
+        let previous = try await store.messages(in: chat.id, before: message.id, limit: 1).messages.last
+        let quoted = try await quotedMessage(message.replyTo, in: chat.id)
         for member in chat.members {
             let pages = pages(of: member)
-            guard !pages.isEmpty, let viewer = try await store.user(member),
-                  let sender = member == message.senderID ? viewer : try await store.user(message.senderID)
-            else { continue }
+            guard !pages.isEmpty, let viewer = people[member] else { continue }
             let context = context(for: viewer)
             let open = pages.filter { $0.page.openChat == chat.id }
             if !open.isEmpty {
-                let quoted = try await quote(message.replyTo, viewer: viewer, chat: chat.id)
-                let cell = MessageCellBuilder(context: context).cell(message, sender: sender, quoted: quoted)
+                let cell = MessageCellBuilder(context: context).cell(message, sender: sender, quoted: quote(quoted, people))
                 var updates: [ScreenUpdate] = []
                 if member == message.senderID { updates.append(renderer.update(.remove, "pending-\(token)", nil)) }
                 updates += appendUpdates(cell, date: message.createdAt, after: previous, chat: chat.id, context: context)
                 deliver(updates, to: open)
             }
-            try await moveToTop(chat.id, viewer: viewer, context: context, pages: pages)
+            try await sendListItem(chat.id, viewer: viewer, context: context, pages: pages, movingToTop: true)
             if member != message.senderID {
-                let badge = try await badgeUpdate(for: viewer, context: context)
-                deliver([badge], to: pages)
+                deliver([try await badgeUpdate(for: viewer, context: context)], to: pages)
                 let elsewhere = pages.filter { $0.page.openChat != chat.id }
                 if !elsewhere.isEmpty {
                     let toast = PageBuilder(context: context).toast(message, from: sender)
@@ -84,105 +90,107 @@ extension EventHandler {
     /// The new text and the "Edited" mark, for everyone viewing; the chat list preview too.
     private func showEdited(_ message: Message) async throws {
         guard let chat = try await store.chat(message.chatID) else { return }
+        let people = try await members(of: chat)
+        guard let sender = people[message.senderID] else { return }
+        let quoted = try await quotedMessage(message.replyTo, in: chat.id)
+        // "Read" or "Sent" on the sender's own view depends on how far the other member has read.
+        var readByContact: MessageID?
+        if let contact = chat.contact(of: sender.id) { readByContact = try await store.membership(chat.id, contact)?.lastRead }
         for member in chat.members {
             let pages = pages(of: member)
-            guard !pages.isEmpty, let viewer = try await store.user(member),
-                  let sender = try await store.user(message.senderID)
-            else { continue }
+            guard !pages.isEmpty, let viewer = people[member] else { continue }
             let context = context(for: viewer)
             let open = pages.filter { $0.page.openChat == chat.id }
             if !open.isEmpty {
-                let contactLastRead = try await chat.contact(of: member).asyncFlatMap { try await store.membership(chat.id, $0)?.lastRead }
-                let quoted = try await quote(message.replyTo, viewer: viewer, chat: chat.id)
-                let cell = MessageCellBuilder(context: context).cell(message, sender: sender, quoted: quoted, contactLastRead: contactLastRead)
+                let cell = MessageCellBuilder(context: context).cell(message, sender: sender, quoted: quote(quoted, people), contactLastRead: readByContact)
                 deliver([renderer.update(.replace, cell.domID, .messageCell(cell))], to: open)
             }
-            try await replaceListItem(chat.id, viewer: viewer, context: context, pages: pages)
+            try await sendListItem(chat.id, viewer: viewer, context: context, pages: pages, movingToTop: false)
         }
     }
 
     /// The reader's unread count and badge drop; the other members see "Read" on the messages it covers.
-    private func showRead(chat: ChatID, reader: UserID, previous: MessageID?, upTo: MessageID) async throws {
-        guard let stored = try await store.chat(chat) else { return }
-        if let viewer = try await store.user(reader) {
+    private func showRead(chat id: ChatID, reader: UserID, previous: MessageID?, upTo: MessageID) async throws {
+        guard let chat = try await store.chat(id) else { return }
+        let people = try await members(of: chat)
+        if let viewer = people[reader] {
             let pages = pages(of: reader)
             if !pages.isEmpty {
                 let context = context(for: viewer)
-                try await replaceListItem(chat, viewer: viewer, context: context, pages: pages)
+                try await sendListItem(chat.id, viewer: viewer, context: context, pages: pages, movingToTop: false)
                 deliver([try await badgeUpdate(for: viewer, context: context)], to: pages)
             }
         }
-        for member in stored.members where member != reader {
-            let open = pages(of: member, showing: chat)
-            guard !open.isEmpty, let viewer = try await store.user(member) else { continue }
-            let context = context(for: viewer)
-            let cells = MessageCellBuilder(context: context)
-            let recent = try await store.messages(in: chat, before: MessageID(upTo.rawValue + 1), limit: Self.historyPageSize).messages
-            var updates: [ScreenUpdate] = []
-            for message in recent where message.senderID == member && message.id > (previous ?? MessageID(0)) {
-                let quoted = try await quote(message.replyTo, viewer: viewer, chat: chat)
-                let cell = cells.cell(message, sender: viewer, quoted: quoted, contactLastRead: upTo)
-                updates.append(renderer.update(.replace, cell.domID, .messageCell(cell)))
+        for member in chat.members where member != reader {
+            let open = pages(of: member, showing: chat.id)
+            guard !open.isEmpty, let viewer = people[member] else { continue }
+            let recent = try await store.messages(in: chat.id, before: MessageID(upTo.rawValue + 1), limit: Self.historyPageSize).messages
+            let newlyRead = recent.filter { $0.senderID == member && $0.id > (previous ?? MessageID(0)) }
+            var known = Dictionary(uniqueKeysWithValues: recent.map { ($0.id, $0) })
+            for replyTo in Set(newlyRead.compactMap(\.replyTo)) where known[replyTo] == nil {
+                known[replyTo] = try await quotedMessage(replyTo, in: chat.id)
+            }
+            let cells = MessageCellBuilder(context: context(for: viewer))
+            let updates = newlyRead.map { message in
+                let cell = cells.cell(message, sender: viewer, quoted: quote(message.replyTo.flatMap { known[$0] }, people), contactLastRead: upTo)
+                return renderer.update(.replace, cell.domID, .messageCell(cell))
             }
             deliver(updates, to: open)
         }
     }
 
     /// A cell at the end of the history: into its day's list when the previous message is from the same
-    /// day for this viewer, otherwise as a new day section (and the "no messages yet" line goes).
+    /// day for this viewer, otherwise as a new day section.
     private func appendUpdates(_ cell: MessageCellViewModel, date: Date, after previous: Message?, chat: ChatID, context: ViewerContext) -> [ScreenUpdate] {
-        let builder = ConversationBuilder(context: context)
-        let day = builder.daySection(chat, date: date, cells: [cell])
+        let day = ConversationBuilder(context: context).daySection(chat, date: date, cells: [cell])
         if let previous, context.dates.dayKey(previous.createdAt) == context.dates.dayKey(date) {
             return [renderer.update(.append, day.listDomID, .messageCell(cell))]
         }
         return [renderer.update(.append, ConversationBuilder.messagesDomID(chat), .daySection(day))]
     }
 
-    private func moveToTop(_ chat: ChatID, viewer: User, context: ViewerContext, pages: [ListenerRegistry.Entry]) async throws {
+    /// The chat's row in each of the viewer's lists, replaced in place or moved to the top. Two variants at
+    /// most, each rendered once: the page with this chat open marks the item as current.
+    private func sendListItem(_ chat: ChatID, viewer: User, context: ViewerContext, pages: [ListenerRegistry.Entry], movingToTop: Bool) async throws {
         guard let summary = try await store.chatSummary(chat, for: viewer.id) else { return }
         let builder = ChatListBuilder(context: context)
-        let removal = renderer.update(.remove, "chat-item-\(chat)", nil)
-        // Two variants at most: the page with this chat open marks the item as current.
+        let removal = movingToTop ? renderer.update(.remove, "chat-item-\(chat)", nil) : nil
         var variants: [Bool: ScreenUpdate] = [:]
         for page in pages {
             let isCurrent = page.page.openChat == chat
-            let update = variants[isCurrent] ?? renderer.update(.prepend, "chat-list-items", .chatListItem(builder.item(summary, isCurrent: isCurrent)))
+            let update = variants[isCurrent] ?? {
+                let item = builder.item(summary, isCurrent: isCurrent)
+                return movingToTop
+                    ? renderer.update(.prepend, "chat-list-items", .chatListItem(item))
+                    : renderer.update(.replace, item.domID, .chatListItem(item))
+            }()
             variants[isCurrent] = update
-            page.listener.receive(removal)
+            if let removal { page.listener.receive(removal) }
             page.listener.receive(update)
         }
     }
 
-    private func replaceListItem(_ chat: ChatID, viewer: User, context: ViewerContext, pages: [ListenerRegistry.Entry]) async throws {
-        guard let summary = try await store.chatSummary(chat, for: viewer.id) else { return }
-        let builder = ChatListBuilder(context: context)
-        var variants: [Bool: ScreenUpdate] = [:]
-        for page in pages {
-            let isCurrent = page.page.openChat == chat
-            let item = builder.item(summary, isCurrent: isCurrent)
-            let update = variants[isCurrent] ?? renderer.update(.replace, item.domID, .chatListItem(item))
-            variants[isCurrent] = update
-            page.listener.receive(update)
-        }
+    /// Every member of the chat as a person, read once per event.
+    private func members(of chat: Chat) async throws -> [UserID: User] {
+        var people: [UserID: User] = [:]
+        for member in chat.members { people[member] = try await store.user(member) }
+        return people
     }
 
-    private func quote(_ id: MessageID?, viewer: User, chat: ChatID) async throws -> (message: Message, author: User)? {
+    /// The message a reply quotes, if it is in the same chat.
+    private func quotedMessage(_ id: MessageID?, in chat: ChatID) async throws -> Message? {
         guard let id, let message = try await store.message(id), message.chatID == chat else { return nil }
-        let author = message.senderID == viewer.id ? viewer : try await store.user(message.senderID)
-        return author.map { (message, $0) }
+        return message
+    }
+
+    private func quote(_ message: Message?, _ people: [UserID: User]) -> (message: Message, author: User)? {
+        guard let message, let author = people[message.senderID] else { return nil }
+        return (message, author)
     }
 
     func deliver(_ updates: [ScreenUpdate], to pages: [ListenerRegistry.Entry]) {
         for page in pages {
             for update in updates { page.listener.receive(update) }
         }
-    }
-}
-
-extension Optional {
-    func asyncFlatMap<T>(_ transform: (Wrapped) async throws -> T?) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
     }
 }

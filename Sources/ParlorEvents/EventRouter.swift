@@ -48,7 +48,8 @@ public final class EventRouter: Sendable {
     public func send(_ event: ChatEvent) async -> ChatEvent {
         guard case .creating(let creator, let handle) = event else { return event }
         do {
-            guard let contact = try await store.user(handle: (try? Handle.normalized(handle)) ?? handle) else {
+            // A malformed handle names nobody: stored handles are all normalised.
+            guard let normalized = try? Handle.normalized(handle), let contact = try await store.user(handle: normalized) else {
                 throw Refusal.unknownHandle(handle.hasPrefix("@") ? String(handle.dropFirst()) : handle)
             }
             guard contact.id != creator else { throw Refusal.chatWithYourself }
@@ -98,9 +99,10 @@ public final class EventRouter: Sendable {
         let valid: OutgoingMessage
         do {
             // Refused before anything is shown or stored: the form says why, the page stays as it was.
+            // Membership and the quoted message are checked by the store, in the transaction that stores
+            // the message; before that, "Sending" reaches only pages of members (a page opens only its
+            // viewer's chats), so a stranger's attempt shows nowhere and stores nothing.
             let body = try MessageText.validated(outgoing.body)
-            guard try await store.chat(outgoing.chatID)?.hasMember(outgoing.senderID) == true else { throw Refusal.notFound }
-            if let replyTo = outgoing.replyTo, try await store.message(replyTo)?.chatID != outgoing.chatID { throw Refusal.notFound }
             valid = OutgoingMessage(
                 chatID: outgoing.chatID, senderID: outgoing.senderID, body: body, replyTo: outgoing.replyTo,
                 token: outgoing.token, createdAt: outgoing.createdAt

@@ -152,9 +152,11 @@ import Testing
         #expect(await eventually { server.openEventStreams == 5 })
         hub.publish(ServerSentEvent(data: "last words"))
 
+        // Open streams end at once instead of holding shutdown for the whole grace period.
+        // The period is long so that a busy machine cannot make a correct shutdown look slow.
         let started = ContinuousClock.now
-        await server.shutdown(gracePeriod: .seconds(5))
-        #expect(ContinuousClock.now - started < .seconds(2))
+        await server.shutdown(gracePeriod: .seconds(60))
+        #expect(ContinuousClock.now - started < .seconds(30))
         #expect(server.openEventStreams == 0)
         #expect(hub.closed.count == 5)
         for client in clients {

@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ParlorViews", targets: ["ParlorViews"]),
         .library(name: "ParlorFixtures", targets: ["ParlorFixtures"]),
         .library(name: "ParlorSnapshotTesting", targets: ["ParlorSnapshotTesting"]),
+        .library(name: "ParlorWeb", targets: ["ParlorWeb"]),
         .executable(name: "parlor", targets: ["parlor"]),
     ],
     dependencies: [
@@ -33,6 +34,12 @@ let package = Package(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // libsodium from Debian (libsodium-dev): Argon2id password hashes, random tokens, constant-time compare.
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
         ),
         // A growable byte buffer shared by the renderer and the HTTP front; no dependencies.
         .target(name: "ByteOutput"),
@@ -63,10 +70,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The chat on the web: accounts and sessions, the routes, event streams feeding open pages.
+        .target(
+            name: "ParlorWeb",
+            dependencies: [
+                "MicroHTTP", "CSodium", "ParlorDomain", "ParlorStorage", "ParlorEvents", "ParlorBots", "ParlorViews",
+                "ParlorTemplates", "ParlorFixtures", "ByteOutput",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "parlor",
             dependencies: [
-                "MicroHTTP", "ParlorTemplates", "ParlorViews", "ParlorFixtures",
+                "MicroHTTP", "ParlorWeb", "ParlorTemplates",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -101,6 +117,11 @@ let package = Package(
         ),
         // Runs the built `parlor` executable as a person would.
         .testTarget(name: "ParlorTests", dependencies: ["parlor", "HTTPTestSupport"]),
+        // The web front in process, over HTTP on loopback, with a real SQLite file.
+        .testTarget(
+            name: "ParlorWebTests",
+            dependencies: ["ParlorWeb", "MicroHTTP", "ParlorDomain", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -95,20 +95,7 @@ public final class EventHandler: Sendable {
 
     /// The newest page of a chat's history as the conversation's message region.
     func messagesRegion(_ chat: ChatID, viewer: User, context: ViewerContext) async throws -> ConversationMessagesViewModel? {
-        guard let stored = try await store.chat(chat), let contactID = stored.contact(of: viewer.id),
-              let contact = try await store.user(contactID)
-        else { return nil }
-        let page = try await store.messages(in: chat, before: nil, limit: Self.historyPageSize)
-        let onPage = Set(page.messages.map(\.id))
-        var quoted: [Message] = []
-        for id in Set(page.messages.compactMap(\.replyTo)) where !onPage.contains(id) {
-            if let message = try await store.message(id) { quoted.append(message) }
-        }
-        let snapshot = ConversationSnapshot(
-            chatID: chat, contact: contact, messages: page.messages, quoted: quoted,
-            contactLastRead: try await store.membership(chat, contactID)?.lastRead, hasOlder: page.hasOlder
-        )
-        return ConversationBuilder(context: context).messages(snapshot)
+        try await ConversationReader(store: store).snapshot(chat, viewer: viewer.id).map(ConversationBuilder(context: context).messages)
     }
 
     private func chatCreated(_ chat: Chat) async throws {

@@ -70,7 +70,8 @@ public final class EventRouter: Sendable {
                     displayName: try DisplayName.validated(new.displayName),
                     timeZoneIdentifier: TimeZone(identifier: new.timeZoneIdentifier) == nil ? "UTC" : new.timeZoneIdentifier,
                     localeIdentifier: new.localeIdentifier,
-                    isBot: new.isBot
+                    isBot: new.isBot,
+                    passwordHash: new.passwordHash
                 )
                 let user = try await store.createUser(valid, at: clock.now)
                 return await publish(.user(.signedUp(user)), .signedUp(user))

@@ -20,7 +20,10 @@ public enum Fixtures {
         let auth = AuthFormBuilder(paths: world.context.paths, csrfToken: "csrf-fixture-token")
         let images = ImageDetailBuilder(paths: world.context.paths)
         let create = CreateChatBuilder(context: world.context)
+        let settings = SettingsBuilder(context: world.context)
         return [
+            Fixture("settings-page/saved", SettingsPageViewModel(layout: pages.layout(title: "Settings"), form: settings.form(saved: true)), isPage: true),
+            Fixture("settings-form/empty-name", settings.form(displayName: "", error: "A display name has 1 to 50 characters.")),
             Fixture("chats-page/conversation-open", pages.chats(list: list.loaded(world.summaries, current: ChatID(7)), conversation: open, contactName: "Ben Okafor", unreadTotal: unread, openChat: ChatID(7)), isPage: true),
             Fixture("chats-page/no-chat-open", pages.chats(list: list.loaded(world.summaries, current: nil), conversation: nil, contactName: nil, unreadTotal: unread, openChat: nil), isPage: true),
             Fixture("chats-page/first-visit", pages.chats(list: list.loaded([], current: nil), conversation: nil, contactName: nil, unreadTotal: 0, openChat: nil), isPage: true),

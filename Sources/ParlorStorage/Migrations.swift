@@ -60,6 +60,21 @@ enum Migrations {
                       AND message.senderID <> member.userID);
                 """)
         }
+        migrator.registerMigration("3-passwords-and-sessions") { db in
+            // Bots and accounts made before this migration have no password and cannot sign in.
+            // Sessions are stored by the hash of their id; a session dies with its account.
+            try db.execute(sql: """
+                ALTER TABLE user ADD COLUMN passwordHash TEXT;
+                CREATE TABLE session (
+                    idHash TEXT PRIMARY KEY,
+                    userID INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    csrfToken TEXT NOT NULL,
+                    createdAt REAL NOT NULL,
+                    expiresAt REAL NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX session_by_user ON session(userID);
+                """)
+        }
         return migrator
     }
 }

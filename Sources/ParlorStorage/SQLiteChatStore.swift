@@ -5,7 +5,7 @@ import ParlorDomain
 /// The ``ChatStore`` Parlor uses by default: one SQLite file in WAL mode, with foreign keys, and every
 /// acknowledged write on disk (`synchronous = FULL`). Sends from many people at once share one commit
 /// (see ``GroupCommit``), so durability does not cost one disk flush per message.
-public final class SQLiteChatStore: ChatStore {
+public final class SQLiteChatStore: ChatStore, AccountStore {
     let pool: DatabasePool
     private let sends: GroupCommit
 
@@ -30,8 +30,11 @@ public final class SQLiteChatStore: ChatStore {
         do {
             return try await pool.write { db in
                 try db.execute(
-                    sql: "INSERT INTO user (handle, displayName, timeZone, locale, isBot, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [user.handle, user.displayName, user.timeZoneIdentifier, user.localeIdentifier, user.isBot, date.timeIntervalSince1970]
+                    sql: "INSERT INTO user (handle, displayName, timeZone, locale, isBot, createdAt, passwordHash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        user.handle, user.displayName, user.timeZoneIdentifier, user.localeIdentifier, user.isBot,
+                        date.timeIntervalSince1970, user.passwordHash,
+                    ]
                 )
                 return User(
                     id: UserID(db.lastInsertedRowID), handle: user.handle, displayName: user.displayName,

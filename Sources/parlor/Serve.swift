@@ -2,6 +2,8 @@ import ArgumentParser
 import ByteOutput
 import Logging
 import MicroHTTP
+import ParlorTemplates
+import ParlorWeb
 import ServiceLifecycle
 
 /// `parlor serve`: listen and serve until SIGINT or SIGTERM.
@@ -20,6 +22,14 @@ struct Serve: AsyncParsableCommand {
     var reloadTemplates = false
     @Flag(help: "Serve /gallery: every screen in every state, rendered from the fixtures (development).")
     var gallery = false
+    @Option(help: "The SQLite file people, chats and messages are kept in (created when missing).")
+    var database = "parlor.sqlite"
+    @Option(help: "Address of a reverse proxy whose X-Forwarded-Proto and X-Forwarded-For are believed (repeatable).")
+    var trustedProxy: [String] = []
+    @Option(help: "Seconds Parlor Bot waits before marking a message read.")
+    var botReadDelay: Double = 1
+    @Option(help: "Seconds Parlor Bot waits before answering.")
+    var botReplyDelay: Double = 2
     @Option(help: "Polling threads (default: one per core).")
     var threads = ServerConfiguration.onlineCores
     @Option(help: "Most connections at once.")
@@ -46,6 +56,7 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         guard heartbeat > 0 else { throw ValidationError("--heartbeat must be positive") }
         guard shutdownGrace >= 0 else { throw ValidationError("--shutdown-grace cannot be negative") }
+        guard botReadDelay >= 0, botReplyDelay >= 0 else { throw ValidationError("bot delays cannot be negative") }
     }
 
     func run() async throws {
@@ -71,17 +82,27 @@ struct Serve: AsyncParsableCommand {
         configuration.heartbeatInterval = .milliseconds(Int64(heartbeat * 1000))
         configuration.eventStreamQueueLimit = eventStreamQueueLimit
 
-        let pageTemplates: PageTemplates
+        var web = WebConfiguration()
+        web.databasePath = database
+        web.publicFolder = `public`
+        web.templatesFolder = templates
+        web.reloadTemplates = reloadTemplates
+        web.gallery = gallery
+        web.trustedProxies = Set(trustedProxy)
+        web.botReadDelay = .milliseconds(Int64(botReadDelay * 1000))
+        web.botReplyDelay = .milliseconds(Int64(botReplyDelay * 1000))
+        let app: ParlorApp
         do {
-            pageTemplates = try PageTemplates(folder: templates, reloads: reloadTemplates, logger: logger)
-        } catch {
+            app = try await ParlorApp(configuration: web, logger: logger)
+        } catch let error as TemplateLoadError {
             // Every mistake with its file and line; a broken template never starts serving blank text.
             logger.critical("templates do not compile:\n\(error.description)")
             throw ExitCode(78)
+        } catch {
+            logger.critical("the database could not be opened", metadata: ["path": "\(database)", "error": "\(error)"])
+            throw ExitCode(74)
         }
-        let router = try ParlorRoutes.make(
-            publicFolder: `public`, templatesFolder: templates, templates: pageTemplates, gallery: gallery
-        )
+        let router = try app.makeRouter()
         let server = HTTPServer(configuration: configuration, router: router, logger: logger)
         let service = HTTPService(server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)))
         let group = ServiceGroup(

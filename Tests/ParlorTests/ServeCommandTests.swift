@@ -17,11 +17,18 @@ import Testing
         private(set) var log = ""
         var port: UInt16 = 0
 
-        init(arguments: [String], port: UInt16 = 0, templates: String = repository.appendingPathComponent("Templates").path) throws {
+        /// The SQLite file of this run, in a folder of its own.
+        let database: String
+
+        init(arguments: [String], port: UInt16 = 0, templates: String = repository.appendingPathComponent("Templates").path, database: String? = nil) throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-serve-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            self.database = database ?? folder.appendingPathComponent("parlor.sqlite").path
             child = try ChildProcess(executable: ServeCommandTests.executable.path, arguments: [
                 "serve", "--host", "127.0.0.1", "--port", "\(port)",
                 "--public", repository.appendingPathComponent("Public").path,
                 "--templates", templates,
+                "--database", self.database,
             ] + arguments)
         }
 
@@ -60,8 +67,12 @@ import Testing
         try await parlor.waitUntilListening()
         let client = try RawClient(port: parlor.port)
         let home = try await client.exchange("GET", "/")
-        #expect(home.status == 200)
-        #expect(home.text.contains("<title>Parlor</title>"))
+        #expect(home.status == 303)
+        #expect(home.header("Location") == "/signin")
+        let signIn = try await client.exchange("GET", "/signin")
+        #expect(signIn.status == 200)
+        #expect(signIn.text.contains("<title>Sign in to Parlor</title>"))
+        #expect(FileManager.default.fileExists(atPath: parlor.database), "the SQLite file is created at start-up")
         #expect(try await client.exchange("GET", "/healthz").text == "ok\n")
         let css = try await client.exchange("GET", "/public/css/parlor.css")
         #expect(css.header("Content-Type") == "text/css; charset=utf-8")
@@ -70,6 +81,13 @@ import Testing
         #expect(try await parlor.terminate() == 0)
         #expect(parlor.log.contains("GET /healthz 200"))
         #expect(parlor.log.contains("stopped"))
+    }
+
+    @Test func aDatabaseThatCannotBeOpenedStopsStartUpWithAClearLine() async throws {
+        let parlor = try RunningParlor(arguments: [], database: "/nonexistent-folder-for-parlor/parlor.sqlite")
+        #expect(try await parlor.exitStatus() == 74)
+        #expect(parlor.log.contains("the database could not be opened"))
+        #expect(parlor.log.contains("/nonexistent-folder-for-parlor/parlor.sqlite"))
     }
 
     @Test func exitsCleanlyOnSIGINTToo() async throws {

@@ -32,6 +32,10 @@ public struct Router: Sendable {
     /// Renders refusals and failures (404, 405, 413, 500 ...). The default is a small HTML page.
     public var errorResponder: @Sendable (HTTPError, _ requestID: String) -> Response = ErrorPage.response
 
+    /// Fields every response carries unless it sets them itself, error pages and static files included
+    /// (security headers such as `Content-Security-Policy`).
+    public var commonHeaders: HTTPHeaders = [:]
+
     /// An empty router.
     public init() {}
 

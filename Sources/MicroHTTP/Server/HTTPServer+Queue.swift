@@ -13,6 +13,10 @@ extension HTTPServer {
     /// thread, or from any thread while the connection is suspended.
     func queue(_ response: Response, on connection: ConnectionHandle, id: RequestID, method: HTTPMethod,
                path: String, started: ContinuousClock.Instant) -> MHD_Result {
+        var response = response
+        for field in router.commonHeaders where !response.headers.contains(field.name) {
+            response.headers.add(field.name, field.value)
+        }
         var status = response.status
         var result: MHD_Result
         if case .prepared(let prepared) = response.body, response.headers.count == 0 {

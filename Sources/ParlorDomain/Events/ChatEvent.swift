@@ -26,13 +26,20 @@ public struct NewUser: Hashable, Sendable {
     public let timeZoneIdentifier: String
     public let localeIdentifier: String
     public let isBot: Bool
+    /// The Argon2id hash of their password (never the password), stored in the same transaction as the
+    /// account so no account exists without its credential; nil for bots, who never sign in.
+    public let passwordHash: String?
 
-    public init(handle: String, displayName: String, timeZoneIdentifier: String = "UTC", localeIdentifier: String = "en_US", isBot: Bool = false) {
+    public init(
+        handle: String, displayName: String, timeZoneIdentifier: String = "UTC", localeIdentifier: String = "en_US",
+        isBot: Bool = false, passwordHash: String? = nil
+    ) {
         self.handle = handle
         self.displayName = displayName
         self.timeZoneIdentifier = timeZoneIdentifier
         self.localeIdentifier = localeIdentifier
         self.isBot = isBot
+        self.passwordHash = passwordHash
     }
 }
 

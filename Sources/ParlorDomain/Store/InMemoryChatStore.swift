@@ -3,7 +3,7 @@ import Synchronization
 
 /// A ``ChatStore`` in memory: the same behaviour as the SQLite store, for tests and for trying Parlor out.
 /// Every method runs under one lock, so each is atomic like a transaction.
-public final class InMemoryChatStore: ChatStore {
+public final class InMemoryChatStore: ChatStore, AccountStore {
     private struct State {
         var users: [UserID: User] = [:]
         var userIDsByHandle: [String: UserID] = [:]
@@ -16,6 +16,8 @@ public final class InMemoryChatStore: ChatStore {
         var messageIDsByChat: [ChatID: [MessageID]] = [:]
         var messageIDsByToken: [String: MessageID] = [:]
         var lastRead: [ChatKey: MessageID] = [:]
+        var passwordHashes: [UserID: String] = [:]
+        var sessions: [String: StoredSession] = [:]
         var nextUser: Int64 = 1
         var nextChat: Int64 = 1
         var nextMessage: Int64 = 1
@@ -42,6 +44,7 @@ public final class InMemoryChatStore: ChatStore {
             )
             state.users[id] = created
             state.userIDsByHandle[key] = id
+            state.passwordHashes[id] = user.passwordHash
             return created
         }
     }
@@ -197,5 +200,28 @@ public final class InMemoryChatStore: ChatStore {
             if state.messages[id]?.senderID != viewer { count += 1 }
         }
         return count
+    }
+
+    // MARK: Accounts
+
+    public func credential(handle: String) async throws -> Credential? {
+        state.withLock { state in
+            guard let id = state.userIDsByHandle[handle.lowercased()], let user = state.users[id],
+                  let hash = state.passwordHashes[id]
+            else { return nil }
+            return Credential(user: user, passwordHash: hash)
+        }
+    }
+
+    public func createSession(_ session: StoredSession) async throws {
+        state.withLock { $0.sessions[session.idHash] = session }
+    }
+
+    public func session(idHash: String, now: Date) async throws -> StoredSession? {
+        state.withLock { state in state.sessions[idHash].flatMap { $0.expiresAt > now ? $0 : nil } }
+    }
+
+    public func deleteSession(idHash: String) async throws {
+        _ = state.withLock { $0.sessions.removeValue(forKey: idHash) }
     }
 }

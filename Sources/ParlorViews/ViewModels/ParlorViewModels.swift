@@ -6,6 +6,8 @@ public enum ParlorViewModels {
         ChatsPageViewModel.self,
         NewChatPageViewModel.self,
         AuthPageViewModel.self,
+        SettingsPageViewModel.self,
+        SettingsFormViewModel.self,
         ImagePageViewModel.self,
         GalleryViewModel.self,
         GalleryFrameViewModel.self,

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Where Parlor keeps what signing in needs: password hashes and sessions. Kept apart from
+/// ``ChatStore`` because no screen shows it and no event changes it; the web front calls it directly.
+public protocol AccountStore: Sendable {
+    /// The account with this (normalised) handle and its password hash; nil for unknown handles and bots.
+    func credential(handle: String) async throws -> Credential?
+    /// Stores a new session.
+    func createSession(_ session: StoredSession) async throws
+    /// The session with this id hash, unless it has expired at `now`.
+    func session(idHash: String, now: Date) async throws -> StoredSession?
+    /// Ends a session; nothing happens when it is already gone.
+    func deleteSession(idHash: String) async throws
+}
+
+/// An account's password hash.
+public struct Credential: Sendable, Hashable {
+    public let user: User
+    /// Argon2id, in the PHC string format libsodium writes.
+    public let passwordHash: String
+
+    public init(user: User, passwordHash: String) {
+        self.user = user
+        self.passwordHash = passwordHash
+    }
+}
+
+/// A signed-in browser. Only a hash of the session id is kept, so a copy of the database signs nobody in.
+public struct StoredSession: Sendable, Hashable {
+    public let idHash: String
+    public let userID: UserID
+    /// The token every form of this session posts back.
+    public let csrfToken: String
+    public let createdAt: Date
+    public let expiresAt: Date
+
+    public init(idHash: String, userID: UserID, csrfToken: String, createdAt: Date, expiresAt: Date) {
+        self.idHash = idHash
+        self.userID = userID
+        self.csrfToken = csrfToken
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+import ParlorDomain
+
+// Password hashes and sessions, in the same file as the chats so an account and its sessions go together.
+
+extension SQLiteChatStore {
+    public func credential(handle: String) async throws -> Credential? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT \(Columns.user), passwordHash FROM user WHERE handle = ? AND passwordHash IS NOT NULL",
+                arguments: [handle]
+            ) else { return nil }
+            return Credential(user: User(row: row), passwordHash: row["passwordHash"])
+        }
+    }
+
+    public func createSession(_ session: StoredSession) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO session (idHash, userID, csrfToken, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)",
+                arguments: [
+                    session.idHash, session.userID.rawValue, session.csrfToken,
+                    session.createdAt.timeIntervalSince1970, session.expiresAt.timeIntervalSince1970,
+                ]
+            )
+        }
+    }
+
+    public func session(idHash: String, now: Date) async throws -> StoredSession? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT idHash, userID, csrfToken, createdAt, expiresAt FROM session WHERE idHash = ? AND expiresAt > ?",
+                arguments: [idHash, now.timeIntervalSince1970]
+            ).map { row in
+                StoredSession(
+                    idHash: row["idHash"], userID: UserID(row["userID"] as Int64), csrfToken: row["csrfToken"],
+                    createdAt: Date(timeIntervalSince1970: row["createdAt"]), expiresAt: Date(timeIntervalSince1970: row["expiresAt"])
+                )
+            }
+        }
+    }
+
+    public func deleteSession(idHash: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM session WHERE idHash = ?", arguments: [idHash])
+        }
+    }
+}

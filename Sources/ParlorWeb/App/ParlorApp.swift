@@ -1,0 +1,112 @@
+import Foundation
+import Logging
+import MicroHTTP
+import ParlorBots
+import ParlorDomain
+import ParlorEvents
+import ParlorStorage
+import ParlorTemplates
+import ParlorViews
+
+/// The chat as a web application: the store, the event router and handler, Parlor Bot, sessions, and
+/// the routes that turn requests into events and view models into pages.
+public final class ParlorApp: Sendable {
+    let configuration: WebConfiguration
+    let store: SQLiteChatStore
+    let events: EventRouter
+    let handler: EventHandler
+    let templates: PageTemplates
+    let clock: any WallClock
+    let sessions: Sessions
+    let throttle: SignInThrottle
+    let passwords = PasswordHasher()
+    /// Verified against when a handle is unknown, so a wrong handle costs as much as a wrong password.
+    let decoyHash: String
+    let streamIDs = StreamEventIDs()
+    let logger: Logger
+    let paths = Paths(basePath: "")
+
+    /// Opens the store (creating it and bringing its schema up to date), compiles the templates and
+    /// starts Parlor Bot. Throws ``TemplateLoadError`` for a template mistake, anything else for the store.
+    public init(configuration: WebConfiguration, clock: any WallClock = SystemClock(), logger: Logger) async throws {
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        let templates = try PageTemplates(folder: configuration.templatesFolder, reloads: configuration.reloadTemplates, logger: logger)
+        self.templates = templates
+        store = try SQLiteChatStore(path: configuration.databasePath)
+        handler = EventHandler(store: store, clock: clock, templates: { templates.current })
+        events = EventRouter(store: store, handler: handler, clock: clock)
+        sessions = Sessions(accounts: store, chats: store, clock: clock, lifetime: configuration.sessionLifetime)
+        throttle = SignInThrottle(limits: configuration.signInLimits)
+        decoyHash = passwords.decoyHash()
+        _ = try await ParlorBot.start(
+            router: events, store: store, clock: clock,
+            readDelay: configuration.botReadDelay, replyDelay: configuration.botReplyDelay
+        )
+    }
+
+    /// Every route, with the security headers on every response.
+    public func makeRouter() throws -> Router {
+        var router = Router()
+        router.commonHeaders = SecurityHeaders.all
+        try StaticFiles(folder: configuration.publicFolder).register(on: &router, at: "/public")
+        let healthy = try PreparedResponse(headers: ["Content-Type": "text/plain; charset=utf-8"], body: .init("ok\n".utf8))
+        router.get("/healthz") { _ in .prepared(healthy) }
+        router.get("/") { [self] request in
+            .redirect(to: try await sessions.current(request) == nil ? paths.signIn : paths.chats)
+        }
+        registerAccountRoutes(on: &router)
+        registerChatRoutes(on: &router)
+        registerMessageRoutes(on: &router)
+        registerEventStreamRoute(on: &router)
+        registerSettingsRoutes(on: &router)
+        if configuration.gallery { GalleryRoute.register(on: &router, templates: templates) }
+        return router
+    }
+
+    // MARK: Shared by the routes
+
+    /// The builders' context for a signed-in person, at the clock's now.
+    func context(_ signedIn: SignedIn) -> ViewerContext {
+        ViewerContext(viewer: signedIn.user, now: clock.now, basePath: paths.basePath, csrfToken: signedIn.session.csrfToken)
+    }
+
+    /// A full page. Pages carry CSRF tokens and private messages: never stored by a cache.
+    func page<ViewModel: Renderable>(_ viewModel: ViewModel, status: HTTPStatus = .ok) -> Response {
+        var response = Response.html(templates.current.render(viewModel, capacity: 32 * 1024), status: status)
+        response.headers.replace("Cache-Control", with: "no-store")
+        return response
+    }
+
+    func origin(_ request: Request) -> RequestOrigin {
+        RequestOrigin(request, trustedProxies: configuration.trustedProxies)
+    }
+
+    /// Wraps a handler that needs a signed-in person. Without a session a page goes to sign-in and a
+    /// POST is refused; every POST must carry the session's CSRF token and come from this site.
+    func signedIn(_ handler: @escaping @Sendable (Request, SignedIn) async throws -> Response) -> AsyncHandler {
+        { [self] request in
+            guard let signedIn = try await sessions.current(request) else {
+                if request.method == .post {
+                    throw HTTPError(.forbidden, "Your session has ended, so nothing was changed. Sign in and try again.")
+                }
+                return .redirect(to: paths.signIn)
+            }
+            if request.method == .post {
+                guard origin(request).allows(request), Sessions.formCarries(request, token: signedIn.session.csrfToken) else {
+                    throw HTTPError(
+                        .forbidden,
+                        "This form was out of date or came from another site, so nothing was changed. Reload the page and try again."
+                    )
+                }
+            }
+            return try await handler(request, signedIn)
+        }
+    }
+
+    /// Whether the request came from Parlor's script, which wants a short answer instead of a page.
+    static func isFromScript(_ request: Request) -> Bool {
+        request.headers["X-Parlor-Script"] == "1"
+    }
+}

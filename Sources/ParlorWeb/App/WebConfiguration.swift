@@ -1,0 +1,22 @@
+import Foundation
+
+/// How `parlor serve` runs the chat: where its files are, who may be trusted, how long things last.
+public struct WebConfiguration: Sendable {
+    /// The SQLite file; created with its folder's permissions when missing.
+    public var databasePath = "parlor.sqlite"
+    public var publicFolder = "Public"
+    public var templatesFolder = "Templates"
+    public var reloadTemplates = false
+    /// Mounts `/gallery` (every screen in every state, for designers).
+    public var gallery = false
+    /// Peers whose `X-Forwarded-Proto` and `X-Forwarded-For` are believed (a reverse proxy on the machine).
+    public var trustedProxies: Set<String> = []
+    /// How long a sign-in lasts.
+    public var sessionLifetime: TimeInterval = 30 * 24 * 60 * 60
+    /// Parlor Bot's pauses before it marks a message read and before it answers.
+    public var botReadDelay: Duration = .seconds(1)
+    public var botReplyDelay: Duration = .seconds(2)
+    public var signInLimits = SignInThrottle.Limits()
+
+    public init() {}
+}

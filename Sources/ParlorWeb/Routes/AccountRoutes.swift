@@ -1,0 +1,131 @@
+import Foundation
+import MicroHTTP
+import ParlorDomain
+import ParlorViews
+
+/// Sign up, sign in, sign out. Before sign-in the forms are protected by a token in a cookie and in
+/// the form; afterwards by the session's token.
+extension ParlorApp {
+    func registerAccountRoutes(on router: inout Router) {
+        router.get("/signup") { [self] request in
+            try await anonymousPage(request) { token in AuthFormBuilder(paths: paths, csrfToken: token).signUp() }
+        }
+        router.get("/signin") { [self] request in
+            try await anonymousPage(request) { token in AuthFormBuilder(paths: paths, csrfToken: token).signIn() }
+        }
+        router.post("/signup", bodyLimit: 16 * 1024) { [self] request in try await signUp(request) }
+        router.post("/signin", bodyLimit: 16 * 1024) { [self] request in try await signIn(request) }
+        router.post("/signout", signedIn { [self] request, _ in
+            .redirect(to: paths.signIn).settingCookie(try await sessions.end(request))
+        })
+    }
+
+    /// A sign-in or sign-up page; a signed-in person goes to their chats instead.
+    private func anonymousPage(_ request: Request, form: (String) -> AuthFormViewModel) async throws -> Response {
+        if try await sessions.current(request) != nil { return .redirect(to: paths.chats) }
+        let secure = origin(request).isHTTPS
+        let (token, cookie) = Sessions.formToken(request, secure: secure)
+        var response = authPage(form(token), title: nil)
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    private func authPage(_ form: AuthFormViewModel, title: String?, status: HTTPStatus = .ok) -> Response {
+        let layout = PageLayoutViewModel(
+            title: form.heading, basePath: paths.basePath, stylesheetURL: paths.stylesheet, scriptURL: paths.script,
+            faviconURL: paths.favicon, csrfToken: form.csrfToken, signedInUser: nil, eventsURL: nil
+        )
+        return page(AuthPageViewModel(layout: layout, form: form), status: status)
+    }
+
+    /// Checks an anonymous POST's origin and form token. On failure, the answer: the form again, with why.
+    private func refusedAnonymousPost(_ request: Request, form: (AuthFormBuilder, String) -> AuthFormViewModel) -> Response? {
+        let origin = origin(request)
+        let cookieToken = request.cookies[Sessions.formCookieName] ?? ""
+        if origin.allows(request), Sessions.formCarries(request, token: cookieToken) { return nil }
+        let (token, cookie) = Sessions.formToken(request, secure: origin.isHTTPS)
+        let message = "This form was out of date or came from another site, so nothing was sent. Please try again."
+        var response = authPage(form(AuthFormBuilder(paths: paths, csrfToken: token), message), title: nil, status: .forbidden)
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    private func signUp(_ request: Request) async throws -> Response {
+        let handle = request.form["handle"] ?? ""
+        let displayName = request.form["displayName"] ?? ""
+        let password = request.form["password"] ?? ""
+        if let refused = refusedAnonymousPost(request, form: { $0.signUp(handle: handle, displayName: displayName, error: $1) }) {
+            return refused
+        }
+        let origin = origin(request)
+        let builder = AuthFormBuilder(paths: paths, csrfToken: request.form["csrf"] ?? "")
+        func again(_ message: String, _ field: AuthFormBuilder.Field) -> Response {
+            authPage(builder.signUp(handle: handle, displayName: displayName, error: message, field: field), title: nil, status: .unprocessableContent)
+        }
+        // Checked here only so a bad handle is reported before the slow hash; the router checks again.
+        guard (try? Handle.normalized(handle)) != nil else { return again(Refusal.invalidHandle.message, .handle) }
+        let length = password.count
+        guard length >= AuthFormBuilder.minimumPasswordLength else {
+            return again("Choose a password of at least \(AuthFormBuilder.minimumPasswordLength) characters.", .password)
+        }
+        guard length <= PasswordHasher.maximumLength else {
+            return again("A password can have at most \(PasswordHasher.maximumLength) characters.", .password)
+        }
+        let hash = try passwords.hash(password)
+        let timeZone = request.form["timeZone"].flatMap { TimeZone(identifier: $0) == nil ? nil : $0 } ?? "UTC"
+        let result = await events.send(.signingUp(NewUser(
+            handle: handle, displayName: displayName, timeZoneIdentifier: timeZone,
+            localeIdentifier: Self.locale(from: request), passwordHash: hash
+        )))
+        switch result {
+        case .signedUp(let user):
+            logger.info("account created", metadata: ["request": "\(request.id)", "user": "\(user.id)"])
+            let cookie = try await sessions.start(for: user, secure: origin.isHTTPS)
+            return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName))
+        case .signUpFailed(_, let reason):
+            let field: AuthFormBuilder.Field = reason == .invalidDisplayName ? .displayName : .handle
+            return again(reason.message, field)
+        default:
+            return again(Refusal.unavailable.message, .handle)
+        }
+    }
+
+    private func signIn(_ request: Request) async throws -> Response {
+        let handle = request.form["handle"] ?? ""
+        let password = request.form["password"] ?? ""
+        if let refused = refusedAnonymousPost(request, form: { $0.signIn(handle: handle, error: $1) }) { return refused }
+        let origin = origin(request)
+        let builder = AuthFormBuilder(paths: paths, csrfToken: request.form["csrf"] ?? "")
+        let normalized = (try? Handle.normalized(handle)) ?? handle.lowercased()
+        let now = clock.now
+        if let wait = throttle.wait(handle: normalized, address: origin.address, now: now) {
+            let minutes = max(1, Int((wait / 60).rounded(.up)))
+            let message = "Too many attempts to sign in. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
+            var response = authPage(builder.signIn(handle: handle, error: message, field: .password), title: nil, status: .tooManyRequests)
+            response.headers.replace("Retry-After", with: String(Int(wait.rounded(.up))))
+            return response
+        }
+        let credential = password.count <= PasswordHasher.maximumLength ? try await store.credential(handle: normalized) : nil
+        // An unknown handle is checked against a decoy, so it takes as long as a wrong password.
+        let matches = passwords.verify(password, against: credential?.passwordHash ?? decoyHash) && credential != nil
+        guard let credential, matches else {
+            throttle.recordFailure(handle: normalized, address: origin.address, now: now)
+            logger.notice("sign-in refused", metadata: ["request": "\(request.id)", "address": "\(origin.address)"])
+            return authPage(
+                builder.signIn(handle: handle, error: "That handle and password do not match an account.", field: .password),
+                title: nil, status: .unprocessableContent
+            )
+        }
+        throttle.recordSuccess(handle: normalized)
+        let cookie = try await sessions.start(for: credential.user, secure: origin.isHTTPS)
+        return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName))
+    }
+
+    /// The first language the browser asks for that Foundation knows, as a locale identifier.
+    static func locale(from request: Request) -> String {
+        let first = request.headers["Accept-Language"]?.split(separator: ",").first?.split(separator: ";").first
+        let identifier = first.map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "-", with: "_") } ?? ""
+        guard !identifier.isEmpty, identifier.count <= 20, Locale.availableIdentifiers.contains(identifier) else { return "en_US" }
+        return identifier
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import MicroHTTP
+import ParlorDomain
+import ParlorEvents
+import ParlorViews
+
+/// The chat list, a conversation beside it, and starting a new chat with type-to-find.
+extension ParlorApp {
+    func registerChatRoutes(on router: inout Router) {
+        router.get("/chats", signedIn { [self] _, signedIn in try await chatsPage(signedIn, chat: nil) })
+        // Before `/chats/{id}`: the first matching route answers.
+        router.get("/chats/new", signedIn { [self] request, signedIn in
+            let query = request.query["q"] ?? ""
+            return try await newChatPage(signedIn, handle: query, problem: nil, matches: try await matches(query, for: signedIn.user))
+        })
+        router.get("/chats/new/suggestions", signedIn { [self] request, signedIn in
+            let query = request.query["q"] ?? ""
+            let fragment = CreateChatBuilder(context: context(signedIn)).suggestions(query: query, matches: try await matches(query, for: signedIn.user))
+            var response = Response.html(templates.current.render(fragment))
+            response.headers.replace("Cache-Control", with: "no-store")
+            return response
+        })
+        router.post("/chats/new", bodyLimit: 16 * 1024, signedIn { [self] request, signedIn in try await createChat(request, signedIn) })
+        router.get("/chats/{id}", signedIn { [self] request, signedIn in
+            let chat = try chatID(request)
+            let before = request.query["before"].flatMap(Int64.init).map { MessageID($0) }
+            if before == nil {
+                // Opening a conversation reads it: this is the read receipt of pages without JavaScript.
+                await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)))
+            }
+            let draft = try await draft(request, chat: chat, viewer: signedIn.user)
+            return try await chatsPage(signedIn, chat: chat, before: before, draft: draft)
+        })
+    }
+
+    /// The chat id in the path; anything else is "no such chat".
+    func chatID(_ request: Request) throws -> ChatID {
+        guard let raw = request.parameters["id"], let id = Int64(raw), id > 0 else { throw Self.noSuchChat }
+        return ChatID(id)
+    }
+
+    static let noSuchChat = HTTPError(.notFound, "There is no such chat, or it is not yours.")
+
+    /// The composer as `?reply=` or `?edit=` asks for it, with a fresh idempotency token.
+    private func draft(_ request: Request, chat: ChatID, viewer: User) async throws -> ComposerDraft {
+        let token = Self.newToken()
+        if let raw = request.query["reply"], let id = Int64(raw), let message = try await store.message(MessageID(id)), message.chatID == chat {
+            return ComposerDraft(token: token, replyTo: message)
+        }
+        if let raw = request.query["edit"], let id = Int64(raw), let message = try await store.message(MessageID(id)),
+           message.chatID == chat, message.senderID == viewer.id
+        {
+            return ComposerDraft(text: message.body, token: token, editing: message)
+        }
+        return ComposerDraft(token: token)
+    }
+
+    /// A token for the next message of a composer: the same POST sent twice stores one message.
+    static func newToken() -> String { Sodium.randomToken(bytes: 16) }
+
+    /// `/chats` or `/chats/{id}`: the list, and the open conversation. 404 for a chat that is not the viewer's.
+    func chatsPage(_ signedIn: SignedIn, chat: ChatID?, before: MessageID? = nil, draft: ComposerDraft? = nil, status: HTTPStatus = .ok)
+        async throws -> Response
+    {
+        let context = context(signedIn)
+        let viewer = signedIn.user.id
+        var conversation: ConversationViewModel?
+        var contactName: String?
+        if let chat {
+            guard let snapshot = try await ConversationReader(store: store).snapshot(chat, viewer: viewer, before: before) else {
+                throw Self.noSuchChat
+            }
+            conversation = ConversationBuilder(context: context).conversation(snapshot, draft: draft ?? ComposerDraft(token: Self.newToken()))
+            contactName = snapshot.contact.displayName
+        }
+        let list = ChatListBuilder(context: context).loaded(try await store.chatList(for: viewer), current: chat)
+        let unread = try await store.unreadTotal(for: viewer)
+        // A page of older history is not live: a live page shows the newest messages.
+        let page = PageBuilder(context: context).chats(
+            list: list, conversation: conversation, contactName: contactName, unreadTotal: unread, openChat: chat,
+            showsNewest: before == nil
+        )
+        return self.page(page, status: status)
+    }
+
+    private func newChatPage(_ signedIn: SignedIn, handle: String, problem: CreateChatBuilder.Problem?, matches: [CreateChatBuilder.Match],
+                             status: HTTPStatus = .ok) async throws -> Response
+    {
+        let context = context(signedIn)
+        let unread = try await store.unreadTotal(for: signedIn.user.id)
+        let form = CreateChatBuilder(context: context).form(handle: handle, problem: problem, matches: matches)
+        let layout = PageBuilder(context: context).layout(title: "New chat", unreadTotal: unread)
+        return page(NewChatPageViewModel(layout: layout, form: form), status: status)
+    }
+
+    /// People whose handle or name starts with what was typed, with the viewer's chat with each, if any.
+    private func matches(_ query: String, for viewer: User) async throws -> [CreateChatBuilder.Match] {
+        var prefix = query.trimmingCharacters(in: .whitespaces)
+        if prefix.hasPrefix("@") { prefix.removeFirst() }
+        guard !prefix.isEmpty, prefix.count <= 50 else { return [] }
+        let people = try await store.users(matching: prefix, excluding: viewer.id, limit: 8)
+        guard !people.isEmpty else { return [] }
+        let chats = Dictionary(try await store.chatList(for: viewer.id).map { ($0.contact.id, $0.chatID) }, uniquingKeysWith: { first, _ in first })
+        return people.map { CreateChatBuilder.Match(user: $0, existingChat: chats[$0.id]) }
+    }
+
+    private func createChat(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
+        // A suggestion's button sends its handle as `pick`; the text field sends `handle`.
+        let typed = request.form["pick"] ?? request.form["handle"] ?? ""
+        var handle = typed.trimmingCharacters(in: .whitespaces)
+        if handle.hasPrefix("@") { handle.removeFirst() }
+        guard !handle.isEmpty else {
+            return try await newChatPage(signedIn, handle: typed, problem: .emptyHandle, matches: [], status: .unprocessableContent)
+        }
+        switch await events.send(.creating(creator: signedIn.user.id, contactHandle: handle)) {
+        case .created(let chat):
+            return .redirect(to: paths.chat(chat.id))
+        case .createFailed(_, .chatExists(let existing)):
+            let name = try await store.chatSummary(existing, for: signedIn.user.id)?.contact.displayName ?? "@" + handle
+            return try await newChatPage(signedIn, handle: typed, problem: .alreadyExists(existing, contactName: name), matches: [], status: .conflict)
+        case .createFailed(_, let reason):
+            let problem: CreateChatBuilder.Problem = switch reason {
+            case .unknownHandle, .invalidHandle: .unknownHandle(handle)
+            case .chatWithYourself: .yourself
+            default: .other(reason.message)
+            }
+            return try await newChatPage(signedIn, handle: typed, problem: problem, matches: try await matches(handle, for: signedIn.user),
+                                         status: .unprocessableContent)
+        default:
+            return try await newChatPage(signedIn, handle: typed, problem: .other(Refusal.unavailable.message), matches: [], status: .serviceUnavailable)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import MicroHTTP
+import ParlorDomain
+import ParlorViews
+
+/// Sending, editing and reading messages. Each POST becomes one event for the router. Without
+/// JavaScript the answer is a 303 back to the conversation (or the page again with the error in the
+/// composer); Parlor's script asks for a short answer instead and sees the result on its event stream.
+extension ParlorApp {
+    /// Room for 4,000 characters of four bytes each, percent-encoded, and the other fields.
+    static let messageBodyLimit = 64 * 1024
+
+    func registerMessageRoutes(on router: inout Router) {
+        router.post("/chats/{id}/messages", bodyLimit: Self.messageBodyLimit, signedIn { [self] request, signedIn in
+            try await sendMessage(request, signedIn)
+        })
+        router.post("/chats/{id}/messages/{message}", bodyLimit: Self.messageBodyLimit, signedIn { [self] request, signedIn in
+            try await editMessage(request, signedIn)
+        })
+        router.post("/chats/{id}/read", bodyLimit: 4 * 1024, signedIn { [self] request, signedIn in
+            let chat = try chatID(request)
+            let upTo = request.form["upTo"].flatMap(Int64.init).map { MessageID($0) }
+            guard try await store.membership(chat, signedIn.user.id) != nil else { throw Self.noSuchChat }
+            await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id, upTo: upTo)))
+            return Self.isFromScript(request) ? Response(status: .noContent) : .redirect(to: paths.chat(chat))
+        })
+    }
+
+    private func sendMessage(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
+        let chat = try chatID(request)
+        let body = request.form["body"] ?? ""
+        // A form without a token still sends once; a token is at most 64 characters of its own alphabet.
+        var token = request.form["token"] ?? ""
+        if token.isEmpty || token.utf8.count > 64 || !token.utf8.allSatisfy(Self.isTokenByte) { token = Self.newToken() }
+        let replyTo = request.form["replyTo"].flatMap(Int64.init).map { MessageID($0) }
+        let outgoing = OutgoingMessage(chatID: chat, senderID: signedIn.user.id, body: body, replyTo: replyTo, token: token, createdAt: clock.now)
+        switch await events.send(.sending(outgoing)) {
+        case .sent(let message, _):
+            if Self.isFromScript(request) { return Response(status: .noContent) }
+            return .redirect(to: paths.chat(chat) + "#message-\(message.id)")
+        case .failedSending(_, let reason):
+            if reason == .notFound { throw Self.noSuchChat }
+            if Self.isFromScript(request) { return .text(reason.message, status: Self.status(for: reason)) }
+            // The same token again: a retry after an unclear failure can never store the message twice.
+            var replied: Message?
+            if let replyTo { replied = try await store.message(replyTo) }
+            let draft = ComposerDraft(text: body, errorMessage: reason.message, token: token, replyTo: replied)
+            return try await chatsPage(signedIn, chat: chat, draft: draft, status: Self.status(for: reason))
+        default:
+            throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+        }
+    }
+
+    private func editMessage(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
+        let chat = try chatID(request)
+        guard let raw = request.parameters["message"], let id = Int64(raw),
+              let original = try await store.message(MessageID(id)), original.chatID == chat,
+              try await store.membership(chat, signedIn.user.id) != nil
+        else { throw Self.noSuchChat }
+        let body = request.form["body"] ?? ""
+        let edit = MessageEdit(messageID: original.id, editorID: signedIn.user.id, body: body, editedAt: clock.now)
+        switch await events.send(.editing(edit)) {
+        case .edited(let message):
+            if Self.isFromScript(request) { return Response(status: .noContent) }
+            return .redirect(to: paths.chat(chat) + "#message-\(message.id)")
+        case .failedEditing(_, let reason):
+            if Self.isFromScript(request) { return .text(reason.message, status: Self.status(for: reason)) }
+            let draft = ComposerDraft(text: body, errorMessage: reason.message, token: Self.newToken(), editing: original)
+            return try await chatsPage(signedIn, chat: chat, draft: draft, status: Self.status(for: reason))
+        default:
+            throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+        }
+    }
+
+    static func status(for reason: Refusal) -> HTTPStatus {
+        switch reason {
+        case .notFound: .notFound
+        case .notYourMessage: .forbidden
+        case .unavailable: .serviceUnavailable
+        default: .unprocessableContent
+        }
+    }
+
+    /// Letters, digits, `-` and `_`: what Parlor's tokens are made of.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
+    }
+}

@@ -1,0 +1,55 @@
+import CSodium
+
+/// Argon2id password hashes through libsodium's `crypto_pwhash_str`, at its "interactive" cost
+/// (64 MiB, two passes): tens of milliseconds per sign-in here, slow enough to make guessing expensive.
+public struct PasswordHasher: Sendable {
+    /// Longer ones are refused too: hashing megabytes on request would be an easy way to tie up the server.
+    public static let maximumLength = 256
+
+    private let opsLimit: UInt64
+    private let memLimit: Int
+
+    public init() {
+        Sodium.ready()
+        opsLimit = UInt64(crypto_pwhash_opslimit_interactive())
+        memLimit = crypto_pwhash_memlimit_interactive()
+    }
+
+    /// The hash to store, in the PHC string format (`$argon2id$v=19$m=65536,t=2,p=1$...`).
+    public func hash(_ password: String) throws(PasswordError) -> String {
+        var output = [CChar](repeating: 0, count: Int(crypto_pwhash_strbytes()))
+        let result = Self.withPassword(password) { pointer, length in
+            crypto_pwhash_str(&output, pointer, length, opsLimit, memLimit)
+        }
+        // Fails only when the memory for the hash cannot be had.
+        guard result == 0 else { throw .outOfMemory }
+        return String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether `password` matches `hash`; false for a malformed hash.
+    public func verify(_ password: String, against hash: String) -> Bool {
+        Self.withPassword(password) { pointer, length in
+            crypto_pwhash_str_verify(hash, pointer, length) == 0
+        }
+    }
+
+    /// The password's UTF-8 bytes and their count (a NUL inside is part of the password, not its end).
+    private static func withPassword<Result>(_ password: String, _ body: (UnsafePointer<CChar>, UInt64) -> Result) -> Result {
+        var bytes = Array(password.utf8)
+        let count = UInt64(bytes.count)
+        bytes.append(0)
+        return bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!, count) }
+        }
+    }
+
+    /// A hash of nothing, verified against when a handle is unknown, so the answer takes as long
+    /// whether the account exists or not.
+    public func decoyHash() -> String {
+        (try? hash("parlor-decoy-password")) ?? ""
+    }
+}
+
+public enum PasswordError: Error, Sendable {
+    case outOfMemory
+}

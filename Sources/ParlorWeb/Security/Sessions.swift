@@ -1,0 +1,65 @@
+import Foundation
+import MicroHTTP
+import ParlorDomain
+
+/// A signed-in request: who, and the session (its CSRF token goes into every form).
+struct SignedIn: Sendable {
+    let user: User
+    let session: StoredSession
+}
+
+/// Sign-in sessions. The browser keeps a random 256-bit id in an `HttpOnly`, `SameSite=Lax` cookie
+/// (`Secure` over HTTPS); the store keeps only its hash, with a CSRF token and an expiry.
+struct Sessions: Sendable {
+    static let cookieName = "parlor_session"
+    /// Before sign-in, forms are protected by a random token in this cookie and in the form (double submit).
+    static let formCookieName = "parlor_form"
+
+    let accounts: any AccountStore
+    let chats: any ChatStore
+    let clock: any WallClock
+    let lifetime: TimeInterval
+
+    /// Starts a session for `user`; the answer carries the cookie.
+    func start(for user: User, secure: Bool) async throws -> SetCookie {
+        let id = Sodium.randomToken()
+        let now = clock.now
+        try await accounts.createSession(StoredSession(
+            idHash: Sodium.hash(id), userID: user.id, csrfToken: Sodium.randomToken(),
+            createdAt: now, expiresAt: now.addingTimeInterval(lifetime)
+        ))
+        return SetCookie(
+            name: Self.cookieName, value: id, path: "/", maxAge: Int(lifetime),
+            secure: secure, httpOnly: true, sameSite: .lax
+        )
+    }
+
+    /// The request's session, if it has a live one.
+    func current(_ request: Request) async throws -> SignedIn? {
+        guard let id = request.cookies[Self.cookieName], !id.isEmpty, id.utf8.count <= 128 else { return nil }
+        guard let session = try await accounts.session(idHash: Sodium.hash(id), now: clock.now),
+              let user = try await chats.user(session.userID)
+        else { return nil }
+        return SignedIn(user: user, session: session)
+    }
+
+    /// Ends the request's session; the answer carries the expired cookie.
+    func end(_ request: Request) async throws -> SetCookie {
+        if let id = request.cookies[Self.cookieName], !id.isEmpty, id.utf8.count <= 128 {
+            try await accounts.deleteSession(idHash: Sodium.hash(id))
+        }
+        return SetCookie.expired(Self.cookieName)
+    }
+
+    /// The form token of a visitor who is not signed in, and the cookie to set when they have none yet.
+    static func formToken(_ request: Request, secure: Bool) -> (token: String, cookie: SetCookie?) {
+        if let token = request.cookies[formCookieName], token.utf8.count == 43 { return (token, nil) }
+        let token = Sodium.randomToken()
+        return (token, SetCookie(name: formCookieName, value: token, path: "/", secure: secure, httpOnly: true, sameSite: .lax))
+    }
+
+    /// Whether a POST carries `expected` as its `csrf` field.
+    static func formCarries(_ request: Request, token expected: String) -> Bool {
+        Sodium.constantTimeEqual(request.form["csrf"] ?? "", expected)
+    }
+}

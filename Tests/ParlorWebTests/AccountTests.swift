@@ -1,0 +1,137 @@
+import Foundation
+import HTTPTestSupport
+import Testing
+
+/// Sign up, sign in, sign out, sessions and the sign-in throttle, over HTTP with a real SQLite file.
+@Suite struct AccountTests {
+    @Test func signingUpStartsASessionWithASafeCookieAndShowsTheBotChat() async throws {
+        try await RunningParlor.with { parlor in
+            let ana = Visitor(port: parlor.port)
+            let form = try await ana.get("/signup")
+            #expect(form.status == 200)
+            #expect(form.header("Set-Cookie")?.contains("HttpOnly") == true)
+            let signedUp = try await ana.signUp("ana", name: "Ana Lima")
+            #expect(signedUp.status == 303)
+            #expect(signedUp.header("Location") == "/chats")
+            let cookie = try #require(signedUp.headers.first { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("parlor_session=") }?.1)
+            #expect(cookie.contains("HttpOnly"))
+            #expect(cookie.contains("SameSite=Lax"))
+            #expect(!cookie.contains("Secure"), "plain HTTP from a peer that is not a trusted proxy")
+            // The session id is 256 random bits.
+            let id = try #require(ana.cookies["parlor_session"])
+            #expect(id.count == 43)
+
+            let chats = try await ana.get("/chats")
+            #expect(chats.status == 200)
+            #expect(chats.text.contains("Ana Lima"))
+            #expect(chats.text.contains("Parlor Bot"), "every newcomer has a chat with the bot")
+        }
+    }
+
+    @Test func thePasswordIsStoredAsAnArgon2idHashOnly() async throws {
+        try await RunningParlor.with { parlor in
+            try await Visitor(port: parlor.port).signUp("ana", password: "a secret phrase 42")
+            var database = String(decoding: try Data(contentsOf: parlor.folder.appendingPathComponent("parlor.sqlite")), as: UTF8.self)
+            if let wal = try? Data(contentsOf: parlor.folder.appendingPathComponent("parlor.sqlite-wal")) {
+                database += String(decoding: wal, as: UTF8.self)
+            }
+            #expect(database.contains("$argon2id$"))
+            #expect(!database.contains("a secret phrase 42"))
+        }
+    }
+
+    @Test func signingOutEndsTheSessionOnTheServerNotJustInTheBrowser() async throws {
+        try await RunningParlor.with { parlor in
+            let ana = Visitor(port: parlor.port)
+            try await ana.signUp("ana")
+            try await ana.get("/chats")
+            let stolen = ana.cookies
+            let out = try await ana.post("/signout", [])
+            #expect(out.status == 303)
+            #expect(out.header("Location") == "/signin")
+            #expect(ana.cookies["parlor_session"] == nil)
+            let replay = Visitor(port: parlor.port)
+            replay.cookies = stolen
+            let page = try await replay.get("/chats")
+            #expect(page.status == 303)
+            #expect(page.header("Location") == "/signin")
+        }
+    }
+
+    @Test func signingInWithTheRightPasswordWorksAndAWrongOneSaysSoWithoutSayingWhich() async throws {
+        try await RunningParlor.with { parlor in
+            try await Visitor(port: parlor.port).signUp("ana", password: "correct horse battery")
+            let ben = Visitor(port: parlor.port)
+            try await ben.get("/signin")
+            let wrong = try await ben.post("/signin", [("handle", "ana"), ("password", "wrong horse battery")])
+            #expect(wrong.status == 422)
+            #expect(wrong.text.contains("That handle and password do not match an account."))
+            #expect(wrong.text.contains("value=\"ana\""), "the handle is kept, the password is not")
+            #expect(!wrong.text.contains("wrong horse"))
+            let unknown = try await ben.post("/signin", [("handle", "nobody"), ("password", "wrong horse battery")])
+            #expect(unknown.status == 422)
+            #expect(unknown.text.contains("That handle and password do not match an account."))
+            let right = try await ben.post("/signin", [("handle", "ANA"), ("password", "correct horse battery")])
+            #expect(right.status == 303)
+            #expect(try await ben.get("/chats").status == 200)
+        }
+    }
+
+    @Test func repeatedFailuresLockTheAccountForAWhileEvenForTheRightPassword() async throws {
+        try await RunningParlor.with { parlor in
+            try await Visitor(port: parlor.port).signUp("ana", password: "correct horse battery")
+            let guesser = Visitor(port: parlor.port)
+            try await guesser.get("/signin")
+            for attempt in 1...5 {
+                let response = try await guesser.post("/signin", [("handle", "ana"), ("password", "guess number \(attempt)")])
+                #expect(response.status == 422)
+            }
+            let locked = try await guesser.post("/signin", [("handle", "ana"), ("password", "correct horse battery")])
+            #expect(locked.status == 429)
+            #expect(locked.text.contains("Too many attempts to sign in. Try again in 15 minutes."))
+            #expect(locked.header("Retry-After") != nil)
+            #expect(guesser.cookies["parlor_session"] == nil)
+            // Another account from the same address is not locked by it.
+            try await Visitor(port: parlor.port).signUp("ben", password: "another good one")
+            let ben = Visitor(port: parlor.port)
+            try await ben.get("/signin")
+            #expect(try await ben.post("/signin", [("handle", "ben"), ("password", "another good one")]).status == 303)
+        }
+    }
+
+    @Test func badSignUpsAreRefusedWithTheFormAndCreateNothing() async throws {
+        try await RunningParlor.with { parlor in
+            try await Visitor(port: parlor.port).signUp("ana")
+            let ben = Visitor(port: parlor.port)
+            try await ben.get("/signup")
+            let taken = try await ben.post("/signup", [("handle", "Ana"), ("displayName", "Another Ana"), ("password", "long enough pass")])
+            #expect(taken.status == 422)
+            #expect(taken.text.contains("@Ana is taken") || taken.text.contains("@ana is taken"))
+            #expect(taken.text.contains("value=\"Another Ana\""))
+            let short = try await ben.post("/signup", [("handle", "ben"), ("displayName", "Ben"), ("password", "short")])
+            #expect(short.status == 422)
+            #expect(short.text.contains("at least 10 characters"))
+            let malformed = try await ben.post("/signup", [("handle", "b e n"), ("displayName", "Ben"), ("password", "long enough pass")])
+            #expect(malformed.status == 422)
+            #expect(malformed.text.contains("A handle has 3 to 20 letters"))
+            let noName = try await ben.post("/signup", [("handle", "ben"), ("displayName", "   "), ("password", "long enough pass")])
+            #expect(noName.status == 422)
+            // None of them made an account: "ben" can still sign up.
+            #expect(try await ben.post("/signup", [("handle", "ben"), ("displayName", "Ben"), ("password", "long enough pass")]).status == 303)
+        }
+    }
+
+    @Test func theCookieIsSecureWhenATrustedProxySaysTheRequestCameOverHTTPS() async throws {
+        try await RunningParlor.with(configure: { $0.trustedProxies = ["127.0.0.1"] }) { parlor in
+            let ana = Visitor(port: parlor.port)
+            try await ana.get("/signup", headers: ["X-Forwarded-Proto: https"])
+            let response = try await ana.post(
+                "/signup", [("handle", "ana"), ("displayName", "Ana"), ("password", "long enough pass")],
+                headers: ["X-Forwarded-Proto: https", "Origin: https://127.0.0.1"]
+            )
+            #expect(response.status == 303)
+            let cookie = response.headers.first { $0.1.hasPrefix("parlor_session=") }?.1 ?? ""
+            #expect(cookie.contains("; Secure"))
+        }
+    }
+}

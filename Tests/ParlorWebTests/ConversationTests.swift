@@ -1,0 +1,146 @@
+import Foundation
+import HTTPTestSupport
+import Testing
+
+/// Chats and messages as a person without JavaScript uses them: forms, 303s, pages.
+@Suite struct ConversationTests {
+    /// Ana and Ben, signed up, with a chat between them.
+    static func anaAndBen(_ parlor: RunningParlor) async throws -> (ana: Visitor, ben: Visitor, chat: String) {
+        let ana = Visitor(port: parlor.port)
+        try await ana.signUp("ana", name: "Ana Lima")
+        let ben = Visitor(port: parlor.port)
+        try await ben.signUp("ben", name: "Ben Okafor")
+        return (ana, ben, try await ana.startChat(with: "ben"))
+    }
+
+    @Test func aMessageIsStoredOnceShownToBothAndUnreadUntilOpened() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, chat) = try await Self.anaAndBen(parlor)
+            let sent = try await ana.say("Lunch at noon?", in: chat)
+            #expect(sent.status == 303)
+            #expect(sent.header("Location")?.hasPrefix(chat + "#message-") == true)
+            // The same POST again (a double click, a reload) keeps one message.
+            let again = try await ana.post(chat + "/messages", [("body", "Lunch at noon?"), ("token", ana.composerToken)])
+            #expect(again.status == 303)
+            // Two unread: Parlor Bot's welcome and Ana's message.
+            let list = try await ben.get("/chats")
+            #expect(list.text.contains("<title>(2) Chats · Parlor</title>"))
+            #expect(list.text.contains("<span class=\"chat-list-preview\">Lunch at noon?</span>"))
+            let opened = try await ben.get(chat)
+            #expect(opened.text.components(separatedBy: "<p class=\"message-body\">Lunch at noon?</p>").count == 2, "shown once")
+            // Opening the chat read it: one unread left (the bot's), and Ana sees "Read".
+            #expect(try await ben.get("/chats").text.contains("<title>(1) Chats · Parlor</title>"))
+            #expect(try await ana.get(chat).text.contains("delivery-read"))
+        }
+    }
+
+    @Test func anEmptyOrTooLongMessageShowsWhyInTheComposerAndIsNotStored() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, chat) = try await Self.anaAndBen(parlor)
+            let empty = try await ana.say("   \n ", in: chat)
+            #expect(empty.status == 422)
+            #expect(empty.text.contains("Write something before sending."))
+            #expect(empty.text.contains("aria-invalid=\"true\""))
+            let long = String(repeating: "é", count: 4001)
+            let tooLong = try await ana.say(long, in: chat)
+            #expect(tooLong.status == 422)
+            #expect(tooLong.text.contains("at most 4000 characters") || tooLong.text.contains("at most 4,000 characters"))
+            #expect(tooLong.text.contains(long), "the text is given back to fix")
+            let page = try await ben.get(chat)
+            #expect(!page.text.contains("éééé"))
+            #expect(page.text.contains("No messages yet") || !page.text.contains("class=\"message "))
+        }
+    }
+
+    @Test func aHostileMessageIsShownAsText() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, chat) = try await Self.anaAndBen(parlor)
+            let hostile = "<script>alert(1)</script><img src=x onerror=alert(2)>\"'&"
+            try await ana.say(hostile, in: chat)
+            let page = try await ben.get(chat).text
+            #expect(!page.contains("<script>alert(1)"))
+            #expect(!page.contains("<img src=x"))
+            #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;"))
+        }
+    }
+
+    @Test func editingChangesTheTextForEveryoneWithTheEditedMarkAndOnlyForTheSender() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, chat) = try await Self.anaAndBen(parlor)
+            let sent = try await ana.say("See you at 12", in: chat)
+            let id = try #require(sent.header("Location")?.split(separator: "-").last.map(String.init))
+            let form = try await ana.get(chat + "?edit=\(id)")
+            #expect(form.text.contains("See you at 12</textarea>"))
+            let edited = try await ana.post(chat + "/messages/\(id)", [("body", "See you at 1")])
+            #expect(edited.status == 303)
+            let page = try await ben.get(chat).text
+            #expect(page.contains("See you at 1<"))
+            #expect(page.contains("Ana Lima · Edited"))
+            let refused = try await ben.post(chat + "/messages/\(id)", [("body", "Ben was here")])
+            #expect(refused.status == 403)
+            #expect(refused.text.contains("You can only edit your own messages."))
+            #expect(!(try await ana.get(chat)).text.contains("Ben was here"))
+        }
+    }
+
+    @Test func aReplyQuotesTheMessageItAnswers() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, chat) = try await Self.anaAndBen(parlor)
+            let sent = try await ana.say("Which film?", in: chat)
+            let id = try #require(sent.header("Location")?.split(separator: "-").last.map(String.init))
+            let form = try await ben.get(chat + "?reply=\(id)")
+            #expect(form.text.contains("Replying to"))
+            try await ben.post(chat + "/messages", [("body", "The new one"), ("token", ben.composerToken), ("replyTo", id)])
+            let page = try await ana.get(chat).text
+            #expect(page.contains("class=\"reply-quote\""))
+            #expect(page.contains("<span class=\"reply-quote-excerpt\">Which film?</span>"))
+        }
+    }
+
+    @Test func startingAChatFindsPeopleAndExplainsEveryRefusal() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, _, chat) = try await Self.anaAndBen(parlor)
+            let suggestions = try await ana.get("/chats/new/suggestions?q=B")
+            #expect(suggestions.status == 200)
+            #expect(suggestions.text.contains("Ben Okafor"))
+            #expect(suggestions.text.contains("href=\"\(chat)\""), "an existing chat is offered, not a new one")
+            #expect(!suggestions.text.contains("<html"), "a fragment, not a page")
+            #expect(try await ana.get("/chats/new/suggestions?q=zz").text.contains("No one matches"))
+
+            try await ana.get("/chats/new")
+            let unknown = try await ana.post("/chats/new", [("handle", "@nobody")])
+            #expect(unknown.status == 422)
+            #expect(unknown.text.contains("No one is called @nobody."))
+            #expect(unknown.text.contains("value=\"@nobody\""))
+            let yourself = try await ana.post("/chats/new", [("handle", "ana")])
+            #expect(yourself.status == 422)
+            #expect(yourself.text.contains("You cannot start a chat with yourself."))
+            let existing = try await ana.post("/chats/new", [("handle", "ben")])
+            #expect(existing.status == 409)
+            #expect(existing.text.contains("You already have a chat with Ben Okafor."))
+            #expect(existing.text.contains("<a href=\"\(chat)\">Go to the chat</a>"))
+            #expect(try await ana.post("/chats/new", [("handle", "")]).status == 422)
+        }
+    }
+
+    @Test func settingsChangeHowDatesReadAndRefuseAnUnknownTimeZone() async throws {
+        try await RunningParlor.with { parlor in
+            let ana = Visitor(port: parlor.port)
+            try await ana.signUp("ana", name: "Ana Lima")
+            try await ana.get("/settings")
+            let saved = try await ana.post("/settings", [("displayName", "Ana L."), ("timeZone", "Asia/Tokyo"), ("locale", "fr_FR")])
+            #expect(saved.status == 303)
+            let page = try await ana.get("/settings?saved=1").text
+            #expect(page.contains("<option value=\"Asia/Tokyo\" selected>"))
+            #expect(page.contains("<option value=\"fr_FR\" selected>"))
+            #expect(page.contains("value=\"Ana L.\""))
+            #expect(page.contains("novembre"), "dates in French")
+            let refused = try await ana.post("/settings", [("displayName", "Ana"), ("timeZone", "Mars/Olympus"), ("locale", "fr_FR")])
+            #expect(refused.status == 422)
+            #expect(refused.text.contains("Choose a time zone"))
+            let empty = try await ana.post("/settings", [("displayName", " "), ("timeZone", "UTC"), ("locale", "fr_FR")])
+            #expect(empty.status == 422)
+            #expect(try await ana.get("/settings").text.contains("<option value=\"Asia/Tokyo\" selected>"), "nothing changed")
+        }
+    }
+}

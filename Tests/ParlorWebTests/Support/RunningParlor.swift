@@ -1,0 +1,67 @@
+import Foundation
+import HTTPTestSupport
+import Logging
+import MicroHTTP
+import ParlorDomain
+import ParlorWeb
+
+/// Parlor's web front in this process: a real SQLite file in a fresh folder, a real server on
+/// 127.0.0.1 and an ephemeral port, Parlor Bot without pauses.
+final class RunningParlor {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Friday 20 November 2026, 13:05 UTC.
+    static let now = Date(timeIntervalSince1970: 1_795_179_900)
+
+    let folder: URL
+    let app: ParlorApp
+    let server: HTTPServer
+    var port: UInt16 { server.port ?? 0 }
+
+    init(folder: URL? = nil, configure: (inout WebConfiguration) -> Void = { _ in }) async throws {
+        let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("parlor-web-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        self.folder = folder
+        var configuration = WebConfiguration()
+        configuration.databasePath = folder.appendingPathComponent("parlor.sqlite").path
+        configuration.publicFolder = Self.repository.appendingPathComponent("Public").path
+        configuration.templatesFolder = Self.repository.appendingPathComponent("Templates").path
+        configuration.botReadDelay = .zero
+        configuration.botReplyDelay = .zero
+        configure(&configuration)
+        let logger = Logger(label: "parlor-test") { _ in SwiftLogNoOpLogHandler() }
+        // A fixed "now", so dates read the same on every run.
+        app = try await ParlorApp(configuration: configuration, clock: ManualClock(Self.now), logger: logger)
+        var server = ServerConfiguration()
+        server.host = "127.0.0.1"
+        server.port = 0
+        server.threads = 2
+        self.server = HTTPServer(configuration: server, router: try app.makeRouter(), logger: logger)
+        try self.server.start()
+    }
+
+    /// Stops the server; the folder stays for a restart on the same file.
+    func stop() async {
+        await server.shutdown(gracePeriod: .seconds(2))
+    }
+
+    /// Stops and deletes the folder.
+    func finish() async {
+        await stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Runs `body` with a fresh Parlor, stopping it and removing its files however `body` ends.
+    static func with<Result>(configure: (inout WebConfiguration) -> Void = { _ in }, _ body: (RunningParlor) async throws -> Result) async throws -> Result {
+        let parlor = try await RunningParlor(configure: configure)
+        do {
+            let result = try await body(parlor)
+            await parlor.finish()
+            return result
+        } catch {
+            await parlor.finish()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import HTTPTestSupport
+
+/// A browser without JavaScript, as far as the server can tell: it keeps cookies, posts forms with the
+/// token the last page carried, and does not follow redirects (tests look at them).
+final class Visitor {
+    let port: UInt16
+    var cookies: [String: String] = [:]
+    /// The `csrf` field of the last page that had one.
+    var csrf = ""
+    /// The `token` field of the last composer seen.
+    var composerToken = ""
+
+    init(port: UInt16) {
+        self.port = port
+    }
+
+    @discardableResult
+    func get(_ target: String, headers: [String] = []) async throws -> TestResponse {
+        try await send("GET", target, headers: headers)
+    }
+
+    /// Posts `fields` (plus this visitor's CSRF token unless `csrf` is given).
+    @discardableResult
+    func post(_ target: String, _ fields: [(String, String)], csrf: String? = nil, headers: [String] = []) async throws -> TestResponse {
+        let all = [("csrf", csrf ?? self.csrf)] + fields
+        let body = all.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
+        return try await send("POST", target, headers: ["Content-Type: application/x-www-form-urlencoded"] + headers, body: body)
+    }
+
+    func send(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) async throws -> TestResponse {
+        let client = try RawClient(port: port, timeout: 15)
+        var fields = headers
+        if !cookies.isEmpty { fields.append("Cookie: " + cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")) }
+        let response = try await client.exchange(method, target, headers: fields, body: body)
+        remember(response)
+        return response
+    }
+
+    /// Opens the event stream of a page; the caller reads it.
+    func openEvents(_ target: String, lastEventID: String? = nil) async throws -> (RawClient, TestResponse) {
+        let client = try RawClient(port: port, timeout: 15)
+        var fields = ["Accept: text/event-stream"]
+        if !cookies.isEmpty { fields.append("Cookie: " + cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
+        if let lastEventID { fields.append("Last-Event-ID: \(lastEventID)") }
+        try client.send(RawClient.request("GET", target, headers: fields))
+        return (client, try await client.readStreamHead())
+    }
+
+    private func remember(_ response: TestResponse) {
+        for (name, value) in response.headers where name.lowercased() == "set-cookie" {
+            let pair = value.split(separator: ";", maxSplits: 1)[0].split(separator: "=", maxSplits: 1)
+            let cookieName = String(pair[0])
+            let cookieValue = pair.count > 1 ? String(pair[1]) : ""
+            if cookieValue.isEmpty || value.contains("Max-Age=0") { cookies[cookieName] = nil } else { cookies[cookieName] = cookieValue }
+        }
+        let html = response.text
+        if let token = Self.field("csrf", in: html) { csrf = token }
+        if let token = Self.field("token", in: html) { composerToken = token }
+    }
+
+    static func field(_ name: String, in html: String) -> String? {
+        guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
+        let rest = html[range.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+
+    static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    // MARK: Steps a person takes
+
+    /// Signs up; afterwards this visitor is signed in.
+    @discardableResult
+    func signUp(_ handle: String, name: String? = nil, password: String = "correct horse battery") async throws -> TestResponse {
+        try await get("/signup")
+        return try await post("/signup", [("handle", handle), ("displayName", name ?? handle.capitalized), ("password", password)])
+    }
+
+    /// Starts a chat with `handle` and returns its path ("/chats/3").
+    func startChat(with handle: String) async throws -> String {
+        try await get("/chats/new")
+        let response = try await post("/chats/new", [("handle", handle)])
+        guard response.status == 303, let location = response.header("Location") else {
+            throw ClientError(description: "no chat with \(handle): \(response.status) \(response.text)")
+        }
+        return location
+    }
+
+    /// The path of the chat with `name` in this visitor's chat list ("/chats/1").
+    func chat(named name: String) async throws -> String {
+        let list = try await get("/chats").text
+        guard let nameRange = list.range(of: "<span class=\"chat-list-name\">\(name)</span>"),
+              let link = list[..<nameRange.lowerBound].range(of: "<a href=\"/chats/", options: .backwards)
+        else { throw ClientError(description: "no chat named \(name)") }
+        let rest = list[link.upperBound...]
+        return "/chats/" + rest.prefix { $0.isNumber }
+    }
+
+    /// Opens `chat` and sends `text` from its composer.
+    @discardableResult
+    func say(_ text: String, in chat: String, replyTo: String? = nil) async throws -> TestResponse {
+        try await get(chat)
+        var fields = [("body", text), ("token", composerToken)]
+        if let replyTo { fields.append(("replyTo", replyTo)) }
+        return try await post(chat + "/messages", fields)
+    }
+}

@@ -50,7 +50,10 @@ let package = Package(
         // The SQLite store on GRDB: migrations, the chat-list query, group commits.
         .target(name: "ParlorStorage", dependencies: ["ParlorDomain", .product(name: "GRDB", package: "GRDB.swift")]),
         // The one path of every change: EventRouter (validate, store), EventHandler (listeners, fragments).
-        .target(name: "ParlorEvents", dependencies: ["ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput"]),
+        .target(
+            name: "ParlorEvents",
+            dependencies: ["ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput", .product(name: "Logging", package: "swift-log")]
+        ),
         // Event sources outside the core: Parlor Bot.
         .target(name: "ParlorBots", dependencies: ["ParlorDomain", "ParlorEvents"]),
         // View models (one per screen and cell), the builders that format domain values into them.

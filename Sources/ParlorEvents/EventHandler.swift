@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ParlorDomain
 import ParlorTemplates
 import ParlorViews
@@ -12,13 +13,18 @@ public final class EventHandler: Sendable {
     let clock: any WallClock
     let paths: Paths
     let renderer: FragmentRenderer
+    let logger: Logger
     private let registry = Mutex(ListenerRegistry())
 
     /// How many messages a conversation shows at first.
     public static let historyPageSize = 50
 
-    public init(store: any ChatStore, clock: any WallClock, basePath: String = "", templates: @escaping @Sendable () -> TemplateSet) {
+    public init(
+        store: any ChatStore, clock: any WallClock, basePath: String = "", logger: Logger = Logger(label: "parlor.events"),
+        templates: @escaping @Sendable () -> TemplateSet
+    ) {
         self.store = store
+        self.logger = logger
         self.clock = clock
         self.paths = Paths(basePath: basePath)
         self.renderer = FragmentRenderer(templates: templates)
@@ -84,7 +90,9 @@ public final class EventHandler: Sendable {
             case .chat, .user: break
             }
         } catch {
-            // A page that misses an update catches up when it reconnects; the change itself is stored.
+            // The change itself is stored; a page that missed the update catches up when it reconnects
+            // (it is sent the whole state). The event's kind only: never a message body in the log.
+            logger.error("open pages were not updated", metadata: ["event": "\(event.kind)", "error": "\(type(of: error))"])
         }
     }
 

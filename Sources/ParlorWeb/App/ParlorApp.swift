@@ -35,7 +35,7 @@ public final class ParlorApp: Sendable {
         let templates = try PageTemplates(folder: configuration.templatesFolder, reloads: configuration.reloadTemplates, logger: logger)
         self.templates = templates
         store = try SQLiteChatStore(path: configuration.databasePath)
-        handler = EventHandler(store: store, clock: clock, templates: { templates.current })
+        handler = EventHandler(store: store, clock: clock, logger: logger, templates: { templates.current })
         events = EventRouter(store: store, handler: handler, clock: clock)
         sessions = Sessions(accounts: store, chats: store, clock: clock, lifetime: configuration.sessionLifetime)
         throttle = SignInThrottle(limits: configuration.signInLimits)

@@ -71,7 +71,7 @@ extension ParlorApp {
         guard length <= PasswordHasher.maximumLength else {
             return again("A password can have at most \(PasswordHasher.maximumLength) characters.", .password)
         }
-        let hash = try passwords.hash(password)
+        let hash = try await passwords.hashed(password)
         let timeZone = request.form["timeZone"].flatMap { TimeZone(identifier: $0) == nil ? nil : $0 } ?? "UTC"
         let result = await events.send(.signingUp(NewUser(
             handle: handle, displayName: displayName, timeZoneIdentifier: timeZone,
@@ -107,7 +107,7 @@ extension ParlorApp {
         }
         let credential = password.count <= PasswordHasher.maximumLength ? try await store.credential(handle: normalized) : nil
         // An unknown handle is checked against a decoy, so it takes as long as a wrong password.
-        let matches = passwords.verify(password, against: credential?.passwordHash ?? decoyHash) && credential != nil
+        let matches = await passwords.verified(password, against: credential?.passwordHash ?? decoyHash) && credential != nil
         guard let credential, matches else {
             throttle.recordFailure(handle: normalized, address: origin.address, now: now)
             logger.notice("sign-in refused", metadata: ["request": "\(request.id)", "address": "\(origin.address)"])

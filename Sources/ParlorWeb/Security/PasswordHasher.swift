@@ -1,4 +1,6 @@
 import CSodium
+import Dispatch
+import Foundation
 
 /// Argon2id password hashes through libsodium's `crypto_pwhash_str`, at its "interactive" cost
 /// (64 MiB, two passes): tens of milliseconds per sign-in here, slow enough to make guessing expensive.
@@ -41,6 +43,31 @@ public struct PasswordHasher: Sendable {
         return bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!, count) }
         }
+    }
+
+    /// Hashing takes tens of milliseconds of CPU and 64 MiB: it runs on threads of its own, at most one per
+    /// core at a time, so sign-ins never hold the threads that serve every other request.
+    private static let work = DispatchQueue(label: "parlor.passwords", attributes: .concurrent)
+    private static let slots = DispatchSemaphore(value: max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+    private static func offload<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            work.async {
+                slots.wait()
+                defer { slots.signal() }
+                continuation.resume(returning: body())
+            }
+        }
+    }
+
+    /// ``hash(_:)`` away from the request threads.
+    public func hashed(_ password: String) async throws(PasswordError) -> String {
+        try await Self.offload { Result { () throws(PasswordError) in try hash(password) } }.get()
+    }
+
+    /// ``verify(_:against:)`` away from the request threads.
+    public func verified(_ password: String, against hash: String) async -> Bool {
+        await Self.offload { verify(password, against: hash) }
     }
 
     /// A hash of nothing, verified against when a handle is unknown, so the answer takes as long

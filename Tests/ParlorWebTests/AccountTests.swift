@@ -134,4 +134,18 @@ import Testing
             #expect(cookie.contains("; Secure"))
         }
     }
+
+    @Test func oneAddressTryingManyAccountsIsSlowedDownToo() async throws {
+        try await RunningParlor.with(configure: { $0.signInLimits.perAddress = 3 }) { parlor in
+            try await Visitor(port: parlor.port).signUp("ana", password: "correct horse battery")
+            let sprayer = Visitor(port: parlor.port)
+            try await sprayer.get("/signin")
+            for handle in ["ben", "chloe", "dan"] {
+                #expect(try await sprayer.post("/signin", [("handle", handle), ("password", "Password123")]).status == 422)
+            }
+            let refused = try await sprayer.post("/signin", [("handle", "ana"), ("password", "correct horse battery")])
+            #expect(refused.status == 429)
+            #expect(sprayer.cookies["parlor_session"] == nil)
+        }
+    }
 }

@@ -143,4 +143,26 @@ import Testing
             #expect(try await ana.get("/settings").text.contains("<option value=\"Asia/Tokyo\" selected>"), "nothing changed")
         }
     }
+
+    @Test func olderMessagesAreAPageAwayAndThatPageIsNotLive() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, _, chat) = try await Self.anaAndBen(parlor)
+            try await ana.get(chat)
+            for number in 1...55 {
+                let sent = try await ana.post(chat + "/messages", [("body", "Message number \(number)."), ("token", "older-\(number)")])
+                #expect(sent.status == 303)
+            }
+            let newest = try await ana.get(chat).text
+            #expect(newest.contains("Message number 55."))
+            #expect(newest.contains("Message number 6."))
+            #expect(!newest.contains("Message number 5."), "the newest 50 only")
+            let link = try #require(newest.range(of: "<a href=\"\(chat)?before=")).upperBound
+            let before = String(newest[link...].prefix { $0.isNumber })
+            let older = try await ana.get(chat + "?before=\(before)").text
+            #expect(older.contains("Message number 1."))
+            #expect(older.contains("Message number 5."))
+            #expect(!older.contains("Message number 6."))
+            #expect(older.contains("data-events-url=\"/events\""), "live for the chat list, not for these messages")
+        }
+    }
 }

@@ -71,7 +71,7 @@ import Testing
         #expect(home.header("Location") == "/signin")
         let signIn = try await client.exchange("GET", "/signin")
         #expect(signIn.status == 200)
-        #expect(signIn.text.contains("<title>Sign in to Parlor</title>"))
+        #expect(signIn.text.contains("<title>Sign in · Parlor</title>"))
         #expect(FileManager.default.fileExists(atPath: parlor.database), "the SQLite file is created at start-up")
         #expect(try await client.exchange("GET", "/healthz").text == "ok\n")
         let css = try await client.exchange("GET", "/public/css/parlor.css")

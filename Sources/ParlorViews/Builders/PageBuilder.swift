@@ -38,6 +38,14 @@ public struct PageBuilder: Sendable {
         )
     }
 
+    /// The layout of the sign-in and sign-up pages: nobody signed in, no live updates.
+    public static func signedOutLayout(title: String, paths: Paths, csrfToken: String) -> PageLayoutViewModel {
+        PageLayoutViewModel(
+            title: "\(title) · \(productName)", basePath: paths.basePath, stylesheetURL: paths.stylesheet, scriptURL: paths.script,
+            faviconURL: paths.favicon, csrfToken: csrfToken, signedInUser: nil, eventsURL: nil
+        )
+    }
+
     /// `/chats` or `/chats/{id}`. A page of older history (`showsNewest` false) gets live updates of its
     /// chat list only: live messages are appended to the newest ones.
     public func chats(

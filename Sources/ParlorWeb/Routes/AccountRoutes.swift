@@ -25,16 +25,13 @@ extension ParlorApp {
         if try await sessions.current(request) != nil { return .redirect(to: paths.chats) }
         let secure = origin(request).isHTTPS
         let (token, cookie) = Sessions.formToken(request, secure: secure)
-        var response = authPage(form(token), title: nil)
+        var response = authPage(form(token))
         if let cookie { response.setCookie(cookie) }
         return response
     }
 
-    private func authPage(_ form: AuthFormViewModel, title: String?, status: HTTPStatus = .ok) -> Response {
-        let layout = PageLayoutViewModel(
-            title: form.heading, basePath: paths.basePath, stylesheetURL: paths.stylesheet, scriptURL: paths.script,
-            faviconURL: paths.favicon, csrfToken: form.csrfToken, signedInUser: nil, eventsURL: nil
-        )
+    private func authPage(_ form: AuthFormViewModel, status: HTTPStatus = .ok) -> Response {
+        let layout = PageBuilder.signedOutLayout(title: form.submitLabel, paths: paths, csrfToken: form.csrfToken)
         return page(AuthPageViewModel(layout: layout, form: form), status: status)
     }
 
@@ -45,7 +42,7 @@ extension ParlorApp {
         if origin.allows(request), Sessions.formCarries(request, token: cookieToken) { return nil }
         let (token, cookie) = Sessions.formToken(request, secure: origin.isHTTPS)
         let message = "This form was out of date or came from another site, so nothing was sent. Please try again."
-        var response = authPage(form(AuthFormBuilder(paths: paths, csrfToken: token), message), title: nil, status: .forbidden)
+        var response = authPage(form(AuthFormBuilder(paths: paths, csrfToken: token), message), status: .forbidden)
         if let cookie { response.setCookie(cookie) }
         return response
     }
@@ -60,7 +57,7 @@ extension ParlorApp {
         let origin = origin(request)
         let builder = AuthFormBuilder(paths: paths, csrfToken: request.form["csrf"] ?? "")
         func again(_ message: String, _ field: AuthFormBuilder.Field) -> Response {
-            authPage(builder.signUp(handle: handle, displayName: displayName, error: message, field: field), title: nil, status: .unprocessableContent)
+            authPage(builder.signUp(handle: handle, displayName: displayName, error: message, field: field), status: .unprocessableContent)
         }
         // Checked here only so a bad handle is reported before the slow hash; the router checks again.
         guard (try? Handle.normalized(handle)) != nil else { return again(Refusal.invalidHandle.message, .handle) }
@@ -101,7 +98,7 @@ extension ParlorApp {
         if let wait = throttle.wait(handle: normalized, address: origin.address, now: now) {
             let minutes = max(1, Int((wait / 60).rounded(.up)))
             let message = "Too many attempts to sign in. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
-            var response = authPage(builder.signIn(handle: handle, error: message, field: .password), title: nil, status: .tooManyRequests)
+            var response = authPage(builder.signIn(handle: handle, error: message, field: .password), status: .tooManyRequests)
             response.headers.replace("Retry-After", with: String(Int(wait.rounded(.up))))
             return response
         }
@@ -113,7 +110,7 @@ extension ParlorApp {
             logger.notice("sign-in refused", metadata: ["request": "\(request.id)", "address": "\(origin.address)"])
             return authPage(
                 builder.signIn(handle: handle, error: "That handle and password do not match an account.", field: .password),
-                title: nil, status: .unprocessableContent
+                status: .unprocessableContent
             )
         }
         throttle.recordSuccess(handle: normalized)

@@ -87,6 +87,7 @@ public final class EventHandler: Sendable {
             switch event {
             case .message(let event): try await handle(event)
             case .chat(.created(let chat)): try await chatCreated(chat)
+            case .user(.profileUpdated(let user)): try await profileUpdated(user)
             case .chat, .user: break
             }
         } catch {
@@ -104,6 +105,25 @@ public final class EventHandler: Sendable {
     /// The newest page of a chat's history as the conversation's message region.
     func messagesRegion(_ chat: ChatID, viewer: User, context: ViewerContext) async throws -> ConversationMessagesViewModel? {
         try await ConversationReader(store: store).snapshot(chat, viewer: viewer.id).map(ConversationBuilder(context: context).messages)
+    }
+
+    /// A new name, time zone or locale: the person's own pages and their contacts' pages get their chat
+    /// list again (names, and dates in the new time zone), rendered once per open chat.
+    private func profileUpdated(_ user: User) async throws {
+        let own = try await store.chatList(for: user.id)
+        for person in [user] + own.map(\.contact) {
+            let pages = pages(of: person.id)
+            guard !pages.isEmpty else { continue }
+            let builder = ChatListBuilder(context: context(for: person))
+            let summaries = person.id == user.id ? own : try await store.chatList(for: person.id)
+            var variants: [ChatID?: ScreenUpdate] = [:]
+            for page in pages {
+                let update = variants[page.page.openChat]
+                    ?? renderer.update(.replace, "chat-list", .chatList(builder.loaded(summaries, current: page.page.openChat)))
+                variants[page.page.openChat] = update
+                page.listener.receive(update)
+            }
+        }
     }
 
     private func chatCreated(_ chat: Chat) async throws {

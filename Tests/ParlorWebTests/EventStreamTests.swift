@@ -41,6 +41,18 @@ import Testing
         }
     }
 
+    @Test func aNewDisplayNameReachesTheContactsOpenPages() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, _) = try await ConversationTests.anaAndBen(parlor)
+            let (stream, _) = try await ben.openEvents("/events")
+            _ = try await stream.read(until: "action=\"badge\"")
+            try await ana.get("/settings")
+            #expect(try await ana.post("/settings", [("displayName", "Ana <Renamed>"), ("timeZone", "UTC"), ("locale", "en_US")]).status == 303)
+            let update = try await stream.read(until: "Ana &lt;Renamed&gt;")
+            #expect(update.contains("action=\"replace\" target=\"chat-list\""))
+        }
+    }
+
     @Test func aReconnectingPageGetsTheWholeStateAgainEvenAfterARestart() async throws {
         let parlor = try await RunningParlor()
         let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)

@@ -10,10 +10,14 @@ import Testing
             try await ana.signUp("ana")
             let chat = try await ana.chat(named: "Parlor Bot")
             try await ana.get(chat)
-            for token in ["", "not-the-token", ana.csrf + "x"] {
+            let sessionToken = ana.csrf
+            for token in ["", "not-the-token", sessionToken + "x"] {
                 let refused = try await ana.post(chat + "/messages", [("body", "forged"), ("token", "t-\(token.count)")], csrf: token)
                 #expect(refused.status == 403)
                 #expect(refused.text.contains("nothing was changed"))
+                // The conversation again, the text kept to send once more with the fresh token.
+                #expect(refused.text.contains(">forged</textarea>"))
+                #expect(Visitor.field("csrf", in: refused.text) == sessionToken)
             }
             let page = try await ana.get(chat)
             #expect(!page.text.contains("forged"))

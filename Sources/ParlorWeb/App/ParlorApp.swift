@@ -83,9 +83,16 @@ public final class ParlorApp: Sendable {
         RequestOrigin(request, trustedProxies: configuration.trustedProxies)
     }
 
+    static let forgedFormMessage =
+        "This form was out of date or came from another site, so nothing was changed. Check it and send it again."
+
     /// Wraps a handler that needs a signed-in person. Without a session a page goes to sign-in and a
-    /// POST is refused; every POST must carry the session's CSRF token and come from this site.
-    func signedIn(_ handler: @escaping @Sendable (Request, SignedIn) async throws -> Response) -> AsyncHandler {
+    /// POST is refused; every POST must carry the session's CSRF token and come from this site. A refused
+    /// POST gets 403 with `refused`'s page (the form again, with a fresh token) or a page saying why.
+    func signedIn(
+        refused: (@Sendable (Request, SignedIn) async throws -> Response)? = nil,
+        _ handler: @escaping @Sendable (Request, SignedIn) async throws -> Response
+    ) -> AsyncHandler {
         { [self] request in
             guard let signedIn = try await sessions.current(request) else {
                 if request.method == .post {
@@ -95,10 +102,12 @@ public final class ParlorApp: Sendable {
             }
             if request.method == .post {
                 guard origin(request).allows(request), Sessions.formCarries(request, token: signedIn.session.csrfToken) else {
-                    throw HTTPError(
-                        .forbidden,
-                        "This form was out of date or came from another site, so nothing was changed. Reload the page and try again."
-                    )
+                    if let refused, !Self.isFromScript(request) {
+                        var response = try await refused(request, signedIn)
+                        response.status = .forbidden
+                        return response
+                    }
+                    throw HTTPError(.forbidden, Self.forgedFormMessage)
                 }
             }
             return try await handler(request, signedIn)

@@ -11,7 +11,11 @@ extension ParlorApp {
     static let messageBodyLimit = 64 * 1024
 
     func registerMessageRoutes(on router: inout Router) {
-        router.post("/chats/{id}/messages", bodyLimit: Self.messageBodyLimit, signedIn { [self] request, signedIn in
+        router.post("/chats/{id}/messages", bodyLimit: Self.messageBodyLimit, signedIn(refused: { [self] request, signedIn in
+            // The conversation again, with the text kept and a fresh token: nothing is lost, nothing sent.
+            let draft = ComposerDraft(text: request.form["body"] ?? "", errorMessage: Self.forgedFormMessage, token: Self.newToken())
+            return try await chatsPage(signedIn, chat: try chatID(request), draft: draft)
+        }) { [self] request, signedIn in
             try await sendMessage(request, signedIn)
         })
         router.post("/chats/{id}/messages/{message}", bodyLimit: Self.messageBodyLimit, signedIn { [self] request, signedIn in

@@ -39,7 +39,7 @@ public final class ParlorApp: Sendable {
         events = EventRouter(store: store, handler: handler, clock: clock)
         sessions = Sessions(accounts: store, chats: store, clock: clock, lifetime: configuration.sessionLifetime)
         throttle = SignInThrottle(limits: configuration.signInLimits)
-        decoyHash = passwords.decoyHash()
+        decoyHash = try await passwords.hashed("parlor-decoy-password")
         _ = try await ParlorBot.start(
             router: events, store: store, clock: clock,
             readDelay: configuration.botReadDelay, replyDelay: configuration.botReplyDelay

@@ -69,12 +69,6 @@ public struct PasswordHasher: Sendable {
     public func verified(_ password: String, against hash: String) async -> Bool {
         await Self.offload { verify(password, against: hash) }
     }
-
-    /// A hash of nothing, verified against when a handle is unknown, so the answer takes as long
-    /// whether the account exists or not.
-    public func decoyHash() -> String {
-        (try? hash("parlor-decoy-password")) ?? ""
-    }
 }
 
 public enum PasswordError: Error, Sendable {

@@ -27,13 +27,21 @@
     }
   }
 
+  // Whether the conversation is scrolled to (nearly) its end: then new messages keep it there.
+  function followsEnd() {
+    const messages = document.querySelector(".conversation .messages");
+    return !!messages && messages.scrollHeight - messages.scrollTop - messages.clientHeight < 120;
+  }
+
   function apply(action, target, fragment) {
     const element = document.getElementById(target);
+    const following = followsEnd();
     switch (action) {
       case "replace":
         if (!element || !fragment) return;
         removeExisting(fragment, element);
         element.replaceWith(fragment);
+        if (following) scrollToEnd(null);
         break;
       case "append":
       case "prepend":
@@ -42,6 +50,7 @@
         removeExisting(fragment, element);
         if (action === "append") element.append(fragment); else element.prepend(fragment);
         if (announced) announce(announced);
+        if (following) scrollToEnd(null);
         break;
       case "remove":
         if (element) element.remove();

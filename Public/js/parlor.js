@@ -334,8 +334,21 @@
 
   // ---------------------------------------------------------------- start
 
+  // A new account starts in the browser's time zone (without the script: UTC, changeable in Settings).
+  function addTimeZone(form) {
+    if (!form.querySelector("[name=displayName]")) return;
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (!zone) return;
+    const field = document.createElement("input");
+    field.type = "hidden";
+    field.name = "timeZone";
+    field.value = zone;
+    form.append(field);
+  }
+
   function start() {
     document.querySelectorAll("form.composer").forEach(enhanceComposer);
+    document.querySelectorAll("form.auth-form").forEach(addTimeZone);
     document.querySelectorAll("form.create-chat").forEach(enhanceNewChat);
     const errorField = document.querySelector("[data-error-field]");
     if (errorField) {

@@ -28,6 +28,21 @@ import Testing
         }
     }
 
+    @Test func aNewAccountStartsInTheTimeZoneItsBrowserSent() async throws {
+        try await RunningParlor.with { parlor in
+            let ana = Visitor(port: parlor.port)
+            try await ana.get("/signup")
+            let fields = [("handle", "ana"), ("displayName", "Ana"), ("password", "long enough pass"), ("timeZone", "Asia/Tokyo")]
+            #expect(try await ana.post("/signup", fields).status == 303)
+            #expect(try await ana.get("/settings").text.contains("<option value=\"Asia/Tokyo\" selected>"))
+            let ben = Visitor(port: parlor.port)
+            try await ben.get("/signup")
+            let unknown = [("handle", "ben"), ("displayName", "Ben"), ("password", "long enough pass"), ("timeZone", "Nowhere/Else")]
+            #expect(try await ben.post("/signup", unknown).status == 303)
+            #expect(try await ben.get("/settings").text.contains("<option value=\"UTC\" selected>"))
+        }
+    }
+
     @Test func thePasswordIsStoredAsAnArgon2idHashOnly() async throws {
         try await RunningParlor.with { parlor in
             try await Visitor(port: parlor.port).signUp("ana", password: "a secret phrase 42")

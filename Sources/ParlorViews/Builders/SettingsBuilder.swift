@@ -16,7 +16,10 @@ public struct SettingsBuilder: Sendable {
 
     public func form(displayName: String? = nil, error: String? = nil, saved: Bool = false) -> SettingsFormViewModel {
         let viewer = context.viewer
-        let zones = TimeZone.knownTimeZoneIdentifiers.sorted()
+        // "UTC", every account's default, is not in Foundation's list: without it here the first zone
+        // would look chosen and saving would move the person to Africa/Abidjan.
+        var zones = TimeZone.knownTimeZoneIdentifiers.sorted()
+        if !zones.contains(viewer.timeZoneIdentifier) { zones.insert(viewer.timeZoneIdentifier, at: 0) }
         var locales = Self.localeIdentifiers
         if !locales.contains(viewer.localeIdentifier) { locales.insert(viewer.localeIdentifier, at: 0) }
         return SettingsFormViewModel(

@@ -147,6 +147,17 @@ import Testing
             #expect(response.status == 303)
             let cookie = response.headers.first { $0.1.hasPrefix("parlor_session=") }?.1 ?? ""
             #expect(cookie.contains("; Secure"))
+            // A proxy that passes the public host name in X-Forwarded-Host: the browser's Origin names it.
+            try await ana.get("/chats", headers: ["X-Forwarded-Proto: https"])
+            let settings = [("displayName", "Ana"), ("timeZone", "UTC"), ("locale", "en_US")]
+            let proxied = try await ana.post(
+                "/settings", settings, headers: ["X-Forwarded-Proto: https", "X-Forwarded-Host: chat.example", "Origin: https://chat.example"]
+            )
+            #expect(proxied.status == 303)
+            let foreign = try await ana.post(
+                "/settings", settings, headers: ["X-Forwarded-Proto: https", "X-Forwarded-Host: chat.example", "Origin: https://evil.example"]
+            )
+            #expect(foreign.status == 403)
         }
     }
 

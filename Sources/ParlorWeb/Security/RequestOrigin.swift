@@ -7,6 +7,8 @@ struct RequestOrigin {
     let isHTTPS: Bool
     /// The person's address: the socket peer, or what a trusted proxy says.
     let address: String
+    /// The host the person asked for: `Host`, or a trusted proxy's `X-Forwarded-Host`.
+    let host: String?
 
     init(_ request: Request, trustedProxies: Set<String>) {
         let peer = request.peerAddress ?? "unknown"
@@ -15,9 +17,11 @@ struct RequestOrigin {
             // The proxy appends the address it saw last.
             let forwarded = request.headers["X-Forwarded-For"]?.split(separator: ",").last
             address = forwarded.map { $0.trimmingCharacters(in: .whitespaces) } ?? peer
+            host = request.headers["X-Forwarded-Host"] ?? request.headers["Host"]
         } else {
             isHTTPS = false
             address = peer
+            host = request.headers["Host"]
         }
     }
 
@@ -25,7 +29,7 @@ struct RequestOrigin {
     /// cross-site POST, so a foreign or opaque ("null") origin is refused.
     func allows(_ request: Request) -> Bool {
         guard let origin = request.headers["Origin"] else { return true }
-        guard let host = request.headers["Host"] else { return false }
+        guard let host else { return false }
         return origin == (isHTTPS ? "https://" : "http://") + host
     }
 }

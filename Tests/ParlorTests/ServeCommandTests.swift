@@ -17,12 +17,14 @@ import Testing
         private(set) var log = ""
         var port: UInt16 = 0
 
-        /// The SQLite file of this run, in a folder of its own.
+        /// The SQLite file of this run, in a folder of its own (removed when this value goes).
         let database: String
+        private let folder: URL
 
         init(arguments: [String], port: UInt16 = 0, templates: String = repository.appendingPathComponent("Templates").path, database: String? = nil) throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-serve-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            self.folder = folder
             self.database = database ?? folder.appendingPathComponent("parlor.sqlite").path
             child = try ChildProcess(executable: ServeCommandTests.executable.path, arguments: [
                 "serve", "--host", "127.0.0.1", "--port", "\(port)",
@@ -30,6 +32,10 @@ import Testing
                 "--templates", templates,
                 "--database", self.database,
             ] + arguments)
+        }
+
+        deinit {
+            try? FileManager.default.removeItem(at: folder)
         }
 
         /// Reads the log until the "listening" line names the port (at most 10 s).

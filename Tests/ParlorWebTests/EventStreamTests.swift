@@ -26,6 +26,26 @@ import Testing
         }
     }
 
+    @Test func pagesShowingTheSameThingShareOneEncodedUpdateWithOneId() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)
+            let id = String(chat.split(separator: "/").last!)
+            var pages: [RawClient] = []
+            for _ in 0..<3 {
+                let (stream, _) = try await ben.openEvents("/events?chat=\(id)")
+                _ = try await stream.read(until: "target=\"messages-\(id)\"")
+                pages.append(stream)
+            }
+            try await ana.say("One for all", in: chat)
+            var ids: Set<String> = []
+            for page in pages {
+                let arrival = try await page.read(until: "One for all")
+                ids.insert(try #require(arrival.components(separatedBy: "\nid: ").last?.split(separator: "\n").first.map(String.init)))
+            }
+            #expect(ids.count == 1, "the same update reached three pages as one event: \(ids)")
+        }
+    }
+
     @Test func aMessageInAChatThatIsNotOpenComesWithAToastAndABadge() async throws {
         try await RunningParlor.with { parlor in
             let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)

@@ -22,7 +22,7 @@ public final class ParlorApp: Sendable {
     let passwords = PasswordHasher()
     /// Verified against when a handle is unknown, so a wrong handle costs as much as a wrong password.
     let decoyHash: String
-    let streamIDs = StreamEventIDs()
+    let streamEncoder = StreamEncoder()
     let logger: Logger
     let paths = Paths(basePath: "")
 

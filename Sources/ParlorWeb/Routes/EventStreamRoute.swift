@@ -1,32 +1,48 @@
+import ByteOutput
 import Foundation
 import MicroHTTP
 import ParlorDomain
 import ParlorEvents
 import Synchronization
 
-/// Ids of the events Parlor streams: this run's start time, then a counter. A page that reconnects
-/// sends the last one it saw as `Last-Event-ID`.
-final class StreamEventIDs: Sendable {
+/// Turns updates into event-stream bytes once, however many pages receive them. The event handler hands
+/// the same few updates (the same rendered bytes) to every page of a variant, page after page, so
+/// remembering the last few updates encoded makes the rest of that loop a lookup. Each update gets one
+/// id: this run's start time, then a counter; a page that reconnects sends the last one as `Last-Event-ID`.
+final class StreamEncoder: Sendable {
+    /// More than the updates one event sends a page (a removal, a cell, a list item, a badge, a toast).
+    static let remembered = 8
+
     private let run = String(Int64(Date().timeIntervalSince1970 * 1000), radix: 36)
     private let counter = Atomic<Int64>(0)
+    /// The storages of recent updates' bytes, newest last; held so none is freed and its address reused.
+    private let recent = Mutex<[(source: OutputBuffer.Storage, event: EncodedEvent)]>([])
 
-    func next() -> String {
-        "\(run)-\(counter.add(1, ordering: .relaxed).newValue)"
+    func encode(_ update: ScreenUpdate) -> EncodedEvent {
+        let source = update.html.finishedStorage
+        return recent.withLock { recent in
+            if let known = recent.last(where: { $0.source === source }) { return known.event }
+            let id = "\(run)-\(counter.add(1, ordering: .relaxed).newValue)"
+            let event = ServerSentEvent(id: id, data: update.html.string).encoded
+            if recent.count == Self.remembered { recent.removeFirst() }
+            recent.append((source, event))
+            return event
+        }
     }
 }
 
 /// An open page, fed through its event stream.
 final class StreamListener: Listener {
     let stream: EventStream
-    let ids: StreamEventIDs
+    let encoder: StreamEncoder
 
-    init(stream: EventStream, ids: StreamEventIDs) {
+    init(stream: EventStream, encoder: StreamEncoder) {
         self.stream = stream
-        self.ids = ids
+        self.encoder = encoder
     }
 
     func receive(_ update: ScreenUpdate) {
-        stream.send(ServerSentEvent(id: ids.next(), data: update.html.string))
+        stream.send(encoder.encode(update))
     }
 }
 
@@ -49,7 +65,7 @@ extension ParlorApp {
                 openChat = ChatID(id)
             }
             let stream = EventStream(lastEventID: request.lastEventID)
-            let listener = StreamListener(stream: stream, ids: streamIDs)
+            let listener = StreamListener(stream: stream, encoder: streamEncoder)
             let registration: ListenerRegistration
             do {
                 registration = try await handler.register(listener, for: PageSubscription(viewer: signedIn.user.id, openChat: openChat))

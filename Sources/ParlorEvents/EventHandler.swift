@@ -51,9 +51,11 @@ public final class EventHandler: Sendable {
         let registration = ListenerRegistration(handler: self, listener: listener, page: page)
         do {
             let context = context(for: viewer)
-            let list = ChatListBuilder(context: context).loaded(try await store.chatList(for: viewer.id), current: page.openChat)
+            let summaries = try await store.chatList(for: viewer.id)
+            let list = ChatListBuilder(context: context).loaded(summaries, current: page.openChat)
             listener.receive(renderer.update(.replace, "chat-list", .chatList(list)))
-            listener.receive(try await badgeUpdate(for: viewer, context: context))
+            // The badge counts what the list just read: no second query.
+            listener.receive(badgeUpdate(total: summaries.reduce(0) { $0 + $1.unreadCount }, context: context))
             if let chat = page.openChat, let messages = try await messagesRegion(chat, viewer: viewer, context: context) {
                 listener.receive(renderer.update(.replace, messages.domID, .messages(messages)))
             }
@@ -98,8 +100,11 @@ public final class EventHandler: Sendable {
     }
 
     func badgeUpdate(for viewer: User, context: ViewerContext) async throws -> ScreenUpdate {
-        let total = try await store.unreadTotal(for: viewer.id)
-        return renderer.update(.badge, "unread-badge", .badge(PageBuilder(context: context).unreadBadge(total)))
+        badgeUpdate(total: try await store.unreadTotal(for: viewer.id), context: context)
+    }
+
+    func badgeUpdate(total: Int, context: ViewerContext) -> ScreenUpdate {
+        renderer.update(.badge, "unread-badge", .badge(PageBuilder(context: context).unreadBadge(total)))
     }
 
     /// The newest page of a chat's history as the conversation's message region.

@@ -72,7 +72,7 @@ public final class ParlorApp: Sendable {
         ViewerContext(viewer: signedIn.user, now: clock.now, basePath: paths.basePath, csrfToken: signedIn.session.csrfToken)
     }
 
-    /// A full page. Pages carry CSRF tokens and private messages: never stored by a cache.
+    /// A page or a fragment. They carry CSRF tokens and private messages: never stored by a cache.
     func page<ViewModel: Renderable>(_ viewModel: ViewModel, status: HTTPStatus = .ok) -> Response {
         var response = Response.html(templates.current.render(viewModel, capacity: 32 * 1024), status: status)
         response.headers.replace("Cache-Control", with: "no-store")

@@ -15,10 +15,8 @@ extension ParlorApp {
         })
         router.get("/chats/new/suggestions", signedIn { [self] request, signedIn in
             let query = request.query["q"] ?? ""
-            let fragment = CreateChatBuilder(context: context(signedIn)).suggestions(query: query, matches: try await matches(query, for: signedIn.user))
-            var response = Response.html(templates.current.render(fragment))
-            response.headers.replace("Cache-Control", with: "no-store")
-            return response
+            let matches = try await matches(query, for: signedIn.user)
+            return page(CreateChatBuilder(context: context(signedIn)).suggestions(query: query, matches: matches))
         })
         router.post("/chats/new", bodyLimit: 16 * 1024, signedIn { [self] request, signedIn in try await createChat(request, signedIn) })
         router.get("/chats/{id}", signedIn { [self] request, signedIn in
@@ -73,8 +71,9 @@ extension ParlorApp {
             conversation = ConversationBuilder(context: context).conversation(snapshot, draft: draft ?? ComposerDraft(token: Self.newToken()))
             contactName = snapshot.contact.displayName
         }
-        let list = ChatListBuilder(context: context).loaded(try await store.chatList(for: viewer), current: chat)
-        let unread = try await store.unreadTotal(for: viewer)
+        let summaries = try await store.chatList(for: viewer)
+        let list = ChatListBuilder(context: context).loaded(summaries, current: chat)
+        let unread = summaries.reduce(0) { $0 + $1.unreadCount }
         // A page of older history is not live: a live page shows the newest messages.
         let page = PageBuilder(context: context).chats(
             list: list, conversation: conversation, contactName: contactName, unreadTotal: unread, openChat: chat,

@@ -41,8 +41,7 @@ extension ParlorApp {
         let cookieToken = request.cookies[Sessions.formCookieName] ?? ""
         if origin.allows(request), Sessions.formCarries(request, token: cookieToken) { return nil }
         let (token, cookie) = Sessions.formToken(request, secure: origin.isHTTPS)
-        let message = "This form was out of date or came from another site, so nothing was sent. Please try again."
-        var response = authPage(form(AuthFormBuilder(paths: paths, csrfToken: token), message), status: .forbidden)
+        var response = authPage(form(AuthFormBuilder(paths: paths, csrfToken: token), Self.forgedFormMessage), status: .forbidden)
         if let cookie { response.setCookie(cookie) }
         return response
     }

@@ -36,8 +36,8 @@ struct Sessions: Sendable {
 
     /// The request's session, if it has a live one.
     func current(_ request: Request) async throws -> SignedIn? {
-        guard let id = request.cookies[Self.cookieName], !id.isEmpty, id.utf8.count <= 128 else { return nil }
-        guard let session = try await accounts.session(idHash: Sodium.hash(id), now: clock.now),
+        guard let idHash = Self.sessionIDHash(request) else { return nil }
+        guard let session = try await accounts.session(idHash: idHash, now: clock.now),
               let user = try await chats.user(session.userID)
         else { return nil }
         return SignedIn(user: user, session: session)
@@ -45,10 +45,14 @@ struct Sessions: Sendable {
 
     /// Ends the request's session; the answer carries the expired cookie.
     func end(_ request: Request) async throws -> SetCookie {
-        if let id = request.cookies[Self.cookieName], !id.isEmpty, id.utf8.count <= 128 {
-            try await accounts.deleteSession(idHash: Sodium.hash(id))
-        }
+        if let idHash = Self.sessionIDHash(request) { try await accounts.deleteSession(idHash: idHash) }
         return SetCookie.expired(Self.cookieName)
+    }
+
+    /// The stored form of the request's session id; nil without a plausible one (no hashing of megabytes).
+    private static func sessionIDHash(_ request: Request) -> String? {
+        guard let id = request.cookies[cookieName], !id.isEmpty, id.utf8.count <= 128 else { return nil }
+        return Sodium.hash(id)
     }
 
     /// The form token of a visitor who is not signed in, and the cookie to set when they have none yet.

@@ -30,8 +30,7 @@ final class Visitor {
 
     func send(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) async throws -> TestResponse {
         let client = try RawClient(port: port, timeout: 15)
-        var fields = headers
-        if !cookies.isEmpty { fields.append("Cookie: " + cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")) }
+        let fields = headers + cookieHeader
         let response = try await client.exchange(method, target, headers: fields, body: body)
         remember(response)
         return response
@@ -40,11 +39,15 @@ final class Visitor {
     /// Opens the event stream of a page; the caller reads it.
     func openEvents(_ target: String, lastEventID: String? = nil) async throws -> (RawClient, TestResponse) {
         let client = try RawClient(port: port, timeout: 15)
-        var fields = ["Accept: text/event-stream"]
-        if !cookies.isEmpty { fields.append("Cookie: " + cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
+        var fields = ["Accept: text/event-stream"] + cookieHeader
         if let lastEventID { fields.append("Last-Event-ID: \(lastEventID)") }
         try client.send(RawClient.request("GET", target, headers: fields))
         return (client, try await client.readStreamHead())
+    }
+
+    /// The `Cookie` field, when this visitor has cookies.
+    private var cookieHeader: [String] {
+        cookies.isEmpty ? [] : ["Cookie: " + cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")]
     }
 
     private func remember(_ response: TestResponse) {

@@ -194,3 +194,28 @@ import Testing
         }
     }
 }
+
+@Suite struct CommonHeadersTests {
+    @Test func everyResponseCarriesTheCommonFieldsOnceUnlessItSetsItsOwn() async throws {
+        let bare = try PreparedResponse(headers: ["Content-Type": "text/plain"], body: OutputBuffer("bare".utf8))
+        let carrying = try PreparedResponse(headers: ["Content-Type": "text/plain", "X-Policy": "shared"], body: OutputBuffer("carrying".utf8))
+        var router = Router()
+        router.commonHeaders = ["X-Policy": "shared"]
+        router.get("/text") { _ in .text("text") }
+        router.get("/own") { _ in
+            var response = Response.text("own")
+            response.headers.add("X-Policy", "its own")
+            return response
+        }
+        router.get("/bare") { _ in .prepared(bare) }
+        router.get("/carrying") { _ in .prepared(carrying) }
+        try await withServer(router) { _, port in
+            let client = try RawClient(port: port)
+            for (path, expected) in [("/text", "shared"), ("/own", "its own"), ("/bare", "shared"), ("/carrying", "shared"), ("/missing", "shared")] {
+                let response = try await client.exchange("GET", path)
+                let values = response.headers.filter { $0.0.lowercased() == "x-policy" }.map(\.1)
+                #expect(values == [expected], "\(path)")
+            }
+        }
+    }
+}

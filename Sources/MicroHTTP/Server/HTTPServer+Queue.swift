@@ -14,7 +14,10 @@ extension HTTPServer {
     func queue(_ response: Response, on connection: ConnectionHandle, id: RequestID, method: HTTPMethod,
                path: String, started: ContinuousClock.Instant) -> MHD_Result {
         var response = response
-        for field in router.commonHeaders where !response.headers.contains(field.name) {
+        // A prepared response that already carries the common fields keeps its shared fast path.
+        var prepared: HTTPHeaders = [:]
+        if case .prepared(let body) = response.body { prepared = body.headers }
+        for field in router.commonHeaders where !response.headers.contains(field.name) && !prepared.contains(field.name) {
             response.headers.add(field.name, field.value)
         }
         var status = response.status

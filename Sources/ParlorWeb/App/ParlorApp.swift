@@ -51,7 +51,10 @@ public final class ParlorApp: Sendable {
         var router = Router()
         router.commonHeaders = SecurityHeaders.all
         try StaticFiles(folder: configuration.publicFolder).register(on: &router, at: "/public")
-        let healthy = try PreparedResponse(headers: ["Content-Type": "text/plain; charset=utf-8"], body: .init("ok\n".utf8))
+        // Prepared with the common fields, so the router adds none and answers from the shared response.
+        var healthHeaders = SecurityHeaders.all
+        healthHeaders.add("Content-Type", "text/plain; charset=utf-8")
+        let healthy = try PreparedResponse(headers: healthHeaders, body: .init("ok\n".utf8))
         router.get("/healthz") { _ in .prepared(healthy) }
         router.get("/") { [self] request in
             .redirect(to: try await sessions.current(request) == nil ? paths.signIn : paths.chats)

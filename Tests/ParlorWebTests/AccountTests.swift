@@ -44,13 +44,13 @@ import Testing
     }
 
     @Test func thePasswordIsStoredAsAnArgon2idHashOnly() async throws {
-        try await RunningParlor.with { parlor in
+        try await RunningParlor.with(configure: { $0.passwordCost = .interactive }) { parlor in
             try await Visitor(port: parlor.port).signUp("ana", password: "a secret phrase 42")
             var database = String(decoding: try Data(contentsOf: parlor.folder.appendingPathComponent("parlor.sqlite")), as: UTF8.self)
             if let wal = try? Data(contentsOf: parlor.folder.appendingPathComponent("parlor.sqlite-wal")) {
                 database += String(decoding: wal, as: UTF8.self)
             }
-            #expect(database.contains("$argon2id$"))
+            #expect(database.contains("$argon2id$v=19$m=65536,t=2,p=1$"), "libsodium's interactive cost")
             #expect(!database.contains("a secret phrase 42"))
         }
     }

@@ -19,7 +19,7 @@ public final class ParlorApp: Sendable {
     let clock: any WallClock
     let sessions: Sessions
     let throttle: SignInThrottle
-    let passwords = PasswordHasher()
+    let passwords: PasswordHasher
     /// Verified against when a handle is unknown, so a wrong handle costs as much as a wrong password.
     let decoyHash: String
     let streamEncoder = StreamEncoder()
@@ -32,6 +32,7 @@ public final class ParlorApp: Sendable {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
+        passwords = PasswordHasher(cost: configuration.passwordCost)
         let templates = try PageTemplates(folder: configuration.templatesFolder, reloads: configuration.reloadTemplates, logger: logger)
         self.templates = templates
         store = try SQLiteChatStore(path: configuration.databasePath)

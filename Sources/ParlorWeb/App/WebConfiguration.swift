@@ -17,6 +17,8 @@ public struct WebConfiguration: Sendable {
     public var botReadDelay: Duration = .seconds(1)
     public var botReplyDelay: Duration = .seconds(2)
     public var signInLimits = SignInThrottle.Limits()
+    /// What hashing a password costs; `.interactive` unless a test suite needs thousands of cheap accounts.
+    public var passwordCost = PasswordHasher.Cost.interactive
 
     public init() {}
 }

@@ -2,19 +2,34 @@ import CSodium
 import Dispatch
 import Foundation
 
-/// Argon2id password hashes through libsodium's `crypto_pwhash_str`, at its "interactive" cost
-/// (64 MiB, two passes): tens of milliseconds per sign-in here, slow enough to make guessing expensive.
+/// Argon2id password hashes through libsodium's `crypto_pwhash_str`, by default at its "interactive" cost
+/// (64 MiB, two passes): 0.1–0.3 s per sign-in here, slow enough to make guessing expensive.
 public struct PasswordHasher: Sendable {
     /// Longer ones are refused too: hashing megabytes on request would be an easy way to tie up the server.
     public static let maximumLength = 256
 
+    /// How much work and memory one hash takes. Every cost is Argon2id and verifies every other's hashes.
+    public enum Cost: Sendable {
+        /// libsodium's interactive limits: 64 MiB, two passes. What people's passwords get.
+        case interactive
+        /// libsodium's minimum: 8 KiB, one pass. For test suites that create hundreds of accounts on a
+        /// shared machine, where the interactive cost would pin every core for the whole run.
+        case minimum
+    }
+
     private let opsLimit: UInt64
     private let memLimit: Int
 
-    public init() {
+    public init(cost: Cost = .interactive) {
         Sodium.ready()
-        opsLimit = UInt64(crypto_pwhash_opslimit_interactive())
-        memLimit = crypto_pwhash_memlimit_interactive()
+        switch cost {
+        case .interactive:
+            opsLimit = UInt64(crypto_pwhash_opslimit_interactive())
+            memLimit = crypto_pwhash_memlimit_interactive()
+        case .minimum:
+            opsLimit = UInt64(crypto_pwhash_opslimit_min())
+            memLimit = crypto_pwhash_memlimit_min()
+        }
     }
 
     /// The hash to store, in the PHC string format (`$argon2id$v=19$m=65536,t=2,p=1$...`).

@@ -29,6 +29,9 @@ final class RunningParlor {
         configuration.templatesFolder = Self.repository.appendingPathComponent("Templates").path
         configuration.botReadDelay = .zero
         configuration.botReplyDelay = .zero
+        // Argon2id at its minimum cost: the suite makes about a hundred accounts while other suites run.
+        // The interactive cost is what `parlor serve` uses; the browser test and one test here keep it.
+        configuration.passwordCost = .minimum
         configure(&configuration)
         let logger = Logger(label: "parlor-test") { _ in SwiftLogNoOpLogHandler() }
         // A fixed "now", so dates read the same on every run.

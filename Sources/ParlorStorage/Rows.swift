@@ -2,40 +2,59 @@ import Foundation
 import GRDB
 import ParlorDomain
 
-// Reading domain values out of rows. Columns are named in the queries that select them.
+// Reading domain values out of rows, by column position: a lookup by name hashes and lowercases the
+// name for every value, which was a fifth of the chat list's time. The column lists below fix the
+// positions; a query selects `Columns.user` or `Columns.message` (or their `in:` forms, qualified by a table alias) and decodes from the index
+// where that list starts.
 
 extension User {
-    /// From the `user` columns, optionally prefixed ("contact_").
-    init(row: Row, prefix: String = "") {
+    /// From the seven columns of ``Columns/user(in:)``, starting at `start`.
+    init(row: Row, at start: Int = 0) {
         self.init(
-            id: UserID(row[prefix + "id"] as Int64),
-            handle: row[prefix + "handle"],
-            displayName: row[prefix + "displayName"],
-            timeZoneIdentifier: row[prefix + "timeZone"],
-            localeIdentifier: row[prefix + "locale"],
-            avatar: (row[prefix + "avatarID"] as Int64?).map { ImageID($0) },
-            isBot: row[prefix + "isBot"]
+            id: UserID(row[start] as Int64),
+            handle: row[start + 1],
+            displayName: row[start + 2],
+            timeZoneIdentifier: row[start + 3],
+            localeIdentifier: row[start + 4],
+            avatar: (row[start + 5] as Int64?).map { ImageID($0) },
+            isBot: row[start + 6]
         )
     }
 }
 
 extension Message {
-    /// From the `message` columns, optionally prefixed ("last_"); nil when the id column is NULL (a LEFT JOIN with no match).
-    init?(row: Row, prefix: String = "") {
-        guard let id = row[prefix + "id"] as Int64? else { return nil }
+    /// From the seven columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL
+    /// (a LEFT JOIN with no match).
+    init?(row: Row, at start: Int = 0) {
+        guard let id = row[start] as Int64? else { return nil }
         self.init(
             id: MessageID(id),
-            chatID: ChatID(row[prefix + "chatID"] as Int64),
-            senderID: UserID(row[prefix + "senderID"] as Int64),
-            body: row[prefix + "body"],
-            createdAt: Date(timeIntervalSince1970: row[prefix + "createdAt"]),
-            editedAt: (row[prefix + "editedAt"] as Double?).map { Date(timeIntervalSince1970: $0) },
-            replyTo: (row[prefix + "replyToID"] as Int64?).map { MessageID($0) }
+            chatID: ChatID(row[start + 1] as Int64),
+            senderID: UserID(row[start + 2] as Int64),
+            body: row[start + 3],
+            createdAt: Date(timeIntervalSince1970: row[start + 4]),
+            editedAt: (row[start + 5] as Double?).map { Date(timeIntervalSince1970: $0) },
+            replyTo: (row[start + 6] as Int64?).map { MessageID($0) }
         )
     }
 }
 
 enum Columns {
-    static let message = "id, chatID, senderID, body, createdAt, editedAt, replyToID"
-    static let user = "id, handle, displayName, timeZone, locale, avatarID, isBot"
+    /// The `message` columns in the order `Message(row:at:)` reads them, qualified by `table` when given.
+    static func message(in table: String?) -> String {
+        qualified(["id", "chatID", "senderID", "body", "createdAt", "editedAt", "replyToID"], by: table)
+    }
+
+    /// The `user` columns in the order `User(row:at:)` reads them, qualified by `table` when given.
+    static func user(in table: String?) -> String {
+        qualified(["id", "handle", "displayName", "timeZone", "locale", "avatarID", "isBot"], by: table)
+    }
+
+    static let message = message(in: nil)
+    static let user = user(in: nil)
+
+    private static func qualified(_ names: [String], by table: String?) -> String {
+        let prefix = table.map { "\($0)." } ?? ""
+        return names.map { prefix + $0 }.joined(separator: ", ")
+    }
 }

@@ -11,7 +11,7 @@ extension SQLiteChatStore {
                 db, sql: "SELECT \(Columns.user), passwordHash FROM user WHERE handle = ? AND passwordHash IS NOT NULL",
                 arguments: [handle]
             ) else { return nil }
-            return Credential(user: User(row: row), passwordHash: row["passwordHash"])
+            return Credential(user: User(row: row), passwordHash: row[7])
         }
     }
 

@@ -133,40 +133,38 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
     }
 
     /// The chat list in one query: each chat of the viewer with the other member, the last message
-    /// (kept on the chat row) and the unread count (kept on the member row).
+    /// (kept on the chat row) and the unread count (kept on the member row). With `chat`, that one row.
+    /// The statements are prepared once per connection.
     static func summaries(_ db: Database, viewer: UserID, chat: ChatID?) throws -> [ChatSummary] {
+        let statement = try db.cachedStatement(sql: chat == nil ? summariesSQL : summarySQL)
         let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT c.id AS chatID, c.lastActivity,
-                       u.id AS contact_id, u.handle AS contact_handle, u.displayName AS contact_displayName,
-                       u.timeZone AS contact_timeZone, u.locale AS contact_locale, u.avatarID AS contact_avatarID,
-                       u.isBot AS contact_isBot,
-                       m.id AS last_id, m.chatID AS last_chatID, m.senderID AS last_senderID, m.body AS last_body,
-                       m.createdAt AS last_createdAt, m.editedAt AS last_editedAt, m.replyToID AS last_replyToID,
-                       me.unreadCount AS unread
-                FROM member me
-                JOIN chat c ON c.id = me.chatID
-                JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
-                JOIN user u ON u.id = other.userID
-                LEFT JOIN message m ON m.id = c.lastMessageID
-                WHERE me.userID = ?1 AND (?2 IS NULL OR me.chatID = ?2)
-                ORDER BY c.lastActivity DESC, c.id DESC
-                """,
-            arguments: [viewer.rawValue, chat?.rawValue]
+            statement,
+            arguments: chat.map { [viewer.rawValue, $0.rawValue] } ?? [viewer.rawValue]
         )
         var summaries: [ChatSummary] = []
+        summaries.reserveCapacity(chat == nil ? 64 : 1)
         while let row = try rows.next() {
             summaries.append(ChatSummary(
-                chatID: ChatID(row["chatID"] as Int64),
-                contact: User(row: row, prefix: "contact_"),
-                lastMessage: Message(row: row, prefix: "last_"),
-                unreadCount: row["unread"],
-                lastActivity: Date(timeIntervalSince1970: row["lastActivity"])
+                chatID: ChatID(row[0] as Int64),
+                contact: User(row: row, at: 3),
+                lastMessage: Message(row: row, at: 10),
+                unreadCount: row[2],
+                lastActivity: Date(timeIntervalSince1970: row[1])
             ))
         }
         return summaries
     }
+
+    private static let summariesSelect = """
+        SELECT c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m"))
+        FROM member me
+        JOIN chat c ON c.id = me.chatID
+        JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
+        JOIN user u ON u.id = other.userID
+        LEFT JOIN message m ON m.id = c.lastMessageID
+        """
+    private static let summariesSQL = summariesSelect + " WHERE me.userID = ?1 ORDER BY c.lastActivity DESC, c.id DESC"
+    private static let summarySQL = summariesSelect + " WHERE me.userID = ?1 AND me.chatID = ?2"
 
     public func unreadTotal(for viewer: UserID) async throws -> Int {
         try await pool.read { db in

@@ -3,8 +3,8 @@ import ParlorDomain
 import Synchronization
 
 /// Stores messages from many senders in shared transactions: while one commit is being flushed to disk,
-/// the sends that arrive wait and then go to disk together in the next. Each send still succeeds or fails
-/// alone (a savepoint each), and none is acknowledged before its commit is durable.
+/// the sends that arrive wait and then go to disk together in the next. Each send is still refused alone
+/// (all its checks run before it writes), and none is acknowledged before its commit is durable.
 final class GroupCommit: Sendable {
     private struct Job {
         let message: OutgoingMessage
@@ -52,17 +52,11 @@ final class GroupCommit: Sendable {
             do {
                 results = try await pool.write { db in
                     try messages.map { message in
-                        var stored: Result<Message, any Error> = .failure(Refusal.notFound)
-                        try db.inSavepoint {
-                            do {
-                                stored = .success(try Self.store(message, db))
-                                return .commit
-                            } catch let refusal as Refusal {
-                                stored = .failure(refusal)
-                                return .rollback
-                            }
+                        do {
+                            return .success(try Self.store(message, db))
+                        } catch let refusal as Refusal {
+                            return .failure(refusal)
                         }
-                        return stored
                     }
                 }
             } catch {
@@ -73,34 +67,38 @@ final class GroupCommit: Sendable {
         }
     }
 
+    /// Stores one message, or refuses it before writing anything: every check comes first, so a refused
+    /// send leaves the shared transaction as it found it, with no savepoint needed. The statements are
+    /// prepared once on the writer's connection and reused by every batch.
     private static func store(_ message: OutgoingMessage, _ db: Database) throws -> Message {
+        let chat = message.chatID.rawValue, sender = message.senderID.rawValue
         if let row = try Row.fetchOne(
-            db, sql: "SELECT \(Columns.message) FROM message WHERE senderID = ? AND token = ?",
-            arguments: [message.senderID.rawValue, message.token]
+            db.cachedStatement(sql: "SELECT \(Columns.message) FROM message WHERE senderID = ? AND token = ?"),
+            arguments: [sender, message.token]
         ), let existing = Message(row: row) {
             return existing
         }
-        guard try SQLiteChatStore.isMember(db, message.chatID, message.senderID) else { throw Refusal.notFound }
+        guard try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM member WHERE chatID = ? AND userID = ?)"),
+            arguments: [chat, sender]
+        ) == true else { throw Refusal.notFound }
         if let replyTo = message.replyTo {
-            let chat = try Int64.fetchOne(db, sql: "SELECT chatID FROM message WHERE id = ?", arguments: [replyTo.rawValue])
-            guard chat == message.chatID.rawValue else { throw Refusal.notFound }
+            let replyChat = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT chatID FROM message WHERE id = ?"), arguments: [replyTo.rawValue]
+            )
+            guard replyChat == chat else { throw Refusal.notFound }
         }
-        try db.execute(
-            sql: "INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [
-                message.chatID.rawValue, message.senderID.rawValue, message.body, message.createdAt.timeIntervalSince1970,
-                message.replyTo?.rawValue, message.token,
-            ]
-        )
+        let createdAt = message.createdAt.timeIntervalSince1970
+        try db.cachedStatement(
+            sql: "INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute(arguments: [chat, sender, message.body, createdAt, message.replyTo?.rawValue, message.token])
         let id = db.lastInsertedRowID
-        try db.execute(
-            sql: "UPDATE chat SET lastMessageID = ?, lastActivity = MAX(lastActivity, ?) WHERE id = ?",
-            arguments: [id, message.createdAt.timeIntervalSince1970, message.chatID.rawValue]
-        )
-        try db.execute(
-            sql: "UPDATE member SET unreadCount = unreadCount + 1 WHERE chatID = ? AND userID <> ?",
-            arguments: [message.chatID.rawValue, message.senderID.rawValue]
-        )
+        try db.cachedStatement(
+            sql: "UPDATE chat SET lastMessageID = ?, lastActivity = MAX(lastActivity, ?) WHERE id = ?"
+        ).execute(arguments: [id, createdAt, chat])
+        try db.cachedStatement(
+            sql: "UPDATE member SET unreadCount = unreadCount + 1 WHERE chatID = ? AND userID <> ?"
+        ).execute(arguments: [chat, sender])
         return Message(
             id: MessageID(id), chatID: message.chatID, senderID: message.senderID, body: message.body,
             createdAt: message.createdAt, replyTo: message.replyTo

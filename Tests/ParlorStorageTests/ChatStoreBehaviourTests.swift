@@ -189,4 +189,53 @@ import Testing
         #expect(ids.count == 64)
         #expect(try await store.messages(in: chat.id, before: nil, limit: 100).messages.count == 64)
     }
+
+    /// Sends arriving together share one transaction in the SQLite store: a refused send, and a repeated
+    /// token, among them must change nothing while every other send is stored and counted once.
+    @Test(arguments: StoreKind.allCases)
+    func refusedAndRepeatedSendsAmongConcurrentOnesChangeNothing(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let chat = try await world.store.createChat(between: world.ana.id, and: world.ben.id, at: .at(0))
+        let other = try await world.store.createChat(between: world.ana.id, and: world.chloe.id, at: .at(0))
+        let elsewhere = try await world.send(other.id, from: world.chloe, "Elsewhere", at: 0)
+        let store = world.store
+        let (ana, chloe) = (world.ana, world.chloe)
+        let results = await withTaskGroup(of: (Int, Result<Message, Refusal>).self) { group in
+            for index in 0..<96 {
+                group.addTask {
+                    let outgoing: OutgoingMessage
+                    switch index % 4 {
+                    case 0: outgoing = OutgoingMessage(chatID: chat.id, senderID: chloe.id, body: "Let me in \(index)", token: "c\(index)", createdAt: .at(1))
+                    case 1: outgoing = OutgoingMessage(chatID: chat.id, senderID: ana.id, body: "Quoting \(index)", replyTo: elsewhere.id, token: "q\(index)", createdAt: .at(1))
+                    case 2: outgoing = OutgoingMessage(chatID: chat.id, senderID: ana.id, body: "Twice", token: "same", createdAt: .at(1))
+                    default: outgoing = OutgoingMessage(chatID: chat.id, senderID: ana.id, body: "n\(index)", token: "t\(index)", createdAt: .at(1))
+                    }
+                    do {
+                        return (index, .success(try await store.send(outgoing)))
+                    } catch let refusal as Refusal {
+                        return (index, .failure(refusal))
+                    } catch {
+                        Issue.record("unexpected error \(error)")
+                        return (index, .failure(.notFound))
+                    }
+                }
+            }
+            return await group.reduce(into: [Int: Result<Message, Refusal>]()) { $0[$1.0] = $1.1 }
+        }
+        var repeated = Set<MessageID>()
+        for (index, result) in results {
+            switch index % 4 {
+            case 0, 1: #expect(result == .failure(.notFound), "send \(index)")
+            case 2: repeated.insert(try #require(try? result.get()).id)
+            default: #expect((try? result.get())?.body == "n\(index)")
+            }
+        }
+        #expect(repeated.count == 1, "every send with the token \"same\" got the first one")
+        let stored = try await store.messages(in: chat.id, before: nil, limit: 100).messages
+        #expect(stored.count == 24 + 1)
+        #expect(stored.allSatisfy { $0.senderID == ana.id && $0.replyTo == nil })
+        let benList = try await store.chatList(for: world.ben.id)
+        #expect(benList.first?.unreadCount == 25)
+        #expect(benList.first?.lastMessage?.id == stored.last?.id)
+    }
 }

@@ -78,10 +78,7 @@ final class GroupCommit: Sendable {
         ), let existing = Message(row: row) {
             return existing
         }
-        guard try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM member WHERE chatID = ? AND userID = ?)"),
-            arguments: [chat, sender]
-        ) == true else { throw Refusal.notFound }
+        guard try SQLiteChatStore.isMember(db, message.chatID, message.senderID) else { throw Refusal.notFound }
         if let replyTo = message.replyTo {
             let replyChat = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT chatID FROM message WHERE id = ?"), arguments: [replyTo.rawValue]

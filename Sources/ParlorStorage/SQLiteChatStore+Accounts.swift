@@ -8,7 +8,7 @@ extension SQLiteChatStore {
     public func credential(handle: String) async throws -> Credential? {
         try await pool.read { db in
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT \(Columns.user), passwordHash FROM user WHERE handle = ? AND passwordHash IS NOT NULL",
+                db.cachedStatement(sql: "SELECT \(Columns.user), passwordHash FROM user WHERE handle = ? AND passwordHash IS NOT NULL"),
                 arguments: [handle]
             ) else { return nil }
             return Credential(user: User(row: row), passwordHash: row[7])
@@ -17,20 +17,17 @@ extension SQLiteChatStore {
 
     public func createSession(_ session: StoredSession) async throws {
         try await pool.write { db in
-            try db.execute(
-                sql: "INSERT INTO session (idHash, userID, csrfToken, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)",
-                arguments: [
-                    session.idHash, session.userID.rawValue, session.csrfToken,
-                    session.createdAt.timeIntervalSince1970, session.expiresAt.timeIntervalSince1970,
-                ]
-            )
+            try db.cachedStatement(sql: "INSERT INTO session (idHash, userID, csrfToken, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)").execute(arguments: [
+                session.idHash, session.userID.rawValue, session.csrfToken,
+                session.createdAt.timeIntervalSince1970, session.expiresAt.timeIntervalSince1970,
+            ])
         }
     }
 
     public func session(idHash: String, now: Date) async throws -> StoredSession? {
         try await pool.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT idHash, userID, csrfToken, createdAt, expiresAt FROM session WHERE idHash = ? AND expiresAt > ?",
+                db.cachedStatement(sql: "SELECT idHash, userID, csrfToken, createdAt, expiresAt FROM session WHERE idHash = ? AND expiresAt > ?"),
                 arguments: [idHash, now.timeIntervalSince1970]
             ).map { row in
                 StoredSession(
@@ -43,7 +40,7 @@ extension SQLiteChatStore {
 
     public func deleteSession(idHash: String) async throws {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM session WHERE idHash = ?", arguments: [idHash])
+            try db.cachedStatement(sql: "DELETE FROM session WHERE idHash = ?").execute(arguments: [idHash])
         }
     }
 }

@@ -29,13 +29,10 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
     public func createUser(_ user: NewUser, at date: Date) async throws -> User {
         do {
             return try await pool.write { db in
-                try db.execute(
-                    sql: "INSERT INTO user (handle, displayName, timeZone, locale, isBot, createdAt, passwordHash) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    arguments: [
-                        user.handle, user.displayName, user.timeZoneIdentifier, user.localeIdentifier, user.isBot,
-                        date.timeIntervalSince1970, user.passwordHash,
-                    ]
-                )
+                try db.cachedStatement(sql: "INSERT INTO user (handle, displayName, timeZone, locale, isBot, createdAt, passwordHash) VALUES (?, ?, ?, ?, ?, ?, ?)").execute(arguments: [
+                    user.handle, user.displayName, user.timeZoneIdentifier, user.localeIdentifier, user.isBot,
+                    date.timeIntervalSince1970, user.passwordHash,
+                ])
                 return User(
                     id: UserID(db.lastInsertedRowID), handle: user.handle, displayName: user.displayName,
                     timeZoneIdentifier: user.timeZoneIdentifier, localeIdentifier: user.localeIdentifier, isBot: user.isBot
@@ -48,13 +45,13 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
 
     public func user(_ id: UserID) async throws -> User? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Columns.user) FROM user WHERE id = ?", arguments: [id.rawValue]).map { User(row: $0) }
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE id = ?"), arguments: [id.rawValue]).map { User(row: $0) }
         }
     }
 
     public func user(handle: String) async throws -> User? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Columns.user) FROM user WHERE handle = ?", arguments: [handle]).map { User(row: $0) }
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE handle = ?"), arguments: [handle]).map { User(row: $0) }
         }
     }
 
@@ -65,12 +62,11 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
             .replacingOccurrences(of: "_", with: "\\_") + "%"
         return try await pool.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT \(Columns.user) FROM user
                     WHERE id <> ? AND (handle LIKE ? ESCAPE '\\' OR displayName LIKE ? ESCAPE '\\')
                     ORDER BY handle LIMIT ?
-                    """,
+                    """),
                 arguments: [excluding.rawValue, pattern, pattern, limit]
             ).map { User(row: $0) }
         }
@@ -78,15 +74,12 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
 
     public func updateProfile(_ change: ProfileChange) async throws -> User {
         try await pool.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE user SET displayName = IFNULL(?, displayName), timeZone = IFNULL(?, timeZone), locale = IFNULL(?, locale)
-                    WHERE id = ?
-                    """,
-                arguments: [change.displayName, change.timeZoneIdentifier, change.localeIdentifier, change.userID.rawValue]
-            )
+            try db.cachedStatement(sql: """
+                UPDATE user SET displayName = IFNULL(?, displayName), timeZone = IFNULL(?, timeZone), locale = IFNULL(?, locale)
+                WHERE id = ?
+                """).execute(arguments: [change.displayName, change.timeZoneIdentifier, change.localeIdentifier, change.userID.rawValue])
             guard db.changesCount == 1,
-                  let row = try Row.fetchOne(db, sql: "SELECT \(Columns.user) FROM user WHERE id = ?", arguments: [change.userID.rawValue])
+                  let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE id = ?"), arguments: [change.userID.rawValue])
             else { throw Refusal.notFound }
             return User(row: row)
         }
@@ -99,18 +92,15 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
         let members = [first, second].sorted()
         let pairKey = "\(members[0]):\(members[1])"
         return try await pool.write { db in
-            if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE pairKey = ?", arguments: [pairKey]) {
+            if let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE pairKey = ?"), arguments: [pairKey]) {
                 throw Refusal.chatExists(ChatID(existing))
             }
-            let known = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE id IN (?, ?)", arguments: [members[0].rawValue, members[1].rawValue])
+            let known = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM user WHERE id IN (?, ?)"), arguments: [members[0].rawValue, members[1].rawValue])
             guard known == 2 else { throw Refusal.notFound }
-            try db.execute(
-                sql: "INSERT INTO chat (pairKey, createdAt, lastActivity) VALUES (?, ?, ?)",
-                arguments: [pairKey, date.timeIntervalSince1970, date.timeIntervalSince1970]
-            )
+            try db.cachedStatement(sql: "INSERT INTO chat (pairKey, createdAt, lastActivity) VALUES (?, ?, ?)").execute(arguments: [pairKey, date.timeIntervalSince1970, date.timeIntervalSince1970])
             let chat = Chat(id: ChatID(db.lastInsertedRowID), members: members, createdAt: date)
             for member in members {
-                try db.execute(sql: "INSERT INTO member (chatID, userID) VALUES (?, ?)", arguments: [chat.id.rawValue, member.rawValue])
+                try db.cachedStatement(sql: "INSERT INTO member (chatID, userID) VALUES (?, ?)").execute(arguments: [chat.id.rawValue, member.rawValue])
             }
             return chat
         }
@@ -118,8 +108,8 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
 
     public func chat(_ id: ChatID) async throws -> Chat? {
         try await pool.read { db in
-            guard let createdAt = try Double.fetchOne(db, sql: "SELECT createdAt FROM chat WHERE id = ?", arguments: [id.rawValue]) else { return nil }
-            let members = try Int64.fetchAll(db, sql: "SELECT userID FROM member WHERE chatID = ?", arguments: [id.rawValue])
+            guard let createdAt = try Double.fetchOne(db.cachedStatement(sql: "SELECT createdAt FROM chat WHERE id = ?"), arguments: [id.rawValue]) else { return nil }
+            let members = try Int64.fetchAll(db.cachedStatement(sql: "SELECT userID FROM member WHERE chatID = ?"), arguments: [id.rawValue])
             return Chat(id: id, members: members.map { UserID($0) }, createdAt: Date(timeIntervalSince1970: createdAt))
         }
     }
@@ -169,8 +159,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
     public func unreadTotal(for viewer: UserID) async throws -> Int {
         try await pool.read { db in
             try Int.fetchOne(
-                db,
-                sql: "SELECT IFNULL(SUM(unreadCount), 0) FROM member WHERE userID = ?",
+                db.cachedStatement(sql: "SELECT IFNULL(SUM(unreadCount), 0) FROM member WHERE userID = ?"),
                 arguments: [viewer.rawValue]
             ) ?? 0
         }
@@ -185,19 +174,15 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
     public func edit(_ edit: MessageEdit) async throws -> Message {
         try await pool.write { db in
             guard let row = try Row.fetchOne(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT \(Columns.message) FROM message
                     WHERE id = ? AND EXISTS (SELECT 1 FROM member WHERE member.chatID = message.chatID AND member.userID = ?)
-                    """,
+                    """),
                 arguments: [edit.messageID.rawValue, edit.editorID.rawValue]
             ), let old = Message(row: row)
             else { throw Refusal.notFound }
             guard old.senderID == edit.editorID else { throw Refusal.notYourMessage }
-            try db.execute(
-                sql: "UPDATE message SET body = ?, editedAt = ? WHERE id = ?",
-                arguments: [edit.body, edit.editedAt.timeIntervalSince1970, old.id.rawValue]
-            )
+            try db.cachedStatement(sql: "UPDATE message SET body = ?, editedAt = ? WHERE id = ?").execute(arguments: [edit.body, edit.editedAt.timeIntervalSince1970, old.id.rawValue])
             return Message(
                 id: old.id, chatID: old.chatID, senderID: old.senderID, body: edit.body, createdAt: old.createdAt,
                 editedAt: edit.editedAt, replyTo: old.replyTo
@@ -207,7 +192,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
 
     public func message(_ id: MessageID) async throws -> Message? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Columns.message) FROM message WHERE id = ?", arguments: [id.rawValue]).flatMap { Message(row: $0) }
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.message) FROM message WHERE id = ?"), arguments: [id.rawValue]).flatMap { Message(row: $0) }
         }
     }
 
@@ -215,11 +200,10 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
         try await pool.read { db in
             // Keyset pagination: one more than asked tells whether older ones exist.
             let rows = try Row.fetchAll(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT \(Columns.message) FROM message
                     WHERE chatID = ? AND id < ? ORDER BY id DESC LIMIT ?
-                    """,
+                    """),
                 arguments: [chat.rawValue, before?.rawValue ?? Int64.max, limit + 1]
             )
             let messages = rows.prefix(limit).compactMap { Message(row: $0) }
@@ -230,25 +214,19 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
     public func markRead(_ report: ReadReport) async throws -> MessageID? {
         try await pool.write { db in
             guard try Self.isMember(db, report.chatID, report.readerID) else { throw Refusal.notFound }
-            try db.execute(
-                sql: """
-                    UPDATE member SET lastReadMessageID = MAX(IFNULL(lastReadMessageID, 0),
-                        IFNULL((SELECT MAX(id) FROM message WHERE chatID = ?1 AND id <= ?3), 0))
-                    WHERE chatID = ?1 AND userID = ?2
-                    """,
-                arguments: [report.chatID.rawValue, report.readerID.rawValue, report.upTo?.rawValue ?? Int64.max]
-            )
-            try db.execute(
-                sql: """
-                    UPDATE member SET unreadCount = (
-                        SELECT COUNT(*) FROM message
-                        WHERE message.chatID = ?1 AND message.id > IFNULL(member.lastReadMessageID, 0) AND message.senderID <> ?2)
-                    WHERE chatID = ?1 AND userID = ?2
-                    """,
-                arguments: [report.chatID.rawValue, report.readerID.rawValue]
-            )
+            try db.cachedStatement(sql: """
+                UPDATE member SET lastReadMessageID = MAX(IFNULL(lastReadMessageID, 0),
+                    IFNULL((SELECT MAX(id) FROM message WHERE chatID = ?1 AND id <= ?3), 0))
+                WHERE chatID = ?1 AND userID = ?2
+                """).execute(arguments: [report.chatID.rawValue, report.readerID.rawValue, report.upTo?.rawValue ?? Int64.max])
+            try db.cachedStatement(sql: """
+                UPDATE member SET unreadCount = (
+                    SELECT COUNT(*) FROM message
+                    WHERE message.chatID = ?1 AND message.id > IFNULL(member.lastReadMessageID, 0) AND message.senderID <> ?2)
+                WHERE chatID = ?1 AND userID = ?2
+                """).execute(arguments: [report.chatID.rawValue, report.readerID.rawValue])
             let mark = try Int64.fetchOne(
-                db, sql: "SELECT lastReadMessageID FROM member WHERE chatID = ? AND userID = ?",
+                db.cachedStatement(sql: "SELECT lastReadMessageID FROM member WHERE chatID = ? AND userID = ?"),
                 arguments: [report.chatID.rawValue, report.readerID.rawValue]
             )
             return mark.flatMap { $0 > 0 ? MessageID($0) : nil }
@@ -258,7 +236,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
     public func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership? {
         try await pool.read { db in
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT lastReadMessageID FROM member WHERE chatID = ? AND userID = ?", arguments: [chat.rawValue, user.rawValue]
+                db.cachedStatement(sql: "SELECT lastReadMessageID FROM member WHERE chatID = ? AND userID = ?"), arguments: [chat.rawValue, user.rawValue]
             ) else { return nil }
             let mark = row["lastReadMessageID"] as Int64?
             return Membership(chatID: chat, userID: user, lastRead: mark.flatMap { $0 > 0 ? MessageID($0) : nil })
@@ -267,7 +245,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
 
     static func isMember(_ db: Database, _ chat: ChatID, _ user: UserID) throws -> Bool {
         try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM member WHERE chatID = ? AND userID = ?)", arguments: [chat.rawValue, user.rawValue]
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM member WHERE chatID = ? AND userID = ?)"), arguments: [chat.rawValue, user.rawValue]
         ) ?? false
     }
 }

@@ -88,6 +88,10 @@ import Testing
 
         #expect(try await world.store.markRead(ReadReport(chatID: withBen.id, readerID: world.ana.id, upTo: last.id)) == last.id)
         #expect(try await world.store.unreadTotal(for: world.ana.id) == 0)
+
+        // Activity at the same moment: the newer chat comes first, always in the same order.
+        _ = try await world.send(withChloe.id, from: world.chloe, "Same second", at: 32)
+        #expect(try await world.store.chatList(for: world.ana.id).map(\.chatID) == [withChloe.id, withBen.id])
     }
 
     @Test(arguments: StoreKind.allCases)

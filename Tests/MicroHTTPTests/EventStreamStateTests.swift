@@ -117,6 +117,98 @@ import Testing
     }
 }
 
+/// Shared events: an idle stream keeps a ticket into the ring, and order holds whatever is mixed in.
+@Suite struct SharedEventTests {
+    func fill(_ state: inout EventStreamState, capacity: Int = 64) -> EventStreamState.Fill {
+        var buffer = [UInt8](repeating: 0, count: capacity)
+        return buffer.withUnsafeMutableBytes { state.fill($0) }
+    }
+
+    /// Everything the stream writes until it would suspend.
+    func drain(_ state: inout EventStreamState, capacity: Int = 64) -> String {
+        var written = ""
+        for _ in 0..<100 {
+            var buffer = [UInt8](repeating: 0, count: capacity)
+            let result = buffer.withUnsafeMutableBytes { state.fill($0) }
+            guard case .wrote(let count) = result else { break }
+            written += String(decoding: buffer[..<count], as: UTF8.self)
+        }
+        return written
+    }
+
+    func shared(_ text: String, in ring: EventRing) -> EncodedEvent {
+        EncodedEvent(bytes: Array(text.utf8), ticket: ring.hold(Array(text.utf8)))
+    }
+
+    func started(_ ring: EventRing, limit: Int = 1024) -> EventStreamState {
+        var state = EventStreamState(queueLimit: limit, ring: ring)
+        state.start(preamble: [])
+        _ = fill(&state)  // idle: suspended
+        return state
+    }
+
+    @Test func anIdleStreamQueuesOnlyATicketAndReadsTheBytesFromTheRing() {
+        let ring = EventRing(capacity: 8)
+        var state = started(ring)
+        let event = shared("data: " + String(repeating: "y", count: 100) + "\n\n", in: ring)
+        #expect(state.enqueue(event) == .resume)
+        #expect(state.heldBytes == 0, "nothing copied into the stream's own queue")
+        #expect(state.queuedBytes == event.bytes.count)
+        #expect(drain(&state, capacity: 40) == String(decoding: event.bytes, as: UTF8.self))
+        #expect(state.queuedBytes == 0)
+        #expect(fill(&state) == .suspend)
+    }
+
+    @Test func orderHoldsWhenSharedAndOwnEventsAreMixed() {
+        let ring = EventRing(capacity: 8)
+        var state = started(ring)
+        _ = state.enqueue(shared("data: 1\n\n", in: ring))
+        _ = state.enqueue(Array("data: 2\n\n".utf8))
+        _ = state.enqueue(shared("data: 3\n\n", in: ring))  // not idle: copied behind 2
+        #expect(drain(&state) == "data: 1\n\ndata: 2\n\ndata: 3\n\n")
+
+        _ = state.enqueue(Array("data: 4\n\n".utf8))
+        _ = state.enqueue(shared("data: 5\n\n", in: ring))
+        #expect(drain(&state) == "data: 4\n\ndata: 5\n\n")
+    }
+
+    @Test func beforeThePreambleSharedEventsAreCopiedSoThePreambleGoesFirst() {
+        let ring = EventRing(capacity: 8)
+        var state = EventStreamState(queueLimit: 1024, ring: ring)
+        _ = state.enqueue(shared("data: early\n\n", in: ring))
+        state.start(preamble: Array("retry: 2000\n\n".utf8))
+        #expect(drain(&state) == "retry: 2000\n\ndata: early\n\n")
+    }
+
+    @Test func aTicketWhoseSlotWasReusedEndsTheStreamLikeAnOverflow() {
+        let ring = EventRing(capacity: 2)
+        var state = started(ring)
+        _ = state.enqueue(shared("data: old\n\n", in: ring))
+        _ = ring.hold(Array("data: a\n\n".utf8))
+        _ = ring.hold(Array("data: b\n\n".utf8))  // the old event's slot now holds this one
+        #expect(fill(&state) == .endWithError)
+        #expect(state.phase == .overflowed)
+    }
+
+    @Test func sharedEventsCountTowardsTheQueueLimit() {
+        let ring = EventRing(capacity: 8)
+        var state = started(ring, limit: 20)
+        _ = state.enqueue(shared("data: 123456\n\n", in: ring))
+        #expect(state.phase == .open)
+        _ = state.enqueue(shared("data: 123456\n\n", in: ring))
+        #expect(state.phase == .overflowed)
+        #expect(fill(&state) == .endWithError)
+    }
+
+    @Test func sharingKeepsTheBytesAndEquality() {
+        let event = ServerSentEvent(id: "7", data: "hi").encoded
+        let shared = event.shared()
+        #expect(shared.isShared && !event.isShared)
+        #expect(shared == event)
+        #expect(shared.shared().ticket == shared.ticket, "sharing twice holds the bytes once")
+    }
+}
+
 @Suite struct ServerSentEventEncodingTests {
     func text(_ event: EncodedEvent) -> String { String(decoding: event.bytes, as: UTF8.self) }
 

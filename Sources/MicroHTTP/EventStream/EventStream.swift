@@ -30,7 +30,7 @@ public final class EventStream: Sendable {
     @discardableResult
     public func send(_ event: EncodedEvent) -> Bool {
         inner.withLock { inner in
-            apply(inner.machine.enqueue(event.bytes), &inner)
+            apply(inner.machine.enqueue(event), &inner)
             return inner.machine.phase == .open
         }
     }
@@ -41,6 +41,9 @@ public final class EventStream: Sendable {
 
     /// Queues one event on many streams; returns how many still accept events.
     ///
+    /// The event is ``EncodedEvent/shared()`` first: the server holds its bytes once, and idle
+    /// streams queue only a ticket to them.
+    ///
     /// Each connection is resumed as soon as its event is queued, so the polling threads
     /// start writing while the rest are still being queued. (Queuing everywhere first and
     /// resuming in one loop afterwards was measured: it lost that overlap and the last
@@ -50,6 +53,7 @@ public final class EventStream: Sendable {
     public static func broadcast<Streams: Sequence<EventStream>>(_ event: EncodedEvent, to streams: Streams) -> Int {
         // Inlinable so that the caller's sequence is iterated specialised, without a witness
         // call and a retain per stream.
+        let event = event.shared()
         var open = 0
         for stream in streams where stream.send(event) { open += 1 }
         return open

@@ -34,25 +34,45 @@ struct EventStreamState {
 
     private(set) var phase: Phase = .open
     private(set) var isSuspended = false
+    /// A shared event read from the ring, and how much of it is sent; always before `pending`.
+    /// An idle stream that is sent a shared event keeps only this ticket.
+    private var ringed: (ticket: EventRing.Ticket, sent: Int)?
     /// Bytes waiting, copied in when queued: sharing one buffer between thousands of streams
     /// would make every worker thread and the publisher contend on its reference count.
     private var pending: [UInt8] = []
     private var sent = 0
+    /// Whether the preamble is in place (before it, everything is copied so it can go first).
+    private var started = false
+    let ring: EventRing
     private var heartbeatDue = false
     /// A drained buffer up to this size is kept for the next event instead of freed.
     private static let keptCapacity = 4096
 
-    var queuedBytes: Int { pending.count - sent }
+    var queuedBytes: Int { pending.count - sent + (ringed.map { $0.ticket.count - $0.sent } ?? 0) }
     /// Bytes held, read ones included (what compaction keeps bounded).
     var heldBytes: Int { pending.count }
     var queueLimit: Int
 
-    init(queueLimit: Int) { self.queueLimit = queueLimit }
+    init(queueLimit: Int, ring: EventRing = .shared) {
+        self.queueLimit = queueLimit
+        self.ring = ring
+    }
 
     /// Puts the stream's opening bytes (`retry:`, a comment) before anything queued so far.
     mutating func start(preamble: [UInt8]) {
-        guard phase == .open, sent == 0 else { return }
+        guard phase == .open, sent == 0, !started else { return }
+        started = true
         pending.insert(contentsOf: preamble, at: 0)
+    }
+
+    /// Queues an event: by its ticket when it is shared and nothing else waits, else by its bytes.
+    mutating func enqueue(_ event: EncodedEvent) -> Wake {
+        if let ticket = event.ticket, ticket.count > 0, started, phase == .open, ringed == nil, queuedBytes == 0,
+           ticket.count <= queueLimit {
+            ringed = (ticket, 0)
+            return wake()
+        }
+        return enqueue(event.bytes)
     }
 
     /// Queues bytes; past the limit the stream is marked overflowed and the queue dropped.
@@ -60,6 +80,7 @@ struct EventStreamState {
         guard phase == .open else { return .none }
         if queuedBytes + bytes.count > queueLimit {
             phase = .overflowed
+            ringed = nil
             pending = []
             sent = 0
             return wake()
@@ -85,6 +106,7 @@ struct EventStreamState {
     /// The connection is gone; nothing more will be sent.
     mutating func finish() {
         phase = .finished
+        ringed = nil
         pending = []
         sent = 0
         isSuspended = false
@@ -95,6 +117,19 @@ struct EventStreamState {
         switch phase {
         case .finished, .overflowed: return .endWithError
         case .open, .closing: break
+        }
+        if let (ticket, done) = ringed {
+            guard let count = ring.copy(ticket, from: done, into: buffer) else {
+                // Lapped: the ring reused the slot before this reader came. End as on overflow.
+                phase = .overflowed
+                ringed = nil
+                pending = []
+                sent = 0
+                return .endWithError
+            }
+            ringed = done + count == ticket.count ? nil : (ticket, done + count)
+            heartbeatDue = false
+            return .wrote(count)
         }
         let written = min(queuedBytes, buffer.count)
         if written > 0 {

@@ -70,4 +70,24 @@ public struct ServerSentEvent: Sendable, Equatable {
 public struct EncodedEvent: Sendable, Equatable {
     /// The exact bytes written to the stream.
     public let bytes: [UInt8]
+    /// Where the server's event ring holds these bytes, once ``shared()`` put them there.
+    let ticket: EventRing.Ticket?
+
+    init(bytes: [UInt8], ticket: EventRing.Ticket? = nil) {
+        self.bytes = bytes
+        self.ticket = ticket
+    }
+
+    /// The same event, held once by the server for every stream that sends it. Use it for an event
+    /// going to many streams: a stream with nothing else queued then reads it from that one copy
+    /// rather than copying it into a queue of its own. ``EventStream/broadcast(_:to:)`` does this.
+    public func shared() -> EncodedEvent {
+        ticket == nil ? EncodedEvent(bytes: bytes, ticket: EventRing.shared.hold(bytes)) : self
+    }
+
+    /// Whether ``shared()`` has put the bytes in the server's ring.
+    public var isShared: Bool { ticket != nil }
+
+    /// Two events are equal when their bytes are: sharing does not change what is sent.
+    public static func == (lhs: EncodedEvent, rhs: EncodedEvent) -> Bool { lhs.bytes == rhs.bytes }
 }

@@ -22,7 +22,8 @@ final class StreamEncoder: Sendable {
         return recent.withLock { recent in
             if let known = recent.last(where: { $0.source === source }) { return known.event }
             let id = "\(run)-\(counter.add(1, ordering: .relaxed).newValue)"
-            let event = ServerSentEvent(id: id, data: update.html.string).encoded
+            // Shared: held once by the server, so an idle page's stream queues only a ticket to it.
+            let event = ServerSentEvent(id: id, data: update.html.string).encoded.shared()
             if recent.count == Self.remembered { recent.removeFirst() }
             recent.append((source, event))
             return event

@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "ParlorWeb",
             dependencies: [
-                "MicroHTTP", "CSodium", "ParlorDomain", "ParlorStorage", "ParlorEvents", "ParlorBots", "ParlorViews",
+                "MicroHTTP", "CSodium", "ParlorDomain", "ParlorEvents", "ParlorViews",
                 "ParlorTemplates", "ParlorFixtures", "ByteOutput",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -85,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "parlor",
             dependencies: [
-                "MicroHTTP", "ParlorWeb", "ParlorTemplates",
+                "MicroHTTP", "ParlorWeb", "ParlorTemplates", "ParlorStorage", "ParlorBots", "ParlorDomain", "ParlorEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -123,7 +123,10 @@ let package = Package(
         // The web front in process, over HTTP on loopback, with a real SQLite file.
         .testTarget(
             name: "ParlorWebTests",
-            dependencies: ["ParlorWeb", "MicroHTTP", "ParlorDomain", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "ParlorWeb", "MicroHTTP", "ParlorDomain", "ParlorEvents", "ParlorStorage", "ParlorBots", "HTTPTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

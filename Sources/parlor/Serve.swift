@@ -2,6 +2,9 @@ import ArgumentParser
 import ByteOutput
 import Logging
 import MicroHTTP
+import ParlorBots
+import ParlorDomain
+import ParlorStorage
 import ParlorTemplates
 import ParlorWeb
 import ServiceLifecycle
@@ -83,23 +86,35 @@ struct Serve: AsyncParsableCommand {
         configuration.eventStreamQueueLimit = eventStreamQueueLimit
 
         var web = WebConfiguration()
-        web.databasePath = database
         web.publicFolder = `public`
         web.templatesFolder = templates
         web.reloadTemplates = reloadTemplates
         web.gallery = gallery
         web.trustedProxies = Set(trustedProxy)
-        web.botReadDelay = .milliseconds(Int64(botReadDelay * 1000))
-        web.botReplyDelay = .milliseconds(Int64(botReplyDelay * 1000))
+        // The store and Parlor Bot are chosen here; the web app is handed them.
+        let store: SQLiteChatStore
+        do {
+            store = try SQLiteChatStore(path: database)
+        } catch {
+            logger.critical("the database could not be opened", metadata: ["path": "\(database)", "error": "\(error)"])
+            throw ExitCode(74)
+        }
+        let clock = SystemClock()
         let app: ParlorApp
         do {
-            app = try await ParlorApp(configuration: web, logger: logger)
+            app = try await ParlorApp(configuration: web, store: store, clock: clock, logger: logger)
         } catch let error as TemplateLoadError {
             // Every mistake with its file and line; a broken template never starts serving blank text.
             logger.critical("templates do not compile:\n\(error.description)")
             throw ExitCode(78)
+        }
+        do {
+            _ = try await ParlorBot.start(
+                router: app.events, store: store, clock: clock,
+                readDelay: .milliseconds(Int64(botReadDelay * 1000)), replyDelay: .milliseconds(Int64(botReplyDelay * 1000))
+            )
         } catch {
-            logger.critical("the database could not be opened", metadata: ["path": "\(database)", "error": "\(error)"])
+            logger.critical("Parlor Bot could not start", metadata: ["error": "\(error)"])
             throw ExitCode(74)
         }
         let router = try app.makeRouter()

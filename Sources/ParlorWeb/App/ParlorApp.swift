@@ -1,19 +1,21 @@
 import Foundation
 import Logging
 import MicroHTTP
-import ParlorBots
 import ParlorDomain
 import ParlorEvents
-import ParlorStorage
 import ParlorTemplates
 import ParlorViews
 
-/// The chat as a web application: the store, the event router and handler, Parlor Bot, sessions, and
-/// the routes that turn requests into events and view models into pages.
+/// The chat as a web application: the event router and handler, sessions, and the routes that turn
+/// requests into events and view models into pages. The store is given: SQLite in `parlor serve`,
+/// whichever a test or another deployment chooses. Other event sources (Parlor Bot) are started by
+/// whoever runs the app, on ``events``.
 public final class ParlorApp: Sendable {
     let configuration: WebConfiguration
-    let store: SQLiteChatStore
-    let events: EventRouter
+    let store: any ChatStore & AccountStore
+    /// The single entry point for every change: routes send their events here, and so must any other
+    /// source (a bot, a feed, another instance).
+    public let events: EventRouter
     let handler: EventHandler
     let templates: PageTemplates
     let clock: any WallClock
@@ -26,25 +28,23 @@ public final class ParlorApp: Sendable {
     let logger: Logger
     let paths = Paths(basePath: "")
 
-    /// Opens the store (creating it and bringing its schema up to date), compiles the templates and
-    /// starts Parlor Bot. Throws ``TemplateLoadError`` for a template mistake, anything else for the store.
-    public init(configuration: WebConfiguration, clock: any WallClock = SystemClock(), logger: Logger) async throws {
+    /// Compiles the templates and wires the event router and handler to `store`. Throws
+    /// ``TemplateLoadError`` for a template mistake.
+    public init(
+        configuration: WebConfiguration, store: any ChatStore & AccountStore, clock: any WallClock = SystemClock(), logger: Logger
+    ) async throws {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
         passwords = PasswordHasher(cost: configuration.passwordCost)
         let templates = try PageTemplates(folder: configuration.templatesFolder, reloads: configuration.reloadTemplates, logger: logger)
         self.templates = templates
-        store = try SQLiteChatStore(path: configuration.databasePath)
+        self.store = store
         handler = EventHandler(store: store, clock: clock, logger: logger, templates: { templates.current })
         events = EventRouter(store: store, handler: handler, clock: clock)
         sessions = Sessions(accounts: store, chats: store, clock: clock, lifetime: configuration.sessionLifetime)
         throttle = SignInThrottle(limits: configuration.signInLimits)
         decoyHash = try await passwords.hashed("parlor-decoy-password")
-        _ = try await ParlorBot.start(
-            router: events, store: store, clock: clock,
-            readDelay: configuration.botReadDelay, replyDelay: configuration.botReplyDelay
-        )
     }
 
     /// Every route, with the security headers on every response.

@@ -2,8 +2,6 @@ import Foundation
 
 /// How `parlor serve` runs the chat: where its files are, who may be trusted, how long things last.
 public struct WebConfiguration: Sendable {
-    /// The SQLite file; created with its folder's permissions when missing.
-    public var databasePath = "parlor.sqlite"
     public var publicFolder = "Public"
     public var templatesFolder = "Templates"
     public var reloadTemplates = false
@@ -13,9 +11,6 @@ public struct WebConfiguration: Sendable {
     public var trustedProxies: Set<String> = []
     /// How long a sign-in lasts.
     public var sessionLifetime: TimeInterval = 30 * 24 * 60 * 60
-    /// Parlor Bot's pauses before it marks a message read and before it answers.
-    public var botReadDelay: Duration = .seconds(1)
-    public var botReplyDelay: Duration = .seconds(2)
     public var signInLimits = SignInThrottle.Limits()
     /// What hashing a password costs; `.interactive` unless a test suite needs thousands of cheap accounts.
     public var passwordCost = PasswordHasher.Cost.interactive

@@ -2,7 +2,9 @@ import Foundation
 import HTTPTestSupport
 import Logging
 import MicroHTTP
+import ParlorBots
 import ParlorDomain
+import ParlorStorage
 import ParlorWeb
 
 /// Parlor's web front in this process: a real SQLite file in a fresh folder, a real server on
@@ -24,18 +26,18 @@ final class RunningParlor {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.folder = folder
         var configuration = WebConfiguration()
-        configuration.databasePath = folder.appendingPathComponent("parlor.sqlite").path
         configuration.publicFolder = Self.repository.appendingPathComponent("Public").path
         configuration.templatesFolder = Self.repository.appendingPathComponent("Templates").path
-        configuration.botReadDelay = .zero
-        configuration.botReplyDelay = .zero
         // Argon2id at its minimum cost: the suite makes about a hundred accounts while other suites run.
         // The interactive cost is what `parlor serve` uses; the browser test and one test here keep it.
         configuration.passwordCost = .minimum
         configure(&configuration)
         let logger = Logger(label: "parlor-test") { _ in SwiftLogNoOpLogHandler() }
         // A fixed "now", so dates read the same on every run.
-        app = try await ParlorApp(configuration: configuration, clock: ManualClock(Self.now), logger: logger)
+        let store = try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
+        let clock = ManualClock(Self.now)
+        app = try await ParlorApp(configuration: configuration, store: store, clock: clock, logger: logger)
+        _ = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)
         var server = ServerConfiguration()
         server.host = "127.0.0.1"
         server.port = 0

@@ -27,6 +27,21 @@
     }
   }
 
+  // "Sending" and "Failed" cells the server has not acknowledged. The server knows nothing of them,
+  // so a region it replaces (the whole conversation, after a reconnect) would drop them, and with
+  // them the text and its Retry: they are put back at the end.
+  function unsentCells(element) {
+    return Array.from(element.querySelectorAll(".is-pending:not([data-acknowledged])"));
+  }
+
+  function restoreUnsent(cells) {
+    for (const cell of cells) {
+      if (document.getElementById(cell.id)) continue;
+      const lists = document.querySelectorAll(".conversation .day-messages");
+      if (lists.length) lists[lists.length - 1].append(cell);
+    }
+  }
+
   // Whether the conversation is scrolled to (nearly) its end: then new messages keep it there.
   function followsEnd() {
     const messages = document.querySelector(".conversation .messages");
@@ -39,8 +54,10 @@
     switch (action) {
       case "replace":
         if (!element || !fragment) return;
+        const unsent = unsentCells(element);
         removeExisting(fragment, element);
         element.replaceWith(fragment);
+        restoreUnsent(unsent);
         if (following) scrollToEnd(null);
         break;
       case "append":
@@ -219,7 +236,11 @@
       send(form, text, token);
     };
     post(form.action, fields).then(async (response) => {
-      if (response.ok || response.type === "opaqueredirect") return;
+      if (response.ok || response.type === "opaqueredirect") {
+        // Stored: the server's own cell replaces this one, live or with the next whole state.
+        if (cell) cell.setAttribute("data-acknowledged", "");
+        return;
+      }
       const plain = (response.headers.get("Content-Type") || "").startsWith("text/plain");
       const reason = (plain && (await response.text()).trim()) || "Not sent (" + response.status + ").";
       if (response.status === 422) {
@@ -302,7 +323,10 @@
       if (newest <= reported) return;
       reported = newest;
       const chat = form.action.replace(/\/messages(\/\d+)?$/, "");
-      post(chat + "/read", { csrf: csrfToken(), upTo: String(newest) }).catch(() => { reported = 0; });
+      // Not taken (no connection, a server shutting down): the next update or focus reports again.
+      post(chat + "/read", { csrf: csrfToken(), upTo: String(newest) })
+        .then((response) => { if (!response.ok && response.type !== "opaqueredirect") reported = 0; })
+        .catch(() => { reported = 0; });
     }, 300);
   }
 

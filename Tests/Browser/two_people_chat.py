@@ -198,7 +198,30 @@ def main():
             assert not driver.find_elements(By.CSS_SELECTOR, ".messages img[src=x], .messages script")
         step("hostile-text", ana, ben)
 
-        # 7. Restart the server; after a reload every message is there.
+        # 7. Parlor stops while Ana writes: her message fails, and keeps its text and Retry when her
+        #    page reconnects and is brought up to date; Retry then delivers it.
+        assert parlor.stop() == 0, "parlor did not exit cleanly"
+        wait_for(ana, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-offline") is not None,
+                 "Ana's page notices Parlor is gone")
+        send(ana, "Sent while Parlor was down")
+        wait_for(ana, text_in(".is-pending .delivery-failed", "Failed"), "the send fails visibly")
+        ana.execute_script("document.querySelectorAll('.messages').forEach((m) => m.setAttribute('data-before-restart', ''))")
+        parlor = Parlor(database, port=parlor.port)
+        wait_for(ana, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-offline") is None
+                 and not d.find_elements(By.CSS_SELECTOR, "[data-before-restart]"),
+                 "Ana's page reconnects and gets the whole conversation again")
+        assert any("Sent while Parlor was down" in cell.text for cell in ana.find_elements(By.CSS_SELECTOR, ".is-pending")), \
+            "the failed message survived the reconnect"
+        # Ben's last message reached Ana just before Parlor stopped: once her page is back, it is read.
+        ben_item = "//li[contains(@class,'chat-list-item')][.//span[text()='Ben Okafor']]"
+        wait_for(ana, lambda d: not d.find_elements(By.XPATH, ben_item + "//span[@class='badge']"),
+                 "Ana's open chat is read again after the reconnect")
+        step("failed-send-kept", ana)
+        ana.find_element(By.CSS_SELECTOR, ".is-pending .delivery-failed .retry").click()
+        own_cell(ana, "Sent while Parlor was down")
+        wait_for(ben, text_in(".messages", "Sent while Parlor was down"), "the retried message reaches Ben")
+
+        # 8. Restart the server; after a reload every message is there.
         assert parlor.stop() == 0, "parlor did not exit cleanly"
         parlor = Parlor(database, port=parlor.port)
         for driver in (ana, ben):
@@ -209,7 +232,7 @@ def main():
         send(ana, "Still here after the restart")
         wait_for(ben, text_in(".messages", "Still here after the restart"), "live updates after the restart")
 
-        # 8. Ana chats with Parlor Bot: it reads, then answers.
+        # 9. Ana chats with Parlor Bot: it reads, then answers.
         bot_link = ana.find_element(By.XPATH, "//li[contains(@class,'chat-list-item')][.//span[text()='Parlor Bot']]/a")
         ana.get(bot_link.get_attribute("href"))
         send(ana, "Hi bot, how are you?")

@@ -19,6 +19,13 @@ import Testing
             chloe = try await store.createUser(NewUser(handle: "chloe", displayName: "Chloé Martin"), at: .at(0))
         }
 
+        /// Ana's chat with Ben, and Chloé's first message in her chat with Ana: a message from elsewhere.
+        func chatAndAMessageElsewhere() async throws -> (chat: Chat, elsewhere: Message) {
+            let chat = try await store.createChat(between: ana.id, and: ben.id, at: .at(0))
+            let other = try await store.createChat(between: ana.id, and: chloe.id, at: .at(0))
+            return (chat, try await send(other.id, from: chloe, "Elsewhere", at: 0))
+        }
+
         func send(_ chat: ChatID, from sender: User, _ body: String, at seconds: Double, token: String? = nil, replyTo: MessageID? = nil) async throws -> Message {
             try await store.send(OutgoingMessage(chatID: chat, senderID: sender.id, body: body, replyTo: replyTo, token: token ?? UUID().uuidString, createdAt: .at(seconds)))
         }
@@ -109,9 +116,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func onlyMembersSendAndRepliesStayInTheirChat(_ kind: StoreKind) async throws {
         let world = try await World(kind)
-        let chat = try await world.store.createChat(between: world.ana.id, and: world.ben.id, at: .at(0))
-        let other = try await world.store.createChat(between: world.ana.id, and: world.chloe.id, at: .at(0))
-        let elsewhere = try await world.send(other.id, from: world.chloe, "Hello", at: 1)
+        let (chat, elsewhere) = try await world.chatAndAMessageElsewhere()
         await #expect(throws: Refusal.notFound) { try await world.send(chat.id, from: world.chloe, "Let me in", at: 2) }
         await #expect(throws: Refusal.notFound) { try await world.send(chat.id, from: world.ana, "Quoting", at: 2, replyTo: elsewhere.id) }
         #expect(try await world.store.messages(in: chat.id, before: nil, limit: 10).messages.isEmpty)
@@ -199,9 +204,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func refusedAndRepeatedSendsAmongConcurrentOnesChangeNothing(_ kind: StoreKind) async throws {
         let world = try await World(kind)
-        let chat = try await world.store.createChat(between: world.ana.id, and: world.ben.id, at: .at(0))
-        let other = try await world.store.createChat(between: world.ana.id, and: world.chloe.id, at: .at(0))
-        let elsewhere = try await world.send(other.id, from: world.chloe, "Elsewhere", at: 0)
+        let (chat, elsewhere) = try await world.chatAndAMessageElsewhere()
         let store = world.store
         let (ana, chloe) = (world.ana, world.chloe)
         let results = await withTaskGroup(of: (Int, Result<Message, Refusal>).self) { group in

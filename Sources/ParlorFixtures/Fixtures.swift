@@ -20,7 +20,8 @@ public enum Fixtures {
         let auth = AuthFormBuilder(paths: world.context.paths, csrfToken: "csrf-fixture-token")
         let images = ImageDetailBuilder(paths: world.context.paths)
         let create = CreateChatBuilder(context: world.context)
-        let settings = SettingsBuilder(context: world.context)
+        // A few zones, not the machine's whole list: the snapshot stays short and the same everywhere.
+        let settings = SettingsBuilder(context: world.context, timeZones: ["America/Sao_Paulo", "Asia/Tokyo", "Europe/Berlin", "Europe/Paris"])
         return [
             Fixture("settings-page/saved", SettingsPageViewModel(layout: pages.layout(title: "Settings"), form: settings.form(saved: true)), isPage: true),
             Fixture("settings-form/empty-name", settings.form(displayName: "", error: "A display name has 1 to 50 characters.")),

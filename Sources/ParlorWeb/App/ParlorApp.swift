@@ -25,6 +25,8 @@ public final class ParlorApp: Sendable {
     /// Verified against when a handle is unknown, so a wrong handle costs as much as a wrong password.
     let decoyHash: String
     let streamEncoder = StreamEncoder()
+    /// The zones settings offers: the system's list, read once rather than on every settings page.
+    let timeZones = TimeZone.knownTimeZoneIdentifiers.sorted()
     let logger: Logger
     let paths = Paths(basePath: "")
 

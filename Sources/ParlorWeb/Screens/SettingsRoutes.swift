@@ -7,7 +7,7 @@ import ParlorViews
 extension ParlorApp {
     func registerSettingsRoutes(on router: inout Router) {
         router.get("/settings", signedIn { [self] request, signedIn in
-            try await settingsPage(signedIn, form: SettingsBuilder(context: context(signedIn)).form(saved: request.query["saved"] == "1"))
+            try await settingsPage(signedIn, form: settingsBuilder(signedIn).form(saved: request.query["saved"] == "1"))
         })
         router.post("/settings", bodyLimit: 16 * 1024, signedIn { [self] request, signedIn in
             let displayName = request.form["displayName"] ?? ""
@@ -16,7 +16,7 @@ extension ParlorApp {
             guard TimeZone(identifier: timeZone) != nil,
                   SettingsBuilder.localeIdentifiers.contains(locale) || locale == signedIn.user.localeIdentifier
             else {
-                let form = SettingsBuilder(context: context(signedIn)).form(displayName: displayName, error: "Choose a time zone and a language from the lists.")
+                let form = settingsBuilder(signedIn).form(displayName: displayName, error: "Choose a time zone and a language from the lists.")
                 return try await settingsPage(signedIn, form: form, status: .unprocessableContent)
             }
             let change = ProfileChange(userID: signedIn.user.id, displayName: displayName, timeZoneIdentifier: timeZone, localeIdentifier: locale)
@@ -24,12 +24,16 @@ extension ParlorApp {
             case .profileUpdated:
                 return .redirect(to: paths.settings + "?saved=1")
             case .profileUpdateFailed(_, let reason):
-                let form = SettingsBuilder(context: context(signedIn)).form(displayName: displayName, error: reason.message)
+                let form = settingsBuilder(signedIn).form(displayName: displayName, error: reason.message)
                 return try await settingsPage(signedIn, form: form, status: Self.status(for: reason))
             default:
                 throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
             }
         })
+    }
+
+    private func settingsBuilder(_ signedIn: SignedIn) -> SettingsBuilder {
+        SettingsBuilder(context: context(signedIn), timeZones: timeZones)
     }
 
     private func settingsPage(_ signedIn: SignedIn, form: SettingsFormViewModel, status: HTTPStatus = .ok) async throws -> Response {

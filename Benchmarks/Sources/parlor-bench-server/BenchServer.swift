@@ -38,6 +38,7 @@ enum BenchServer {
             }
         case "sse":
             configuration.heartbeatInterval = .seconds(Int64(arguments[3]) ?? 15)
+            if let t = getenv("PARLOR_BENCH_TIMEOUT") { configuration.connectionTimeoutSeconds = Int(atoi(t)) }
             let broadcaster = Broadcaster()
             router.get("/events") { request in
                 let stream = EventStream(lastEventID: request.lastEventID)
@@ -74,19 +75,15 @@ enum BenchServer {
 
 /// Every open stream; one encoded event per broadcast, shared by all of them.
 final class Broadcaster: Sendable {
-    private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
+    private let streams = EventStreamGroup()
     private let sequence = Atomic<Int>(0)
 
-    var count: Int { streams.withLock { $0.count } }
+    var count: Int { streams.count }
     var published: Int { sequence.load(ordering: .relaxed) }
 
-    func add(_ stream: EventStream) {
-        let key = ObjectIdentifier(stream)
-        streams.withLock { $0[key] = stream }
-        stream.onClose { [weak self] in _ = self?.streams.withLock { $0.removeValue(forKey: key) } }
-    }
+    func add(_ stream: EventStream) { streams.add(stream) }
 
-    /// The same ~400-byte fragment the C broadcaster sends, with the `seq=N;` marker sseload reads.
+/// The same ~400-byte fragment the C broadcaster sends, with the `seq=N;` marker sseload reads.
     func publish(_ message: String) -> Int {
         let number = sequence.wrappingAdd(1, ordering: .relaxed).newValue
         let text = String(message.prefix(160))
@@ -96,10 +93,8 @@ final class Broadcaster: Sendable {
             + "<p class=\"text\">\(text)</p><time datetime=\"2025-05-20T10:15:00Z\">10:15</time>"
             + "<span class=\"status\" aria-label=\"delivered\">&#10003;</span></div></li>"
         let event = ServerSentEvent(id: "\(number)", event: "message", data: fragment).encoded
-        // Like the C broadcaster: walk the registry under its lock, no copy of 10,000 references.
-        streams.withLock { streams in
-            _ = EventStream.broadcast(event, to: streams.values)
-        }
+        // Like the C broadcaster: walk the streams under the group's lock, in the order they came.
+        streams.broadcast(event)
         return number
     }
 }

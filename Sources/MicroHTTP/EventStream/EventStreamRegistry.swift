@@ -2,36 +2,29 @@ import Synchronization
 
 /// Every event stream a server has open: heartbeats reach them all, and shutdown ends them.
 final class EventStreamRegistry: Sendable {
-    private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
+    private let streams = EventStreamGroup()
     private let closing = Atomic<Bool>(false)
     /// Heartbeat ticks so far (tests count in heartbeats rather than seconds).
     let ticks = Atomic<Int>(0)
 
-    var count: Int { streams.withLock { $0.count } }
+    var count: Int { streams.count }
 
     /// Registers a stream; if the server is already shutting down, the stream is closed at once.
     func add(_ stream: EventStream) {
-        let key = ObjectIdentifier(stream)
-        streams.withLock { $0[key] = stream }
-        stream.onClose { [weak self] in self?.remove(key) }
+        streams.add(stream)
         if closing.load(ordering: .acquiring) { stream.close() }
     }
 
-    private func remove(_ key: ObjectIdentifier) {
-        _ = streams.withLock { $0.removeValue(forKey: key) }
-    }
-
-    /// Wakes every stream with a heartbeat due.
+    /// Wakes every stream with a heartbeat due: a fan-out to all of them, walked in the
+    /// group's order as a publish is.
     func heartbeat() {
         ticks.add(1, ordering: .relaxed)
-        for stream in snapshot() { stream.heartbeat() }
+        streams.forEach { $0.heartbeat() }
     }
 
     /// Ends every stream after its queued events, and any stream registered later.
     func closeAll() {
         closing.store(true, ordering: .releasing)
-        for stream in snapshot() { stream.close() }
+        streams.forEach { $0.close() }
     }
-
-    private func snapshot() -> [EventStream] { streams.withLock { Array($0.values) } }
 }

@@ -38,7 +38,6 @@ enum BenchServer {
             }
         case "sse":
             configuration.heartbeatInterval = .seconds(Int64(arguments[3]) ?? 15)
-            if let t = getenv("PARLOR_BENCH_TIMEOUT") { configuration.connectionTimeoutSeconds = Int(atoi(t)) }
             let broadcaster = Broadcaster()
             router.get("/events") { request in
                 let stream = EventStream(lastEventID: request.lastEventID)
@@ -83,7 +82,7 @@ final class Broadcaster: Sendable {
 
     func add(_ stream: EventStream) { streams.add(stream) }
 
-/// The same ~400-byte fragment the C broadcaster sends, with the `seq=N;` marker sseload reads.
+    /// The same ~400-byte fragment the C broadcaster sends, with the `seq=N;` marker sseload reads.
     func publish(_ message: String) -> Int {
         let number = sequence.wrappingAdd(1, ordering: .relaxed).newValue
         let text = String(message.prefix(160))

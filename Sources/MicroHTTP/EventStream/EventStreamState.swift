@@ -79,10 +79,7 @@ struct EventStreamState {
     mutating func enqueue(_ bytes: [UInt8]) -> Wake {
         guard phase == .open else { return .none }
         if queuedBytes + bytes.count > queueLimit {
-            phase = .overflowed
-            ringed = nil
-            pending = []
-            sent = 0
+            end(.overflowed)
             return wake()
         }
         pending.append(contentsOf: bytes)
@@ -105,10 +102,7 @@ struct EventStreamState {
 
     /// The connection is gone; nothing more will be sent.
     mutating func finish() {
-        phase = .finished
-        ringed = nil
-        pending = []
-        sent = 0
+        end(.finished)
         isSuspended = false
     }
 
@@ -121,10 +115,7 @@ struct EventStreamState {
         if let (ticket, done) = ringed {
             guard let count = ring.copy(ticket, from: done, into: buffer) else {
                 // Lapped: the ring reused the slot before this reader came. End as on overflow.
-                phase = .overflowed
-                ringed = nil
-                pending = []
-                sent = 0
+                end(.overflowed)
                 return .endWithError
             }
             ringed = done + count == ticket.count ? nil : (ticket, done + count)
@@ -159,6 +150,14 @@ struct EventStreamState {
         }
         isSuspended = true
         return .suspend
+    }
+
+    /// Moves to a phase that sends nothing more, dropping whatever was queued.
+    private mutating func end(_ phase: Phase) {
+        self.phase = phase
+        ringed = nil
+        pending = []
+        sent = 0
     }
 
     private mutating func wake() -> Wake {

@@ -45,9 +45,6 @@ public final class EventStreamGroup: Sendable {
         }
     }
 
-    /// The streams in the order they are walked.
-    var inOrder: [EventStream] { members.withLock { Array($0.streams) } }
-
     private func remove(_ key: ObjectIdentifier) {
         members.withLock { $0.remove(key) }
     }

@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
 """Parlor's HTTP front against the C libmicrohttpd baseline, in one run, on loopback.
 
-usage: python3 Benchmarks/bench.py [--http] [--sse] [--repeats 3] [--seconds 10] [--streams 1000,5000,10000] [--rounds 3]
+usage: python3 Benchmarks/bench.py [--http] [--sse | --sse-separate] [--repeats 3] [--seconds 10]
+                                   [--streams 1000,5000,10000] [--rounds 3]
 
 HTTP: wrk -t2 -c64 keep-alive against GET / (a 12,274-byte page), servers interleaved
 round by round so that machine noise hits them alike; median req/s and ratio to C.
-SSE: baseline/sseload opens N streams, idles, then times 100 broadcasts until the last
-stream has each one; same flags for both servers (2 threads, epoll, 16 KiB per connection).
-Every server listens on 127.0.0.1 only and is stopped by PID."""
+SSE (paired, the default): both servers run at once with N idle streams each, and
+load/ssepair takes 100 broadcasts a run from each in turn (A B B A ...), timing each until the
+last stream has it; p50 and p99 are over every broadcast of every run. Taking turns one
+broadcast at a time means a stall of this shared machine, which lasts from tens of
+milliseconds to seconds, falls on both servers alike.
+SSE separate (--sse-separate): the earlier method, baseline/sseload against one server at a
+time, servers alternating run by run, medians over the runs.
+Same flags for both servers (2 threads, epoll, 16 KiB per connection). Every server listens
+on 127.0.0.1 only and is stopped by PID."""
 import argparse, json, os, re, signal, socket, statistics, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -114,6 +121,70 @@ def sse_run(name, port, command, streams):
     return result
 
 
+SSE_SERVERS = (("C broadcaster (baseline)", 18190, [os.path.join(OUT, "sse"), "18190", "2", "suspend", "15", "0", "20000", "16384"]),
+               ("Parlor EventStream", 18191, [SWIFT_SERVER, "sse", "18191", "15"]))
+
+
+def percentile(values, p):
+    """The same rank sseload and ssepair use: the value at round(p * (n - 1)) in sorted order."""
+    ordered = sorted(values)
+    return ordered[int(p * (len(ordered) - 1) + 0.5)]
+
+
+def sse_paired_run(streams):
+    """Both servers up at once; ssepair takes their broadcasts in turn. One result per server."""
+    (c_name, c_port, c_command), (p_name, p_port, p_command) = SSE_SERVERS
+    with Server(c_name, c_port, c_command) as c, Server(p_name, p_port, p_command) as p:
+        out = subprocess.run(["timeout", "1200", os.path.join(OUT, "ssepair"), str(streams), str(BROADCASTS), "10", "150",
+                              str(c_port), str(c.process.pid), str(p_port), str(p.process.pid)],
+                             capture_output=True, text=True)
+    lines = [l for l in out.stdout.splitlines() if l.startswith("JSON ")]
+    if len(lines) != 2:
+        raise SystemExit(f"ssepair failed at {streams} streams:\n{out.stdout[-2000:]}\n{out.stderr[-2000:]}")
+    results = [json.loads(l[5:]) for l in lines]
+    for result in results:
+        result["kb_per_stream"] = (result["rss_idle_kb"] - result["rss_preconnect_kb"]) / streams
+    return dict(zip((c_name, p_name), results))
+
+
+def sse_paired_benchmark(counts, rounds):
+    summary = []
+    print(f"\nSSE, paired: both servers up at once with N idle streams each; {BROADCASTS} broadcasts a run from each, in turn")
+    print(f"     (A B B A ...), timed until the LAST stream has it; {rounds} run(s) per N; p50/p99 over all {rounds * BROADCASTS} broadcasts")
+    print("     'paired' is the median, over broadcast k of every run, of this server's time over C's for the same k")
+    print(f"  {'N':>6} {'server':28} {'idle CPU':>8} {'kB/stream':>9} {'last p50':>9} {'last p99':>9} {'p50 vs C':>8} {'p99 vs C':>8}"
+          f" {'paired':>6} {'cpu ms/bc':>9} {'steal':>6} {'missed':>6}  p99 of each run")
+    names = [name for name, _, _ in SSE_SERVERS]
+    for n in counts:
+        runs = [sse_paired_run(n) for _ in range(rounds)]
+        pooled = {name: [t for run in runs for t in run[name]["last_ms"] if t >= 0] for name in names}
+        figures = {}
+        for name in names:
+            mine = [run[name] for run in runs]
+            figures[name] = dict(
+                last_p50_ms=percentile(pooled[name], 0.5), last_p99_ms=percentile(pooled[name], 0.99),
+                idle_cpu_pct=statistics.median(r["idle_cpu_pct"] for r in mine),
+                kb_per_stream=statistics.median(r["kb_per_stream"] for r in mine),
+                cpu_ms_per_broadcast=statistics.median(r["cpu_ms_per_broadcast"] for r in mine),
+                steal_pct=statistics.median(r["steal_pct"] for r in mine),
+                missed=sum(r["missed"] for r in mine), run_p99_ms=[r["last_p99_ms"] for r in mine])
+        for name in names:
+            # Broadcast k of each server ran next to each other, so their ratio cancels what the machine was doing.
+            figures[name]["paired_ratio_to_c"] = statistics.median(
+                mine / theirs for run in runs for mine, theirs in zip(run[name]["last_ms"], run[names[0]]["last_ms"])
+                if mine >= 0 and theirs > 0)
+        c = figures[names[0]]
+        for name in names:
+            m = figures[name]
+            print(f"  {n:>6} {name:28} {m['idle_cpu_pct']:>7.2f}% {m['kb_per_stream']:>9.1f} {m['last_p50_ms']:>8.1f}ms"
+                  f" {m['last_p99_ms']:>8.1f}ms {m['last_p50_ms'] / c['last_p50_ms']:>8.2f} {m['last_p99_ms'] / c['last_p99_ms']:>8.2f}"
+                  f" {m['paired_ratio_to_c']:>6.2f} {m['cpu_ms_per_broadcast']:>9.1f} {m['steal_pct']:>5.1f}% {m['missed']:>6}  "
+                  + ", ".join(f"{p:.1f}" for p in m["run_p99_ms"]), flush=True)
+            summary.append(dict(server=name, streams=n, figures=m, p99_ratio_to_c=m["last_p99_ms"] / c["last_p99_ms"],
+                                runs=[run[name] for run in runs]))
+    return summary
+
+
 def sse_benchmark(counts, rounds):
     """C and Parlor alternate `rounds` times at each N; medians are compared, so that a stall
     of the shared machine during one run does not decide the ratio."""
@@ -121,13 +192,12 @@ def sse_benchmark(counts, rounds):
     print(f"\nSSE: idle streams, then {BROADCASTS} broadcasts of a ~450-byte fragment (time until the LAST stream has it)")
     print(f"     C and Parlor alternate {rounds} time(s) per N; medians over the rounds")
     print(f"  {'N':>6} {'server':28} {'idle CPU':>8} {'kB/stream':>9} {'last p50':>9} {'last p99':>9} {'p99 vs C':>8} {'p50 vs C':>8} {'cpu ms/bc':>9} {'missed':>6}")
-    servers = (("C broadcaster (baseline)", 18190, lambda: [os.path.join(OUT, "sse"), "18190", "2", "suspend", "15", "0", "20000", "16384"]),
-               ("Parlor EventStream", 18191, lambda: [SWIFT_SERVER, "sse", "18191", "15"]))
+    servers = SSE_SERVERS
     for n in counts:
         runs = {name: [] for name, _, _ in servers}
         for _ in range(rounds):
             for name, port, command in servers:
-                runs[name].append(sse_run(name, port, command(), n))
+                runs[name].append(sse_run(name, port, command, n))
         med = {name: {k: statistics.median(r[k] for r in rs) for k in ("idle_cpu_pct", "kb_per_stream", "last_p50_ms", "last_p99_ms", "cpu_ms_per_broadcast", "missed")}
                for name, rs in runs.items()}
         c = med[servers[0][0]]
@@ -143,18 +213,22 @@ def sse_benchmark(counts, rounds):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--http", action="store_true")
-    parser.add_argument("--sse", action="store_true")
+    parser.add_argument("--sse", action="store_true", help="SSE, both servers at once, broadcasts taken in turn")
+    parser.add_argument("--sse-separate", action="store_true", help="SSE, one server at a time, alternating run by run")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--streams", default="1000,5000,10000")
-    parser.add_argument("--rounds", type=int, default=3, help="SSE runs per server and N, alternating")
+    parser.add_argument("--rounds", type=int, default=3, help="SSE runs per N")
     args = parser.parse_args()
-    both = not args.http and not args.sse
+    both = not args.http and not args.sse and not args.sse_separate
     results = {"date": time.strftime("%Y-%m-%d %H:%M"), "cores": os.cpu_count()}
     if args.http or both:
         results["http"] = http_benchmark(args.repeats, args.seconds)
+    counts = [int(n) for n in args.streams.split(",")]
     if args.sse or both:
-        results["sse"] = sse_benchmark([int(n) for n in args.streams.split(",")], args.rounds)
+        results["sse"] = sse_paired_benchmark(counts, args.rounds)
+    if args.sse_separate:
+        results["sse_separate"] = sse_benchmark(counts, args.rounds)
     path = os.path.join(OUT, "results.json")
     with open(path, "w") as f:
         json.dump(results, f, indent=1)

@@ -82,15 +82,16 @@ static void machine_steal (unsigned long long *stolen, unsigned long long *total
   fclose (f);
 }
 
-static int open_socket (void)
+/* A connection to the server on 127.0.0.1. A stream's connects without waiting (TCP_NODELAY, as
+ * sseload's); a request's waits until it is connected and is then made non-blocking for epoll. */
+static int connect_to_server (int is_stream, const char *what)
 {
-  int fd = socket (AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  int fd = socket (AF_INET, SOCK_STREAM | (is_stream ? SOCK_NONBLOCK : 0), 0);
   if (fd < 0) die ("socket");
-  int one = 1;
-  setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (is_stream) { int one = 1; setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); }
   struct sockaddr_in address = { .sin_family = AF_INET, .sin_port = htons (port) };
   address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  if (connect (fd, (struct sockaddr *) &address, sizeof address) < 0 && errno != EINPROGRESS) die ("connect");
+  if (connect (fd, (struct sockaddr *) &address, sizeof address) < 0 && !(is_stream && errno == EINPROGRESS)) die (what);
   return fd;
 }
 
@@ -133,7 +134,7 @@ static void open_streams (void)
   int opened = 0, ready = 0;
   while (ready < count) {
     while (opened < count && opened - ready < 500) {
-      streams[opened].fd = open_socket ();
+      streams[opened].fd = connect_to_server (1, "connect /events");
       struct epoll_event e = { .events = EPOLLOUT | EPOLLIN, .data.u32 = (uint32_t) opened };
       if (epoll_ctl (epoll_fd, EPOLL_CTL_ADD, streams[opened].fd, &e)) die ("epoll_ctl");
       opened++;
@@ -161,10 +162,7 @@ static void open_streams (void)
 /* The server's published-event count, from GET /stats ("events=K"). */
 static long long published_events (void)
 {
-  int fd = socket (AF_INET, SOCK_STREAM, 0);
-  struct sockaddr_in address = { .sin_family = AF_INET, .sin_port = htons (port) };
-  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  if (connect (fd, (struct sockaddr *) &address, sizeof address)) die ("connect /stats");
+  int fd = connect_to_server (0, "connect /stats");
   static const char request[] = "GET /stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
   if (write (fd, request, sizeof request - 1) < 0) die ("write /stats");
   char reply[2048];
@@ -182,10 +180,7 @@ static double broadcast (const char *post, int post_length)
 {
   struct epoll_event events[1024];
   got = 0; last_at = 0;
-  int fd = socket (AF_INET, SOCK_STREAM, 0);
-  struct sockaddr_in address = { .sin_family = AF_INET, .sin_port = htons (port) };
-  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  if (connect (fd, (struct sockaddr *) &address, sizeof address)) die ("connect /send");
+  int fd = connect_to_server (0, "connect /send");
   fcntl (fd, F_SETFL, O_NONBLOCK);
   struct epoll_event e = { .events = EPOLLIN, .data.u32 = POST_TAG };
   epoll_ctl (epoll_fd, EPOLL_CTL_ADD, fd, &e);

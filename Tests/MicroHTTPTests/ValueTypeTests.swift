@@ -27,25 +27,6 @@ import Testing
     }
 }
 
-@Suite struct HTTPDateTests {
-    @Test func formatsIMFFixdate() {
-        #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
-        #expect(HTTPDate.format(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
-    }
-
-    @Test func parsesWhatItFormats() {
-        for seconds in [0, 784_111_777, 1_795_000_000] {
-            #expect(HTTPDate.parse(HTTPDate.format(seconds)) == seconds)
-        }
-    }
-
-    @Test func rejectsOtherShapes() {
-        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == nil)
-        #expect(HTTPDate.parse("yesterday") == nil)
-        #expect(HTTPDate.parse("Sun, 06 Foo 1994 08:49:37 GMT") == nil)
-    }
-}
-
 @Suite struct RoutePatternTests {
     func segments(_ path: String) -> [Substring] { path.split(separator: "/") }
 

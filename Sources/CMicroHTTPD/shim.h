@@ -45,6 +45,15 @@ parlor_mhd_client_address(struct MHD_Connection *connection)
     return info == NULL ? NULL : info->client_addr;
 }
 
+/* The length of the request head as received (request line, fields, the empty line), or 0. */
+static inline size_t
+parlor_mhd_request_head_size(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
+
 /* Percent-decoding of the path and query, in place. libmicrohttpd's own decoder turns %00
  * into a NUL that silently cuts the C string short ("/a.css%00.png" would become "/a.css").
  * Here a decoded NUL becomes 0xFF instead: invalid UTF-8, which Parlor refuses with 400. */

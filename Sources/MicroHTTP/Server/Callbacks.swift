@@ -6,12 +6,12 @@ import Glibc
 #endif
 
 enum Callbacks {
-    static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, conCls in
-        guard let cls, let connection, let url, let method, let uploadSize, let conCls else { return .NO }
+    static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, version, upload, uploadSize, conCls in
+        guard let cls, let connection, let url, let method, let version, let uploadSize, let conCls else { return .NO }
         // The daemon holds the server (and a response its stream) for as long as these
         // callbacks can run, so they borrow it without retain/release traffic.
         return Unmanaged<HTTPServer>.fromOpaque(cls)._withUnsafeGuaranteedRef { server in
-            server.access(ConnectionHandle(raw: connection), url: url, method: method,
+            server.access(ConnectionHandle(raw: connection), url: url, method: method, version: version,
                           upload: upload, uploadSize: uploadSize, context: conCls)
         }
     }
@@ -83,5 +83,5 @@ extension String {
 func libraryLogLine(_ cls: UnsafeMutableRawPointer?, _ line: UnsafePointer<CChar>?) {
     guard let cls, let line else { return }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-    server.logger.warning("libmicrohttpd: \(String(cString: line).trimmingTrailingNewlines)")
+    server.logger.warning("libmicrohttpd: \(String(cString: line).trimmingTrailingNewlines.escapedForLog)")
 }

@@ -7,10 +7,10 @@ import Glibc
 
 extension HTTPServer {
     func access(_ connection: ConnectionHandle, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
-                upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
+                version: UnsafePointer<CChar>, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
                 context slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let existing = slot.pointee else {
-            return begin(connection, url: url, method: method, slot: slot)
+            return begin(connection, url: url, method: method, version: version, slot: slot)
         }
         let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
         if uploadSize.pointee > 0 {
@@ -23,9 +23,9 @@ extension HTTPServer {
 
     /// First call: the request head is parsed. Never answer here unless refusing the body:
     /// libmicrohttpd would then close the connection instead of keeping it alive.
-    private func begin(_ connection: ConnectionHandle, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
-                       slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
-        let method = HTTPMethod(String(cString: method))
+    private func begin(_ connection: ConnectionHandle, url: UnsafePointer<CChar>, method methodText: UnsafePointer<CChar>,
+                       version: UnsafePointer<CChar>, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        let method = HTTPMethod(String(cString: methodText))
         let path = String(validatingCString: url)
         let context = RequestContext(id: requestIDs.next(), method: method, path: path ?? "/", connection: connection)
         slot.pointee = Unmanaged.passRetained(context).toOpaque()  // released in Callbacks.requestCompleted
@@ -50,7 +50,16 @@ extension HTTPServer {
         context.bodyLimit = context.route?.bodyLimit ?? configuration.defaultBodyLimit
 
         let conn = connection.raw
-        let contentLength = MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Length").flatMap { Int(String(cString: $0)) }
+        let framing = RequestFraming.survey(conn, method: methodText)
+        if let problem = framing.problem(http11: strcmp(version, "HTTP/1.1") == 0) {
+            // Answered before the body is read: libmicrohttpd reads no further on this connection, and
+            // `Connection: close` ends it even when the request had no body.
+            logger.notice("framing refused", metadata: ["request": "\(context.id)", "why": "\(problem)"])
+            var response = errorResponse(HTTPError(.badRequest, problem), id: context.id)
+            response.headers.replace("Connection", with: "close")
+            return queue(response, on: connection, id: context.id, method: method, path: context.path, started: context.started)
+        }
+        let contentLength = framing.contentLength
         if let length = contentLength, length > context.bodyLimit {
             // Refused before a byte of the body is read; libmicrohttpd closes the connection after.
             let error = HTTPError(.contentTooLarge, "This is larger than the \(context.bodyLimit) bytes this address accepts.")
@@ -159,10 +168,10 @@ extension HTTPServer {
     /// the log only.
     private func failure(_ error: any Error, id: RequestID) -> Response {
         if let error = error as? HTTPError {
-            if let detail = error.detail { logger.info("refused", metadata: ["request": "\(id)", "detail": "\(detail)"]) }
+            if let detail = error.detail { logger.info("refused", metadata: ["request": "\(id)", "detail": "\(detail.escapedForLog)"]) }
             return errorResponse(error, id: id)
         }
-        logger.error("handler failed", metadata: ["request": "\(id)", "error": "\(String(reflecting: error))"])
+        logger.error("handler failed", metadata: ["request": "\(id)", "error": "\(String(reflecting: error).escapedForLog)"])
         return errorResponse(HTTPError(.internalServerError, "Something went wrong on our side. Please try again."), id: id)
     }
 }

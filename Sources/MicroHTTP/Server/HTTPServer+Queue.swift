@@ -38,7 +38,7 @@ extension HTTPServer {
                 MHD_destroy_response(built)
             }
         }
-        logger.info("\(method.rawValue) \(path) \(status.code)", metadata: [
+        logger.info("\(method.rawValue.escapedForLog) \(path.escapedForLog) \(status.code)", metadata: [
             "request": "\(id)",
             "ms": "\(Self.milliseconds(since: started))",
         ])

@@ -68,8 +68,8 @@ public final class EventRouter: Sendable {
                 let valid = NewUser(
                     handle: try Handle.normalized(new.handle),
                     displayName: try DisplayName.validated(new.displayName),
-                    timeZoneIdentifier: TimeZone(identifier: new.timeZoneIdentifier) == nil ? "UTC" : new.timeZoneIdentifier,
-                    localeIdentifier: new.localeIdentifier,
+                    timeZoneIdentifier: Self.timeZone(new.timeZoneIdentifier) ?? "UTC",
+                    localeIdentifier: StoredText.identifier(new.localeIdentifier) ?? "en_US",
                     isBot: new.isBot,
                     passwordHash: new.passwordHash
                 )
@@ -83,8 +83,8 @@ public final class EventRouter: Sendable {
                 let valid = ProfileChange(
                     userID: change.userID,
                     displayName: try change.displayName.map { name throws(Refusal) in try DisplayName.validated(name) },
-                    timeZoneIdentifier: change.timeZoneIdentifier.flatMap { TimeZone(identifier: $0) == nil ? nil : $0 },
-                    localeIdentifier: change.localeIdentifier
+                    timeZoneIdentifier: change.timeZoneIdentifier.flatMap(Self.timeZone),
+                    localeIdentifier: change.localeIdentifier.flatMap(StoredText.identifier)
                 )
                 let user = try await store.updateProfile(valid)
                 return await publish(.user(.profileUpdated(user)), .profileUpdated(user))
@@ -147,6 +147,11 @@ public final class EventRouter: Sendable {
         await handler.handle(event)
         for observer in observers.withLock({ $0 }) { observer.observe(event, router: self) }
         return result
+    }
+
+    /// `identifier` when it names a time zone Foundation knows (and is plain ASCII: no NUL cuts it short).
+    static func timeZone(_ identifier: String) -> String? {
+        StoredText.identifier(identifier).flatMap { TimeZone(identifier: $0) == nil ? nil : $0 }
     }
 
     /// A refusal as is; any other failure (the disk) as "try again", with no internals.

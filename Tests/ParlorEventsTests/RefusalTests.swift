@@ -38,6 +38,35 @@ import Testing
         #expect(try MessageText.validated(bytes: Array("Olá".utf8)) == "Olá")
     }
 
+    @Test func everyC0ControlButTabLineFeedAndReturnIsRefusedInStoredText() throws {
+        for value in UInt32(0)..<0x20 {
+            let text = "a\(Character(Unicode.Scalar(value)!))b"
+            if [0x09, 0x0A, 0x0D].contains(value) {
+                #expect(try MessageText.validated(text) == text)
+            } else {
+                #expect(throws: Refusal.controlCharacter) { try MessageText.validated(text) }
+                #expect(throws: Refusal.controlCharacter) { try DisplayName.validated(text) }
+            }
+        }
+        // A NUL at the start is refused, not trimmed away into an empty message or name.
+        #expect(throws: Refusal.controlCharacter) { try MessageText.validated("\0anything") }
+        #expect(throws: Refusal.controlCharacter) { try DisplayName.validated("\0Alice") }
+        #expect(StoredText.identifier("Europe/Paris") == "Europe/Paris")
+        #expect(StoredText.identifier("UTC\0junk") == nil)
+        #expect(StoredText.identifier(String(repeating: "a", count: 65)) == nil)
+    }
+
+    @Test func aMessageOrProfileWithANulChangesNothing() async throws {
+        let world = try await ChatWorld()
+        let chat = try await world.chat(world.ana, world.ben)
+        let outgoing = OutgoingMessage(chatID: chat.id, senderID: world.ana.id, body: "\0anything", token: "t-nul", createdAt: world.clock.now)
+        #expect(await world.router.send(.sending(outgoing)) == .failedSending(outgoing, reason: .controlCharacter))
+        #expect(try await world.store.messages(in: chat.id, before: nil, limit: 10).messages.isEmpty)
+        let change = ProfileChange(userID: world.ana.id, displayName: "\0Alice", timeZoneIdentifier: nil, localeIdentifier: nil)
+        #expect(await world.router.send(.updatingProfile(change)) == .profileUpdateFailed(change, reason: .controlCharacter))
+        #expect(try await world.store.user(world.ana.id)?.displayName == world.ana.displayName)
+    }
+
     @Test func chatsWithYourselfUnknownOrMalformedHandlesAreRefused() async throws {
         let world = try await ChatWorld()
         #expect(await world.router.send(.creating(creator: world.ana.id, contactHandle: "ana")) == .createFailed(creator: world.ana.id, reason: .chatWithYourself))

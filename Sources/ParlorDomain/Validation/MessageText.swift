@@ -8,6 +8,7 @@ public enum MessageText {
 
     /// The body as it will be stored: surrounding blank lines and spaces trimmed, inner line breaks kept.
     public static func validated(_ body: String) throws(Refusal) -> String {
+        try StoredText.refuseControlCharacters(body)
         let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .emptyMessage }
         guard trimmed.count <= maximumLength else { throw .messageTooLong(limit: maximumLength) }
@@ -37,8 +38,26 @@ public enum Handle {
 /// The rules for display names.
 public enum DisplayName {
     public static func validated(_ text: String) throws(Refusal) -> String {
+        try StoredText.refuseControlCharacters(text)
         let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 50, !name.contains(where: \.isNewline) else { throw .invalidDisplayName }
         return name
+    }
+}
+
+/// The rule every stored text field follows, whatever else it must be. A NUL would end the text early in
+/// C code and in some stores, so what people read and what was stored could differ; other C0 controls
+/// have no business in chat text and confuse terminals and logs. Tab, line feed and carriage return stay.
+public enum StoredText {
+    public static func refuseControlCharacters(_ text: String) throws(Refusal) {
+        for byte in text.utf8 where byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+            throw .controlCharacter
+        }
+    }
+
+    /// An identifier chosen from a list (a time zone, a locale): printable ASCII, at most 64 bytes, or nil.
+    public static func identifier(_ text: String) -> String? {
+        guard !text.isEmpty, text.utf8.count <= 64, text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        return text
     }
 }

@@ -4,6 +4,8 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
     case emptyMessage
     case messageTooLong(limit: Int)
     case invalidText
+    /// The text holds a NUL or another control character (tab, line feed and carriage return are fine).
+    case controlCharacter
     case chatWithYourself
     case unknownHandle(String)
     case invalidHandle
@@ -24,6 +26,7 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .emptyMessage: "Write something before sending."
         case .messageTooLong(let limit): "Messages can be at most \(limit) characters long."
         case .invalidText: "That text could not be read; it is not valid UTF-8."
+        case .controlCharacter: "That text contains an invisible control character. Remove it and try again."
         case .chatWithYourself: "You cannot start a chat with yourself."
         case .unknownHandle(let handle): "Nobody is called @\(handle)."
         case .invalidHandle: "A handle has 3 to 20 letters, digits or underscores."

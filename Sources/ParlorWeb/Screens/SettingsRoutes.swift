@@ -13,7 +13,7 @@ extension ParlorApp {
             let displayName = request.form["displayName"] ?? ""
             let timeZone = request.form["timeZone"] ?? signedIn.user.timeZoneIdentifier
             let locale = request.form["locale"] ?? signedIn.user.localeIdentifier
-            guard TimeZone(identifier: timeZone) != nil,
+            guard StoredText.identifier(timeZone) != nil, TimeZone(identifier: timeZone) != nil,
                   SettingsBuilder.localeIdentifiers.contains(locale) || locale == signedIn.user.localeIdentifier
             else {
                 let form = settingsBuilder(signedIn).form(displayName: displayName, error: "Choose a time zone and a language from the lists.")

@@ -124,7 +124,9 @@ extension EventHandler {
         for member in chat.members where member != reader {
             let open = pages(of: member, showing: chat.id)
             guard !open.isEmpty, let viewer = people[member] else { continue }
-            let recent = try await store.messages(in: chat.id, before: MessageID(upTo.rawValue + 1), limit: Self.historyPageSize).messages
+            // The mark is a stored id; the newest possible one has nothing after it to page before.
+            let after = upTo.rawValue == .max ? nil : MessageID(upTo.rawValue + 1)
+            let recent = try await store.messages(in: chat.id, before: after, limit: Self.historyPageSize).messages
             let newlyRead = recent.filter { $0.senderID == member && $0.id > (previous ?? MessageID(0)) }
             var known = Dictionary(uniqueKeysWithValues: recent.map { ($0.id, $0) })
             for replyTo in Set(newlyRead.compactMap(\.replyTo)) where known[replyTo] == nil {

@@ -57,18 +57,17 @@ struct Serve: AsyncParsableCommand {
     var logLevel: Logger.Level = .info
 
     func validate() throws {
-        guard heartbeat > 0 else { throw ValidationError("--heartbeat must be positive") }
-        guard shutdownGrace >= 0 else { throw ValidationError("--shutdown-grace cannot be negative") }
-        guard botReadDelay >= 0, botReplyDelay >= 0 else { throw ValidationError("bot delays cannot be negative") }
+        // Bounded before they become milliseconds: a Double past Int64's range would stop Parlor at start.
+        guard heartbeat > 0, heartbeat <= 3_600 else { throw ValidationError("--heartbeat must be above 0 and at most 3600 seconds") }
+        guard shutdownGrace >= 0, shutdownGrace <= 3_600 else { throw ValidationError("--shutdown-grace must be 0 to 3600 seconds") }
+        guard botReadDelay >= 0, botReplyDelay >= 0, botReadDelay <= 3_600, botReplyDelay <= 3_600 else {
+            throw ValidationError("bot delays must be 0 to 3600 seconds")
+        }
     }
 
     func run() async throws {
         let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap { label in EscapingLogHandler(label: label, level: level) }
         let logger = Logger(label: "parlor")
         OpenFileLimit.raise(toServe: connectionLimit, logger: logger)
 

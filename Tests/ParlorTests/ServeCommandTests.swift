@@ -112,4 +112,27 @@ import Testing
         #expect(second.log.contains("could not listen on 127.0.0.1:\(first.port)"))
         #expect(try await first.terminate() == 0)
     }
+
+    @Test func oneHostileRequestNeverStopsTheServerAndItsLogLineStaysOneLine() async throws {
+        let parlor = try RunningParlor(arguments: ["--log-level", "info"])
+        try await parlor.waitUntilListening()
+        let probe = try await RawClient(port: parlor.port).exchange(
+            "GET", "/public/css/parlor.css", headers: ["If-Modified-Since: Sun, 06 Nov -2147483648 08:49:37 GMT"])
+        #expect(probe.status == 200)
+        let forged = try await RawClient(port: parlor.port).exchange("GET", "/x%0D%0Aforged%20line%1B%5B2J")
+        #expect(forged.status == 404)
+        #expect(try await RawClient(port: parlor.port).exchange("GET", "/healthz").status == 200, "still serving")
+        #expect(try await parlor.terminate() == 0)
+        #expect(parlor.log.contains("GET /x\\r\\nforged line\\x1b[2J 404"))
+        #expect(!parlor.log.contains("\u{1B}"), "no terminal escape reaches the log")
+        #expect(!parlor.log.split(separator: "\n").contains { $0.hasPrefix("forged") })
+    }
+
+    @Test(arguments: [["--heartbeat", "1e300"], ["--shutdown-grace", "1e300"], ["--bot-reply-delay", "1e19"], ["--heartbeat", "nan"]])
+    func aDurationPastAnyUseIsRefusedAtStartWithoutATrap(_ flags: [String]) async throws {
+        let parlor = try RunningParlor(arguments: flags)
+        let status = try await parlor.exitStatus()
+        #expect(status == 64, "a usage error, not a crash: \(status)")
+        #expect(parlor.log.contains("seconds"))
+    }
 }

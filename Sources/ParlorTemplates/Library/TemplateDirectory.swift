@@ -8,9 +8,15 @@ import ByteOutput
 /// The `.mustache` files under a folder, named by their path without the extension (`partials/message-cell`).
 struct TemplateDirectory {
     struct Entry: Equatable {
+        /// When the file last changed, as the file system says.
+        struct Modified: Equatable {
+            let seconds: Int
+            let nanoseconds: Int
+        }
+
         let name: String
         let path: String
-        let modified: Int
+        let modified: Modified
         let size: Int
     }
 
@@ -57,7 +63,9 @@ struct TemplateDirectory {
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 try walk(path, prefix: prefix + name + "/", into: &found)
             } else if (info.st_mode & S_IFMT) == S_IFREG, name.hasSuffix(".mustache") {
-                let modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+                // A file's time can be anything its owner set (year 30000 included): compared as a pair, never
+                // multiplied into one number that could overflow.
+                let modified = Entry.Modified(seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec))
                 found.append(Entry(
                     name: prefix + String(name.dropLast(".mustache".count)),
                     path: path,

@@ -34,7 +34,7 @@ import Testing
             try client.send(RawClient.request("GET", "/events"))
             let head = try await client.readStreamHead()
             #expect(head.header("Content-Type") == "text/event-stream")
-            #expect(head.header("Cache-Control") == "no-cache, no-transform")
+            #expect(head.header("Cache-Control") == "no-store, no-transform")
             #expect(head.header("X-Accel-Buffering") == "no")
             #expect(try await client.read(until: "\n\n") == "retry: 2000\n: connected\n\n")
 

@@ -11,7 +11,7 @@ import Testing
             let (stream, head) = try await ben.openEvents("/events?chat=\(id)")
             #expect(head.status == 200)
             #expect(head.header("Content-Type") == "text/event-stream")
-            #expect(head.header("Cache-Control") == "no-cache, no-transform")
+            #expect(head.header("Cache-Control") == "no-store, no-transform")
             let first = try await stream.read(until: "target=\"messages-\(id)\"")
             #expect(first.contains("action=\"replace\" target=\"chat-list\""))
             #expect(first.contains("action=\"badge\""))

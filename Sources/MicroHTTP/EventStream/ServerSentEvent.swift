@@ -60,6 +60,12 @@ public struct ServerSentEvent: Sendable, Equatable {
         EncodedEvent(bytes: Array(": \(singleLine(text))\n\n".utf8))
     }
 
+    /// A `retry:` field alone: it dispatches no event, but sets how long the browser waits before it
+    /// reconnects the next time the stream ends.
+    public static func retry(milliseconds: Int) -> EncodedEvent {
+        EncodedEvent(bytes: Array("retry: \(max(0, milliseconds))\n\n".utf8))
+    }
+
     static func singleLine(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") || $0 == 0 }) else { return text }
         return String(text.unicodeScalars.filter { $0 != "\n" && $0 != "\r" && $0 != "\0" })

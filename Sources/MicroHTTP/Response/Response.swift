@@ -56,7 +56,7 @@ public struct Response: Sendable {
             status: .ok,
             headers: [
                 "Content-Type": "text/event-stream",
-                "Cache-Control": "no-cache, no-transform",
+                "Cache-Control": "no-store, no-transform",
                 "X-Accel-Buffering": "no",
             ],
             body: .eventStream(stream)

@@ -25,6 +25,7 @@ public final class ParlorApp: Sendable {
     /// Verified against when a handle is unknown, so a wrong handle costs as much as a wrong password.
     let decoyHash: String
     let streamEncoder = StreamEncoder()
+    let accountStreams: AccountStreams
     /// The zones settings offers: the system's list, read once rather than on every settings page.
     let timeZones = TimeZone.knownTimeZoneIdentifiers.sorted()
     let logger: Logger
@@ -38,7 +39,9 @@ public final class ParlorApp: Sendable {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        passwords = PasswordHasher(cost: configuration.passwordCost)
+        passwords = PasswordHasher(
+            cost: configuration.passwordCost, concurrency: configuration.passwordThreads, waitingLimit: configuration.passwordWaitingLimit
+        )
         let templates = try PageTemplates(folder: configuration.templatesFolder, reloads: configuration.reloadTemplates, logger: logger)
         self.templates = templates
         self.store = store
@@ -46,6 +49,7 @@ public final class ParlorApp: Sendable {
         events = EventRouter(store: store, handler: handler, clock: clock)
         sessions = Sessions(accounts: store, chats: store, clock: clock, lifetime: configuration.sessionLifetime)
         throttle = SignInThrottle(limits: configuration.signInLimits)
+        accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)
         decoyHash = try await passwords.hashed("parlor-decoy-password")
     }
 

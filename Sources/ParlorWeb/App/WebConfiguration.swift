@@ -14,6 +14,16 @@ public struct WebConfiguration: Sendable {
     public var signInLimits = SignInThrottle.Limits()
     /// What hashing a password costs; `.interactive` unless a test suite needs thousands of cheap accounts.
     public var passwordCost = PasswordHasher.Cost.interactive
+    /// Threads that hash passwords at once; nil: one per core.
+    public var passwordThreads: Int?
+    /// Sign-ins and sign-ups that may wait for a hashing thread; past that they get 503 with `Retry-After`.
+    /// nil: 16 per hashing thread.
+    public var passwordWaitingLimit: Int?
+    /// Event streams one account may hold open (its open pages, in every browser). A new one past this
+    /// closes that account's oldest, which is told to reconnect after ``evictedStreamRetry``.
+    public var eventStreamsPerAccount = 20
+    /// How long a page whose stream was closed for a newer one waits before it reconnects.
+    public var evictedStreamRetry: Duration = .seconds(10)
 
     public init() {}
 }

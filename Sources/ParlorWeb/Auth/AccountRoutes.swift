@@ -67,7 +67,13 @@ extension ParlorApp {
         guard length <= PasswordHasher.maximumLength else {
             return again("A password can have at most \(PasswordHasher.maximumLength) characters.", .password)
         }
-        let hash = try await passwords.hashed(password)
+        let hash: String
+        do {
+            hash = try await passwords.hashed(password)
+        } catch .busy {
+            return Self.busy(authPage(builder.signUp(handle: handle, displayName: displayName, error: Self.busyMessage, field: .password),
+                                      status: .serviceUnavailable))
+        }
         let timeZone = request.form["timeZone"].flatMap { TimeZone(identifier: $0) == nil ? nil : $0 } ?? "UTC"
         let result = await events.send(.signingUp(NewUser(
             handle: handle, displayName: displayName, timeZoneIdentifier: timeZone,
@@ -79,7 +85,8 @@ extension ParlorApp {
             let cookie = try await sessions.start(for: user, secure: origin.isHTTPS)
             return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName))
         case .signUpFailed(_, let reason):
-            let field: AuthFormBuilder.Field = reason == .invalidDisplayName ? .displayName : .handle
+            // The handle was checked above, so a text refusal here is about the display name.
+            let field: AuthFormBuilder.Field = reason == .invalidDisplayName || reason == .controlCharacter ? .displayName : .handle
             return again(reason.message, field)
         default:
             return again(Refusal.unavailable.message, .handle)
@@ -103,10 +110,17 @@ extension ParlorApp {
         }
         let credential = password.count <= PasswordHasher.maximumLength ? try await store.credential(handle: normalized) : nil
         // An unknown handle is checked against a decoy, so it takes as long as a wrong password.
-        let matches = await passwords.verified(password, against: credential?.passwordHash ?? decoyHash) && credential != nil
+        let verified: Bool
+        do {
+            verified = try await passwords.verified(password, against: credential?.passwordHash ?? decoyHash)
+        } catch {
+            // Not a failed attempt: nothing was checked, so the throttle does not count it.
+            return Self.busy(authPage(builder.signIn(handle: handle, error: Self.busyMessage, field: .password), status: .serviceUnavailable))
+        }
+        let matches = verified && credential != nil
         guard let credential, matches else {
             throttle.recordFailure(handle: normalized, address: origin.address, now: now)
-            logger.notice("sign-in refused", metadata: ["request": "\(request.id)", "address": "\(origin.address)"])
+            logger.notice("sign-in refused", metadata: ["request": "\(request.id)", "address": "\(origin.address.escapedForLog)"])
             return authPage(
                 builder.signIn(handle: handle, error: "That handle and password do not match an account.", field: .password),
                 status: .unprocessableContent
@@ -115,6 +129,15 @@ extension ParlorApp {
         throttle.recordSuccess(handle: normalized)
         let cookie = try await sessions.start(for: credential.user, secure: origin.isHTTPS)
         return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName))
+    }
+
+    static let busyMessage = "Parlor is busy signing people in. Please try again in a few seconds."
+
+    /// A 503 that says when to try again.
+    private static func busy(_ page: Response) -> Response {
+        var response = page
+        response.headers.replace("Retry-After", with: "5")
+        return response
     }
 
     /// The first language the browser asks for that Foundation knows, as a locale identifier.

@@ -12,6 +12,9 @@ public struct PasswordHasher: Sendable {
     public enum Cost: Sendable {
         /// libsodium's interactive limits: 64 MiB, two passes. What people's passwords get.
         case interactive
+        /// libsodium's moderate limits: 256 MiB, three passes, about four times the interactive work. For
+        /// operators who can spare the memory per sign-in.
+        case moderate
         /// libsodium's minimum: 8 KiB, one pass. For test suites that create hundreds of accounts on a
         /// shared machine, where the interactive cost would pin every core for the whole run.
         case minimum
@@ -19,13 +22,22 @@ public struct PasswordHasher: Sendable {
 
     private let opsLimit: UInt64
     private let memLimit: Int
+    private let queue: HashingQueue
 
-    public init(cost: Cost = .interactive) {
+    /// Hashes at `cost`, on at most `concurrency` threads (default: one per core), with at most
+    /// `waitingLimit` more hashes waiting (default: 16 per thread); past that ``hashed(_:)`` and
+    /// ``verified(_:against:)`` throw ``PasswordError/busy``.
+    public init(cost: Cost = .interactive, concurrency: Int? = nil, waitingLimit: Int? = nil) {
+        let threads = concurrency ?? ProcessInfo.processInfo.activeProcessorCount
+        queue = HashingQueue(concurrency: threads, waitingLimit: waitingLimit ?? 16 * max(1, threads))
         Sodium.ready()
         switch cost {
         case .interactive:
             opsLimit = UInt64(crypto_pwhash_opslimit_interactive())
             memLimit = crypto_pwhash_memlimit_interactive()
+        case .moderate:
+            opsLimit = UInt64(crypto_pwhash_opslimit_moderate())
+            memLimit = crypto_pwhash_memlimit_moderate()
         case .minimum:
             opsLimit = UInt64(crypto_pwhash_opslimit_min())
             memLimit = crypto_pwhash_memlimit_min()
@@ -60,32 +72,23 @@ public struct PasswordHasher: Sendable {
         }
     }
 
-    /// Hashing takes tens of milliseconds of CPU and 64 MiB: it runs on threads of its own, at most one per
-    /// core at a time, so sign-ins never hold the threads that serve every other request.
-    private static let work = DispatchQueue(label: "parlor.passwords", attributes: .concurrent)
-    private static let slots = DispatchSemaphore(value: max(1, ProcessInfo.processInfo.activeProcessorCount))
-
-    private static func offload<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
-        await withCheckedContinuation { continuation in
-            work.async {
-                slots.wait()
-                defer { slots.signal() }
-                continuation.resume(returning: body())
-            }
-        }
-    }
-
-    /// ``hash(_:)`` away from the request threads.
+    /// ``hash(_:)`` away from the request threads. Throws ``PasswordError/busy`` at once when too many
+    /// hashes are waiting already.
     public func hashed(_ password: String) async throws(PasswordError) -> String {
-        try await Self.offload { Result { () throws(PasswordError) in try hash(password) } }.get()
+        guard let result = await queue.run({ Result { () throws(PasswordError) in try hash(password) } }) else { throw .busy }
+        return try result.get()
     }
 
-    /// ``verify(_:against:)`` away from the request threads.
-    public func verified(_ password: String, against hash: String) async -> Bool {
-        await Self.offload { verify(password, against: hash) }
+    /// ``verify(_:against:)`` away from the request threads. Throws ``PasswordError/busy`` at once when too
+    /// many hashes are waiting already.
+    public func verified(_ password: String, against hash: String) async throws(PasswordError) -> Bool {
+        guard let matches = await queue.run({ verify(password, against: hash) }) else { throw .busy }
+        return matches
     }
 }
 
 public enum PasswordError: Error, Sendable {
     case outOfMemory
+    /// Too many sign-ins are waiting for their hash; try again in a moment.
+    case busy
 }

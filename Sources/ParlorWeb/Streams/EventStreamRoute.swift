@@ -30,6 +30,7 @@ extension ParlorApp {
                 throw HTTPError(.notFound, "There is no such chat.")
             }
             stream.onClose { registration.cancel() }
+            accountStreams.add(stream, for: signedIn.user.id)
             return .eventStream(stream)
         }
     }

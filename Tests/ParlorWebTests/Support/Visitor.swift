@@ -28,6 +28,16 @@ final class Visitor {
         return try await send("POST", target, headers: ["Content-Type: application/x-www-form-urlencoded"] + headers, body: body)
     }
 
+    /// Sends a POST without waiting for its answer, which the caller reads from the returned connection:
+    /// several visitors' requests can then reach the server at once.
+    func startPost(_ target: String, _ fields: [(String, String)]) throws -> RawClient {
+        let all = [("csrf", csrf)] + fields
+        let body = all.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
+        let client = try RawClient(port: port, timeout: 15)
+        try client.send(RawClient.request("POST", target, headers: ["Content-Type: application/x-www-form-urlencoded"] + cookieHeader, body: body))
+        return client
+    }
+
     func send(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) async throws -> TestResponse {
         let client = try RawClient(port: port, timeout: 15)
         let fields = headers + cookieHeader

@@ -1,0 +1,81 @@
+import Dispatch
+import Synchronization
+
+/// Where password hashes are computed: on at most `concurrency` threads of their own, so sign-ins never
+/// hold the threads that serve every other request. At most `waitingLimit` more hashes wait their turn,
+/// as closures, not as blocked threads; past that a burst of sign-ins is refused at once (the caller
+/// answers 503) instead of queueing without bound.
+final class HashingQueue: Sendable {
+    private struct State {
+        var running = 0
+        var waiting: [@Sendable () -> Void] = []
+        var nextWaiting = 0
+    }
+
+    let concurrency: Int
+    let waitingLimit: Int
+    private let state = Mutex(State())
+    private let threads = DispatchQueue(label: "parlor.passwords", attributes: .concurrent)
+
+    init(concurrency: Int, waitingLimit: Int) {
+        self.concurrency = max(1, concurrency)
+        self.waitingLimit = max(0, waitingLimit)
+    }
+
+    /// Runs `body` on a hashing thread; nil at once when the queue is full.
+    func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result?, Never>) in
+            let job: @Sendable () -> Void = { continuation.resume(returning: body()) }
+            switch admit(job) {
+            case .start: start(job)
+            case .wait: break
+            case .refuse: continuation.resume(returning: nil)
+            }
+        }
+    }
+
+    private enum Admission { case start, wait, refuse }
+
+    private func admit(_ job: @escaping @Sendable () -> Void) -> Admission {
+        state.withLock { state in
+            if state.running < concurrency {
+                state.running += 1
+                return .start
+            }
+            guard state.waiting.count - state.nextWaiting < waitingLimit else { return .refuse }
+            state.waiting.append(job)
+            return .wait
+        }
+    }
+
+    /// Hashes waiting or running now.
+    var load: (running: Int, waiting: Int) {
+        state.withLock { ($0.running, $0.waiting.count - $0.nextWaiting) }
+    }
+
+    private func start(_ job: @escaping @Sendable () -> Void) {
+        threads.async { [self] in
+            job()
+            // The thread that finished takes the next waiting job, if any; otherwise one fewer runs.
+            if let next = takeNext() { start(next) }
+        }
+    }
+
+    private func takeNext() -> (@Sendable () -> Void)? {
+        state.withLock { state in
+            guard state.nextWaiting < state.waiting.count else {
+                state.running -= 1
+                state.waiting.removeAll(keepingCapacity: true)
+                state.nextWaiting = 0
+                return nil
+            }
+            let job = state.waiting[state.nextWaiting]
+            state.nextWaiting += 1
+            if state.nextWaiting > 64, state.nextWaiting * 2 > state.waiting.count {
+                state.waiting.removeFirst(state.nextWaiting)
+                state.nextWaiting = 0
+            }
+            return job
+        }
+    }
+}

@@ -20,6 +20,14 @@ extension ParlorApp {
                 guard let id = Int64(raw) else { throw HTTPError(.notFound, "There is no such chat.") }
                 openChat = ChatID(id)
             }
+            if let sent = request.lastEventID {
+                // Every connection gets the whole state first, so the position only says what kind of return this is.
+                let position = StreamPosition.parse(sent)
+                logger.debug("page reconnected", metadata: [
+                    "request": "\(request.id)",
+                    "after": "\(position.map { streamEncoder.isThisRun($0) ? "this run" : "an earlier run" } ?? "an id Parlor did not write")",
+                ])
+            }
             let stream = EventStream(lastEventID: request.lastEventID)
             let listener = StreamListener(stream: stream, encoder: streamEncoder)
             let registration: ListenerRegistration

@@ -55,6 +55,16 @@ import Testing
         #expect(Linkifier.segments("").isEmpty)
     }
 
+    /// Found by FuzzLinkifier: "www." at the end of a sentence became a link to the relative URL "www".
+    @Test func textAroundAndInsideLinksIsNeverLostOrDoubled() {
+        for text in ["\u{FFFD}+*\nwww.\"", "www.", "www..", "http://.", "(www.)", "a www.\" b", "https://,"] {
+            let segments = Linkifier.segments(text)
+            #expect(segments.map(\.text).joined() == text, "\(text.debugDescription): \(segments)")
+            for case let url? in segments.map(\.url) { #expect(url.hasPrefix("http://") || url.hasPrefix("https://"), "\(url)") }
+        }
+        #expect(Linkifier.segments("see www.").allSatisfy { $0.url == nil }, "\"www\" is no address")
+    }
+
     @Test func aLinkStopsAtCharactersThatCannotBeInAURL() {
         let segments = Linkifier.segments("https://example.com/\"><script>x</script>")
         #expect(segments.first?.url == "https://example.com/")

@@ -20,8 +20,11 @@ public enum Linkifier {
                 end = candidate.index(before: end)
             }
             let link = String(candidate[start..<end])
-            let isBareScheme = link.lowercased() == "http://" || link.lowercased() == "https://" || link.lowercased() == "www."
-            if isBareScheme {
+            // Still a web address once the sentence has its punctuation back ("www." alone becomes "www", which
+            // would be a relative link), and more than the scheme.
+            let lowered = link.lowercased()
+            let isWebAddress = ["http://", "https://", "www."].contains { lowered.hasPrefix($0) && lowered.count > $0.count }
+            if !isWebAddress {
                 plain += candidate[start..<end]
             } else {
                 if !plain.isEmpty { segments.append(Segment(text: String(plain), url: nil)) }

@@ -19,6 +19,20 @@ import Testing
 
     struct DatabaseCorrupted: Error { let table: String }
 
+    /// Found by FuzzRequestPath: "/" followed by a combining mark is one Swift Character, and the segment
+    /// after it was glued to the one before.
+    @Test func aSegmentThatStartsWithACombiningMarkIsStillASegment() async throws {
+        try await withServer(Self.router) { _, port in
+            let client = try RawClient(port: port)
+            #expect(try await client.exchange("GET", "/chats/%CC%81x").text == "chat \u{301}x")
+            #expect(try await client.exchange("GET", "/chats/7/messages/%DB%98").text == "7/\u{6D8}")
+        }
+        guard case .notFound = Self.router.match(.get, path: "/\u{301}chats/1") else {
+            Issue.record("a combining mark is part of the segment it starts")
+            return
+        }
+    }
+
     @Test func routesCaptureParameters() async throws {
         try await withServer(Self.router) { _, port in
             let client = try RawClient(port: port)

@@ -60,7 +60,9 @@ public struct Router: Sendable {
 
     /// Finds the route for a request.
     func match(_ method: HTTPMethod, path: String) -> Match {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        // Split on the slash itself, not on characters: a slash followed by a combining mark is one Swift
+        // Character, and must still separate segments as it does for RequestPath's byte checks.
+        let segments = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: true).map { Substring($0) }
         let wanted = method == .head ? HTTPMethod.get : method
         var allowed: [HTTPMethod] = []
         for route in routes {

@@ -16,6 +16,8 @@ import Testing
         "", "-", "abc", "abc-", "-5", "abc-0", "abc--5", "abc-+5", "abc- 5", "ABC-5", "abc-5 ", "a.c-5", "abc-9223372036854775808",
         "abc-99999999999999999999", "abcdefghijklmn-5", "abc-5-6", "abc-٥", String(repeating: "9", count: 100_000),
         "abc\0-5", "abc-5\r\nid: forged",
+        // Found by FuzzLastEventID: Parlor never writes a leading zero, so "02" is not its 2.
+        "22jor-02",
     ])
     func anythingElseIsNoPosition(_ text: String) {
         #expect(StreamPosition.parse(text) == nil)

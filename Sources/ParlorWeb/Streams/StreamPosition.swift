@@ -17,7 +17,8 @@ struct StreamPosition: Hashable, Sendable {
         guard utf8.count <= 40, let dash = utf8.firstIndex(of: UInt8(ascii: "-")) else { return nil }
         let runBytes = utf8[..<dash], numberBytes = utf8[utf8.index(after: dash)...]
         guard (1...13).contains(runBytes.count), runBytes.allSatisfy(isBase36Digit),
-              (1...19).contains(numberBytes.count), numberBytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+              (1...19).contains(numberBytes.count), numberBytes.first != UInt8(ascii: "0"),
+              numberBytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return nil }
         var sequence: Int64 = 0
         for byte in numberBytes {

@@ -91,6 +91,14 @@ import Testing
         #expect(throws: TemplateLoadError.self) { try TemplateSet(sources: [source], viewModels: [Shadowing.self]) }
     }
 
+    /// Found by FuzzTemplate: `{{..}}` has no components and stopped the compiler on an index out of range.
+    @Test func namesWithEmptyDottedPartsAreRefusedWithTheirLine() {
+        for name in ["..", "...", "a..b", "a.", "owner..name", "..owner"] {
+            expectError("<p>\n{{\(name)}}", line: 2, containing: "joined by single dots")
+            expectError("{{#\(name)}}x{{/\(name)}}", line: 1, containing: "joined by single dots")
+        }
+    }
+
     @Test func unsupportedMustacheFeaturesAreNamed() {
         expectError("{{title(upper)}}", line: 1, containing: "transforms")
         expectError("{{<base}}{{/base}}", line: 1, containing: "inheritance")

@@ -233,6 +233,11 @@ struct TemplateParser {
             throw error(at: tagOffset, "transforms ({{name(x)}}) are not supported; format the value in its view-model builder")
         }
         guard !text.isEmpty else { throw error(at: tagOffset, "tag has no name") }
+        // "." alone, or dotted names: an optional leading dot, then names separated by single dots.
+        let pieces = (text.hasPrefix(".") ? text.dropFirst() : text[...]).split(separator: ".", omittingEmptySubsequences: false)
+        guard text == "." || pieces.allSatisfy({ !$0.isEmpty }) else {
+            throw error(at: tagOffset, "{{\(text)}}: a name is `.`, a field, or fields joined by single dots")
+        }
         return TagName(text)
     }
 

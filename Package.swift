@@ -131,3 +131,29 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets over every parser of outside bytes (Tests/Fuzz). They have no main of their own:
+// libFuzzer's is linked in by `--sanitize=fuzzer`, so they are declared only for `bash Tests/Fuzz/run`,
+// which sets PARLOR_FUZZ and builds them with address sanitizer into a scratch folder of their own.
+if Context.environment["PARLOR_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzRequestPath", ["MicroHTTP", "CMicroHTTPD"]),
+        ("FuzzQuery", ["MicroHTTP", "CMicroHTTPD"]),
+        ("FuzzURLEncodedForm", ["MicroHTTP"]),
+        ("FuzzMultipartForm", ["MicroHTTP"]),
+        ("FuzzCookies", ["MicroHTTP"]),
+        ("FuzzHTTPDate", ["MicroHTTP"]),
+        ("FuzzRequestFraming", ["MicroHTTP"]),
+        ("FuzzRouteParameters", ["MicroHTTP"]),
+        ("FuzzLastEventID", ["ParlorWeb"]),
+        ("FuzzTemplate", ["ParlorTemplates", "ByteOutput"]),
+        ("FuzzLinkifier", ["ParlorViews"]),
+        ("FuzzTextExcerpt", ["ParlorViews"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(.executableTarget(
+            name: name, dependencies: dependencies, path: "Tests/Fuzz/\(name)",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ))
+    }
+}

@@ -51,6 +51,10 @@ struct Serve: AsyncParsableCommand {
     var heartbeat: Double = 15
     @Option(help: "Bytes that may wait for one slow event-stream client before it is cut off.")
     var eventStreamQueueLimit = ServerConfiguration().eventStreamQueueLimit
+    @Option(help: "Event streams (open pages) one account may hold; a new one past this closes the oldest.")
+    var streamsPerAccount = WebConfiguration().eventStreamsPerAccount
+    @Option(help: "Sign-ins that may wait for a password hash before more get 503 (default: 16 per core).")
+    var passwordWaitingLimit: Int?
     @Option(help: "Seconds in-flight requests get to finish at shutdown.")
     var shutdownGrace: Double = 10
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -63,6 +67,8 @@ struct Serve: AsyncParsableCommand {
         guard botReadDelay >= 0, botReplyDelay >= 0, botReadDelay <= 3_600, botReplyDelay <= 3_600 else {
             throw ValidationError("bot delays must be 0 to 3600 seconds")
         }
+        guard streamsPerAccount >= 1 else { throw ValidationError("--streams-per-account must be at least 1") }
+        guard (passwordWaitingLimit ?? 0) >= 0 else { throw ValidationError("--password-waiting-limit cannot be negative") }
     }
 
     func run() async throws {
@@ -90,6 +96,8 @@ struct Serve: AsyncParsableCommand {
         web.reloadTemplates = reloadTemplates
         web.gallery = gallery
         web.trustedProxies = Set(trustedProxy)
+        web.eventStreamsPerAccount = streamsPerAccount
+        web.passwordWaitingLimit = passwordWaitingLimit
         // The store and Parlor Bot are chosen here; the web app is handed them.
         let store: SQLiteChatStore
         do {

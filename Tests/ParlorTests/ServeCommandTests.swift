@@ -128,11 +128,14 @@ import Testing
         #expect(!parlor.log.split(separator: "\n").contains { $0.hasPrefix("forged") })
     }
 
-    @Test(arguments: [["--heartbeat", "1e300"], ["--shutdown-grace", "1e300"], ["--bot-reply-delay", "1e19"], ["--heartbeat", "nan"]])
-    func aDurationPastAnyUseIsRefusedAtStartWithoutATrap(_ flags: [String]) async throws {
+    @Test(arguments: [
+        ["--heartbeat", "1e300"], ["--shutdown-grace", "1e300"], ["--bot-reply-delay", "1e19"], ["--heartbeat", "nan"],
+        ["--streams-per-account", "0"], ["--password-waiting-limit", "-1"],
+    ])
+    func aValuePastAnyUseIsRefusedAtStartWithoutATrap(_ flags: [String]) async throws {
         let parlor = try RunningParlor(arguments: flags)
         let status = try await parlor.exitStatus()
         #expect(status == 64, "a usage error, not a crash: \(status)")
-        #expect(parlor.log.contains("seconds"))
+        #expect(parlor.log.contains(flags[0]) || parlor.log.contains("seconds"), "the line says what to change")
     }
 }

@@ -14,6 +14,8 @@ public final class EventHandler: Sendable {
     let paths: Paths
     let renderer: FragmentRenderer
     let logger: Logger
+    /// Date labels per (locale, time zone), shared with the pages the app renders.
+    let dateLabels: DateLabels.Cache
     private let registry = Mutex(ListenerRegistry())
 
     /// How many messages a conversation shows at first.
@@ -21,9 +23,10 @@ public final class EventHandler: Sendable {
 
     public init(
         store: any ChatStore, clock: any WallClock, basePath: String = "", logger: Logger = Logger(label: "parlor.events"),
-        templates: @escaping @Sendable () -> TemplateSet
+        dateLabels: DateLabels.Cache = DateLabels.Cache(), templates: @escaping @Sendable () -> TemplateSet
     ) {
         self.store = store
+        self.dateLabels = dateLabels
         self.logger = logger
         self.clock = clock
         self.paths = Paths(basePath: basePath)
@@ -80,7 +83,7 @@ public final class EventHandler: Sendable {
 
     /// The builders' context for a viewer, in their time zone and locale, at the clock's now.
     func context(for viewer: User) -> ViewerContext {
-        ViewerContext(viewer: viewer, now: clock.now, basePath: paths.basePath)
+        ViewerContext(viewer: viewer, now: clock.now, basePath: paths.basePath, cache: dateLabels)
     }
 
     /// Updates every page that shows what `event` changed. Called by the router after the store has it.

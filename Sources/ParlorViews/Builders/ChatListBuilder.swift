@@ -35,7 +35,7 @@ public struct ChatListBuilder: Sendable {
             contactHandle: "@" + summary.contact.handle,
             avatar: AvatarBuilder.avatar(for: summary.contact, paths: context.paths),
             lastMessagePreview: preview(summary.lastMessage),
-            lastDate: context.dates.listDate(date, now: context.now),
+            lastDate: context.dates.listDate(date, days: context.days),
             lastDateTooltip: context.dates.fullDate(date),
             lastDateISO: DateLabels.iso(date),
             unreadBadge: CountLabels.badge(summary.unreadCount),

@@ -104,7 +104,7 @@ public struct ConversationBuilder: Sendable {
     public func daySection(_ chat: ChatID, date: Date, cells: [MessageCellViewModel]) -> DaySectionViewModel {
         DaySectionViewModel(
             domID: Self.dayDomID(chat, dayKey: context.dates.dayKey(date)),
-            label: context.dates.dayLabel(date, now: context.now),
+            label: context.dates.dayLabel(date, days: context.days),
             messages: cells
         )
     }

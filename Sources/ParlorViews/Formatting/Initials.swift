@@ -2,6 +2,12 @@
 public enum Initials {
     /// Up to two letters: the first letters of the first and last words of the name, else of the handle.
     public static func of(displayName: String, handle: String) -> String {
+        // ASCII names, read byte by byte with the same rules (a test checks every ASCII character agrees).
+        if let fast = asciiInitials(displayName: displayName, handle: handle) { return fast }
+        return generalInitials(displayName: displayName, handle: handle)
+    }
+
+    static func generalInitials(displayName: String, handle: String) -> String {
         let words = displayName.split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }).filter { $0.first?.isLetter ?? false }
         var letters: [Character] = []
         if let first = words.first?.first { letters.append(first) }
@@ -10,6 +16,41 @@ public enum Initials {
         if letters.isEmpty { return "?" }
         return String(letters).uppercased()
     }
+
+    /// Initials of ASCII names; nil when either is not ASCII.
+    static func asciiInitials(displayName: String, handle: String) -> String? {
+        var name = displayName, handle = handle
+        guard name.utf8.allSatisfy({ $0 < 0x80 }), handle.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        func upper(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte }
+        var first: UInt8?, last: UInt8?, words = 0
+        name.withUTF8 { bytes in
+            var atWordStart = true
+            for byte in bytes {
+                if Linkifier.isASCIIWhitespace(byte) || isASCIIPunctuation(byte) {
+                    atWordStart = true
+                    continue
+                }
+                // A word counts when it starts with a letter; its first letter is what the initials take.
+                if atWordStart, isLetter(byte) {
+                    words += 1
+                    if first == nil { first = byte }
+                    last = byte
+                }
+                atWordStart = false
+            }
+        }
+        var letters: [UInt8] = []
+        if let first { letters.append(upper(first)) }
+        if words > 1, let last { letters.append(upper(last)) }
+        if letters.isEmpty, let byte = handle.withUTF8({ $0.first { isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) } }) {
+            letters.append(upper(byte))
+        }
+        return letters.isEmpty ? "?" : String(decoding: letters, as: UTF8.self)
+    }
+
+    /// The ASCII characters Unicode calls punctuation (connector, dash, open, close, other).
+    static func isASCIIPunctuation(_ byte: UInt8) -> Bool { "!\"#%&'()*,-./:;?@[\\]_{}".utf8.contains(byte) }
 
     /// Number of colours in the palette (`avatar-hue-0` ... `avatar-hue-11` in parlor.css).
     public static let paletteSize = 12

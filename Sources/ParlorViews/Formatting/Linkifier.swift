@@ -8,6 +8,15 @@ public enum Linkifier {
     }
 
     public static func segments(_ text: String) -> [Segment] {
+        // Most messages are ASCII, where every byte is a character: the same rules, read byte by byte,
+        // without asking Unicode about each character (FuzzLinkifier checks both give the same segments).
+        var text = text
+        if let fast = text.withUTF8({ $0.allSatisfy { $0 < 0x80 } ? asciiSegments($0) : nil }) { return fast }
+        return generalSegments(text)
+    }
+
+    /// ``segments(_:)`` for any text, character by character.
+    static func generalSegments(_ text: String) -> [Segment] {
         var segments: [Segment] = []
         var plain = Substring()
         var rest = Substring(text)
@@ -54,4 +63,60 @@ public enum Linkifier {
         }
         return nil
     }
+
+    /// ``segments(_:)`` for ASCII text.
+    static func asciiSegments(_ bytes: UnsafeBufferPointer<UInt8>) -> [Segment] {
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        var segments: [Segment] = []
+        var plainStart = 0
+        var restStart = 0
+        while let start = nextASCIILinkStart(bytes, from: restStart) {
+            var end = start
+            while end < bytes.count, !isASCIIWhitespace(bytes[end]), !"<>\"".utf8.contains(bytes[end]) { end += 1 }
+            while end > start {
+                let last = bytes[end - 1]
+                guard ".,;:!?'".utf8.contains(last) || (last == UInt8(ascii: ")") && !bytes[start..<(end - 1)].contains(UInt8(ascii: "(")))
+                else { break }
+                end -= 1
+            }
+            let link = text(start..<end)
+            let lowered = link.lowercased()
+            let isWebAddress = ["http://", "https://", "www."].contains { lowered.hasPrefix($0) && lowered.utf8.count > $0.utf8.count }
+            if isWebAddress {
+                if plainStart < start { segments.append(Segment(text: text(plainStart..<start), url: nil)) }
+                plainStart = end
+                segments.append(Segment(text: link, url: lowered.hasPrefix("www.") ? "https://" + link : link))
+            }
+            restStart = end
+        }
+        if plainStart < bytes.count { segments.append(Segment(text: text(plainStart..<bytes.count), url: nil)) }
+        return segments
+    }
+
+    /// The start of the next web address that begins a word at or after `from` (which counts as a word start).
+    private static func nextASCIILinkStart(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        var index = from
+        while index < bytes.count {
+            let startsWord = index == from || isASCIIWhitespace(bytes[index - 1]) || "([{".utf8.contains(bytes[index - 1])
+            if startsWord, hasPrefix(bytes, at: index, "http://") || hasPrefix(bytes, at: index, "https://") || hasPrefix(bytes, at: index, "www.") {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, _ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return false }
+        for offset in 0..<count {
+            var byte = bytes[index + offset]
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 32 }
+            guard byte == prefix.utf8Start[offset] else { return false }
+        }
+        return true
+    }
+
+    /// ASCII characters that are white space (tab, line feed, vertical tab, form feed, return, space).
+    static func isASCIIWhitespace(_ byte: UInt8) -> Bool { (byte >= 0x09 && byte <= 0x0D) || byte == 0x20 }
 }

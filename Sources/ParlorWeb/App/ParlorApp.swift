@@ -30,6 +30,8 @@ public final class ParlorApp: Sendable {
     let timeZones = TimeZone.knownTimeZoneIdentifiers.sorted()
     let logger: Logger
     let paths = Paths(basePath: "")
+    /// Date labels per (locale, time zone), built once and shared by pages and live updates.
+    let dateLabels = DateLabels.Cache()
 
     /// Compiles the templates and wires the event router and handler to `store`. Throws
     /// ``TemplateLoadError`` for a template mistake.
@@ -45,7 +47,7 @@ public final class ParlorApp: Sendable {
         let templates = try PageTemplates(folder: configuration.templatesFolder, reloads: configuration.reloadTemplates, logger: logger)
         self.templates = templates
         self.store = store
-        handler = EventHandler(store: store, clock: clock, logger: logger, templates: { templates.current })
+        handler = EventHandler(store: store, clock: clock, logger: logger, dateLabels: dateLabels, templates: { templates.current })
         events = EventRouter(store: store, handler: handler, clock: clock)
         sessions = Sessions(accounts: store, chats: store, clock: clock, lifetime: configuration.sessionLifetime)
         throttle = SignInThrottle(limits: configuration.signInLimits)
@@ -79,7 +81,7 @@ public final class ParlorApp: Sendable {
 
     /// The builders' context for a signed-in person, at the clock's now.
     func context(_ signedIn: SignedIn) -> ViewerContext {
-        ViewerContext(viewer: signedIn.user, now: clock.now, basePath: paths.basePath, csrfToken: signedIn.session.csrfToken)
+        ViewerContext(viewer: signedIn.user, now: clock.now, basePath: paths.basePath, csrfToken: signedIn.session.csrfToken, cache: dateLabels)
     }
 
     /// A page or a fragment. They carry CSRF tokens and private messages: never stored by a cache.

@@ -1,5 +1,5 @@
 // libFuzzer entry: message text split into plain runs and links.
-import ParlorViews
+@testable import ParlorViews
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLinkifier(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -11,5 +11,7 @@ public func fuzzLinkifier(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let lowered = url.lowercased()
         precondition(lowered.hasPrefix("http://") || lowered.hasPrefix("https://"))
     }
+    // ASCII text takes a byte-by-byte path: it must split exactly as the general one.
+    precondition(segments == Linkifier.generalSegments(text))
     return 0
 }

@@ -1,5 +1,5 @@
 // libFuzzer entry: one-line excerpts of message text (the chat list, toasts). The first byte is the limit.
-import ParlorViews
+@testable import ParlorViews
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTextExcerpt(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -9,5 +9,9 @@ public func fuzzTextExcerpt(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let excerpt = TextPreview.excerpt(text, limit: limit)
     precondition(excerpt.count <= limit + 1, "at most the limit and an ellipsis")
     precondition(!excerpt.contains(where: \.isNewline))
+    // ASCII text takes a byte-by-byte path: it must cut exactly as the general one.
+    precondition(excerpt == TextPreview.generalExcerpt(text, limit: limit))
+    let name = String(text.prefix(40)), handle = String(text.dropFirst(40).prefix(20))
+    precondition(Initials.of(displayName: name, handle: handle) == Initials.generalInitials(displayName: name, handle: handle))
     return 0
 }

@@ -54,12 +54,13 @@ public final class EventHandler: Sendable {
         let registration = ListenerRegistration(handler: self, listener: listener, page: page)
         do {
             let context = context(for: viewer)
-            let summaries = try await store.chatList(for: viewer.id)
-            let list = ChatListBuilder(context: context).loaded(summaries, current: page.openChat)
+            // One read for all the page shows.
+            let screen = try await store.chatsScreen(for: viewer.id, open: page.openChat, before: nil, limit: Self.historyPageSize)
+            let list = ChatListBuilder(context: context).loaded(screen.summaries, current: page.openChat)
             listener.receive(renderer.update(.replace, "chat-list", .chatList(list)))
-            // The badge counts what the list just read: no second query.
-            listener.receive(badgeUpdate(total: summaries.reduce(0) { $0 + $1.unreadCount }, context: context))
-            if let chat = page.openChat, let messages = try await messagesRegion(chat, viewer: viewer, context: context) {
+            listener.receive(badgeUpdate(total: screen.unreadTotal, context: context))
+            if let snapshot = screen.conversation {
+                let messages = ConversationBuilder(context: context).messages(snapshot)
                 listener.receive(renderer.update(.replace, messages.domID, .messages(messages)))
             }
         } catch {

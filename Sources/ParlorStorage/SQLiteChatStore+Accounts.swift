@@ -38,6 +38,23 @@ extension SQLiteChatStore {
         }
     }
 
+    public func liveSession(idHash: String, now: Date) async throws -> LiveSession? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT session.idHash, session.userID, session.csrfToken, session.createdAt, session.expiresAt, \(Columns.user(in: "user"))
+                    FROM session JOIN user ON user.id = session.userID WHERE session.idHash = ? AND session.expiresAt > ?
+                    """),
+                arguments: [idHash, now.timeIntervalSince1970]
+            ) else { return nil }
+            let session = StoredSession(
+                idHash: row[0], userID: UserID(row[1] as Int64), csrfToken: row[2],
+                createdAt: Date(timeIntervalSince1970: row[3]), expiresAt: Date(timeIntervalSince1970: row[4])
+            )
+            return LiveSession(session: session, user: User(row: row, at: 5))
+        }
+    }
+
     public func deleteSession(idHash: String) async throws {
         try await pool.write { db in
             try db.cachedStatement(sql: "DELETE FROM session WHERE idHash = ?").execute(arguments: [idHash])

@@ -44,9 +44,11 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
     }
 
     public func user(_ id: UserID) async throws -> User? {
-        try await pool.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE id = ?"), arguments: [id.rawValue]).map { User(row: $0) }
-        }
+        try await pool.read { db in try Self.user(db, id) }
+    }
+
+    static func user(_ db: Database, _ id: UserID) throws -> User? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE id = ?"), arguments: [id.rawValue]).map { User(row: $0) }
     }
 
     public func user(handle: String) async throws -> User? {
@@ -107,11 +109,13 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
     }
 
     public func chat(_ id: ChatID) async throws -> Chat? {
-        try await pool.read { db in
-            guard let createdAt = try Double.fetchOne(db.cachedStatement(sql: "SELECT createdAt FROM chat WHERE id = ?"), arguments: [id.rawValue]) else { return nil }
-            let members = try Int64.fetchAll(db.cachedStatement(sql: "SELECT userID FROM member WHERE chatID = ?"), arguments: [id.rawValue])
-            return Chat(id: id, members: members.map { UserID($0) }, createdAt: Date(timeIntervalSince1970: createdAt))
-        }
+        try await pool.read { db in try Self.chat(db, id) }
+    }
+
+    static func chat(_ db: Database, _ id: ChatID) throws -> Chat? {
+        guard let createdAt = try Double.fetchOne(db.cachedStatement(sql: "SELECT createdAt FROM chat WHERE id = ?"), arguments: [id.rawValue]) else { return nil }
+        let members = try Int64.fetchAll(db.cachedStatement(sql: "SELECT userID FROM member WHERE chatID = ?"), arguments: [id.rawValue])
+        return Chat(id: id, members: members.map { UserID($0) }, createdAt: Date(timeIntervalSince1970: createdAt))
     }
 
     public func chatList(for viewer: UserID) async throws -> [ChatSummary] {
@@ -195,24 +199,28 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
     }
 
     public func message(_ id: MessageID) async throws -> Message? {
-        try await pool.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.message) FROM message WHERE id = ?"), arguments: [id.rawValue]).flatMap { Message(row: $0) }
-        }
+        try await pool.read { db in try Self.message(db, id) }
+    }
+
+    static func message(_ db: Database, _ id: MessageID) throws -> Message? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.message) FROM message WHERE id = ?"), arguments: [id.rawValue]).flatMap { Message(row: $0) }
     }
 
     public func messages(in chat: ChatID, before: MessageID?, limit: Int) async throws -> MessagePage {
-        try await pool.read { db in
-            // Keyset pagination: one more than asked tells whether older ones exist.
-            let rows = try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT \(Columns.message) FROM message
-                    WHERE chatID = ? AND id < ? ORDER BY id DESC LIMIT ?
-                    """),
-                arguments: [chat.rawValue, before?.rawValue ?? Int64.max, limit + 1]
-            )
-            let messages = rows.prefix(limit).compactMap { Message(row: $0) }
-            return MessagePage(messages: messages.reversed(), hasOlder: rows.count > limit)
-        }
+        try await pool.read { db in try Self.messages(db, chat, before: before, limit: limit) }
+    }
+
+    static func messages(_ db: Database, _ chat: ChatID, before: MessageID?, limit: Int) throws -> MessagePage {
+        // Keyset pagination: one more than asked tells whether older ones exist.
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT \(Columns.message) FROM message
+                WHERE chatID = ? AND id < ? ORDER BY id DESC LIMIT ?
+                """),
+            arguments: [chat.rawValue, before?.rawValue ?? Int64.max, max(0, limit) + 1]
+        )
+        let messages = rows.prefix(max(0, limit)).compactMap { Message(row: $0) }
+        return MessagePage(messages: messages.reversed(), hasOlder: rows.count > limit)
     }
 
     public func markRead(_ report: ReadReport) async throws -> MessageID? {
@@ -238,13 +246,48 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
     }
 
     public func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership? {
+        try await pool.read { db in try Self.membership(db, chat, user) }
+    }
+
+    static func membership(_ db: Database, _ chat: ChatID, _ user: UserID) throws -> Membership? {
+        guard let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT lastReadMessageID FROM member WHERE chatID = ? AND userID = ?"), arguments: [chat.rawValue, user.rawValue]
+        ) else { return nil }
+        let mark = row[0] as Int64?
+        return Membership(chatID: chat, userID: user, lastRead: mark.flatMap { $0 > 0 ? MessageID($0) : nil })
+    }
+
+    // MARK: Screens
+
+    public func chatsScreen(for viewer: UserID, open chat: ChatID?, before: MessageID?, limit: Int) async throws -> ChatsScreen {
         try await pool.read { db in
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT lastReadMessageID FROM member WHERE chatID = ? AND userID = ?"), arguments: [chat.rawValue, user.rawValue]
-            ) else { return nil }
-            let mark = row["lastReadMessageID"] as Int64?
-            return Membership(chatID: chat, userID: user, lastRead: mark.flatMap { $0 > 0 ? MessageID($0) : nil })
+            let summaries = try Self.summaries(db, viewer: viewer, chat: nil)
+            guard let chat, let conversation = try Self.conversation(db, chat, viewer: viewer, before: before, limit: limit) else {
+                return ChatsScreen(summaries: summaries, conversation: nil, viewerLastRead: nil)
+            }
+            return ChatsScreen(summaries: summaries, conversation: conversation, viewerLastRead: try Self.membership(db, chat, viewer)?.lastRead)
         }
+    }
+
+    public func conversation(_ chat: ChatID, viewer: UserID, before: MessageID?, limit: Int) async throws -> ConversationSnapshot? {
+        try await pool.read { db in try Self.conversation(db, chat, viewer: viewer, before: before, limit: limit) }
+    }
+
+    /// The same reads as the composed `ChatStore.conversation`, in the caller's transaction.
+    static func conversation(_ db: Database, _ chat: ChatID, viewer: UserID, before: MessageID?, limit: Int) throws -> ConversationSnapshot? {
+        guard let stored = try Self.chat(db, chat), stored.hasMember(viewer), let contactID = stored.contact(of: viewer),
+              let contact = try Self.user(db, contactID)
+        else { return nil }
+        let page = try Self.messages(db, chat, before: before, limit: limit)
+        let onPage = Set(page.messages.map(\.id))
+        var quoted: [Message] = []
+        for id in Set(page.messages.compactMap(\.replyTo)).sorted() where !onPage.contains(id) {
+            if let message = try Self.message(db, id), message.chatID == chat { quoted.append(message) }
+        }
+        return ConversationSnapshot(
+            chatID: chat, contact: contact, messages: page.messages, quoted: quoted,
+            contactLastRead: try Self.membership(db, chat, contactID)?.lastRead, hasOlder: page.hasOlder
+        )
     }
 
     static func isMember(_ db: Database, _ chat: ChatID, _ user: UserID) throws -> Bool {

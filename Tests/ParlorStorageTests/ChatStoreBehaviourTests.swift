@@ -31,6 +31,50 @@ import Testing
         }
     }
 
+    /// The chats screen in one read: what the single reads give, and whether opening the chat reads something.
+    @Test(arguments: StoreKind.allCases)
+    func theChatsScreenIsTheListAndTheOpenConversationWithItsQuotes(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let (chat, _) = try await world.chatAndAMessageElsewhere()
+        let store = world.store
+        let first = try await world.send(chat.id, from: world.ben, "First", at: 1)
+        for index in 2..<8 { _ = try await world.send(chat.id, from: world.ben, "n\(index)", at: Double(index)) }
+        _ = try await world.send(chat.id, from: world.ana, "Answering the first", at: 9, replyTo: first.id)
+
+        // Three messages a page: the quoted first one is not on it, so it comes with the quotes.
+        let screen = try await store.chatsScreen(for: world.ana.id, open: chat.id, before: nil, limit: 3)
+        #expect(screen.summaries == (try await store.chatList(for: world.ana.id)))
+        let conversation = try #require(screen.conversation)
+        #expect(conversation.messages == (try await store.messages(in: chat.id, before: nil, limit: 3)).messages)
+        #expect(conversation.quoted == [first])
+        #expect(conversation.contact == world.ben && conversation.hasOlder)
+        #expect(screen.unreadTotal == (try await store.unreadTotal(for: world.ana.id)))
+        #expect(screen.opensUnread, "Ben's messages are unread")
+
+        _ = try await store.markRead(ReadReport(chatID: chat.id, readerID: world.ana.id))
+        let read = try await store.chatsScreen(for: world.ana.id, open: chat.id, before: nil, limit: 3)
+        #expect(!read.opensUnread, "nothing left to read")
+        #expect(read.viewerLastRead == (try await store.membership(chat.id, world.ana.id))?.lastRead)
+        #expect((try await store.chatsScreen(for: world.ben.id, open: chat.id, before: nil, limit: 50)).conversation?.contactLastRead == read.viewerLastRead)
+
+        // A chat that is not Chloé's shows her list and no conversation; no chat open, no conversation.
+        let stranger = try await store.chatsScreen(for: world.chloe.id, open: chat.id, before: nil, limit: 50)
+        #expect(stranger.conversation == nil && !stranger.opensUnread && stranger.summaries.count == 1)
+        #expect((try await store.chatsScreen(for: world.ana.id, open: nil, before: nil, limit: 50)).conversation == nil)
+        #expect(try await store.conversation(chat.id, viewer: world.chloe.id, before: nil, limit: 50) == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aLiveSessionComesWithItsPersonUntilItExpires(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let accounts = try #require(world.store as? any AccountStore)
+        let session = StoredSession(idHash: "h1", userID: world.ben.id, csrfToken: "t", createdAt: .at(0), expiresAt: .at(100))
+        try await accounts.createSession(session)
+        #expect(try await accounts.liveSession(idHash: "h1", now: .at(50)) == LiveSession(session: session, user: world.ben))
+        #expect(try await accounts.liveSession(idHash: "h1", now: .at(100)) == nil, "expired")
+        #expect(try await accounts.liveSession(idHash: "h2", now: .at(50)) == nil)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func peopleAreFoundByIdAndHandleAndHandlesAreUniqueWhateverTheirCase(_ kind: StoreKind) async throws {
         let world = try await World(kind)

@@ -9,6 +9,8 @@ public protocol AccountStore: Sendable {
     func createSession(_ session: StoredSession) async throws
     /// The session with this id hash, unless it has expired at `now`.
     func session(idHash: String, now: Date) async throws -> StoredSession?
+    /// The live session with this id hash and its person, in one read.
+    func liveSession(idHash: String, now: Date) async throws -> LiveSession?
     /// Ends a session; nothing happens when it is already gone.
     func deleteSession(idHash: String) async throws
 }

@@ -37,6 +37,13 @@ public protocol ChatStore: Sendable {
     /// Returns the mark after the call, nil when there is nothing to read.
     func markRead(_ report: ReadReport) async throws -> MessageID?
     func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership?
+
+    // Screens: what one page shows, read at once (composed of the reads above unless a store does better)
+    /// The chat list of `viewer` and, when `open` is one of their chats, up to `limit` messages of it before
+    /// `before` with what they quote.
+    func chatsScreen(for viewer: UserID, open chat: ChatID?, before: MessageID?, limit: Int) async throws -> ChatsScreen
+    /// One conversation as `viewer` sees it; nil when they are not a member.
+    func conversation(_ chat: ChatID, viewer: UserID, before: MessageID?, limit: Int) async throws -> ConversationSnapshot?
 }
 
 /// A slice of a conversation, oldest first.

@@ -221,6 +221,13 @@ public final class InMemoryChatStore: ChatStore, AccountStore {
         state.withLock { state in state.sessions[idHash].flatMap { $0.expiresAt > now ? $0 : nil } }
     }
 
+    public func liveSession(idHash: String, now: Date) async throws -> LiveSession? {
+        state.withLock { state in
+            guard let session = state.sessions[idHash], session.expiresAt > now, let user = state.users[session.userID] else { return nil }
+            return LiveSession(session: session, user: user)
+        }
+    }
+
     public func deleteSession(idHash: String) async throws {
         _ = state.withLock { $0.sessions.removeValue(forKey: idHash) }
     }

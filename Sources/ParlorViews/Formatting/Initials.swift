@@ -50,7 +50,12 @@ public enum Initials {
     }
 
     /// The ASCII characters Unicode calls punctuation (connector, dash, open, close, other).
-    static func isASCIIPunctuation(_ byte: UInt8) -> Bool { "!\"#%&'()*,-./:;?@[\\]_{}".utf8.contains(byte) }
+    static func isASCIIPunctuation(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x21...0x23, 0x25...0x2A, 0x2C...0x2F, 0x3A, 0x3B, 0x3F, 0x40, 0x5B...0x5D, 0x5F, 0x7B, 0x7D: true
+        default: false
+        }
+    }
 
     /// Number of colours in the palette (`avatar-hue-0` ... `avatar-hue-11` in parlor.css).
     public static let paletteSize = 12

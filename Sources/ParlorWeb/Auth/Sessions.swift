@@ -37,10 +37,8 @@ struct Sessions: Sendable {
     /// The request's session, if it has a live one.
     func current(_ request: Request) async throws -> SignedIn? {
         guard let idHash = Self.sessionIDHash(request) else { return nil }
-        guard let session = try await accounts.session(idHash: idHash, now: clock.now),
-              let user = try await chats.user(session.userID)
-        else { return nil }
-        return SignedIn(user: user, session: session)
+        guard let live = try await accounts.liveSession(idHash: idHash, now: clock.now) else { return nil }
+        return SignedIn(user: live.user, session: live.session)
     }
 
     /// Ends the request's session; the answer carries the expired cookie.

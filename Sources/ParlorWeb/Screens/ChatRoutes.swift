@@ -22,12 +22,15 @@ extension ParlorApp {
         router.get("/chats/{id}", signedIn { [self] request, signedIn in
             let chat = try chatID(request)
             let before = request.query["before"].flatMap(Int64.init).map { MessageID($0) }
-            if before == nil {
-                // Opening a conversation reads it: this is the read receipt of pages without JavaScript.
-                await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)))
-            }
             let draft = try await draft(request, chat: chat, viewer: signedIn.user)
-            return try await chatsPage(signedIn, chat: chat, before: before, draft: draft)
+            var screen = try await screen(signedIn, chat: chat, before: before)
+            if before == nil, screen.opensUnread {
+                // Opening a conversation reads it: this is the read receipt of pages without JavaScript. Only
+                // when there is something to read, so looking again writes nothing.
+                await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)))
+                screen = try await self.screen(signedIn, chat: chat, before: before)
+            }
+            return chatsPage(signedIn, screen: screen, chat: chat, before: before, draft: draft)
         })
     }
 
@@ -60,20 +63,28 @@ extension ParlorApp {
     func chatsPage(_ signedIn: SignedIn, chat: ChatID?, before: MessageID? = nil, draft: ComposerDraft? = nil, status: HTTPStatus = .ok)
         async throws -> Response
     {
+        chatsPage(signedIn, screen: try await screen(signedIn, chat: chat, before: before), chat: chat, before: before, draft: draft, status: status)
+    }
+
+    /// Everything the page shows, in one read; 404 for a chat that is not the viewer's.
+    private func screen(_ signedIn: SignedIn, chat: ChatID?, before: MessageID?) async throws -> ChatsScreen {
+        let screen = try await store.chatsScreen(for: signedIn.user.id, open: chat, before: before, limit: EventHandler.historyPageSize)
+        if chat != nil, screen.conversation == nil { throw Self.noSuchChat }
+        return screen
+    }
+
+    private func chatsPage(
+        _ signedIn: SignedIn, screen: ChatsScreen, chat: ChatID?, before: MessageID?, draft: ComposerDraft?, status: HTTPStatus = .ok
+    ) -> Response {
         let context = context(signedIn)
-        let viewer = signedIn.user.id
         var conversation: ConversationViewModel?
         var contactName: String?
-        if let chat {
-            guard let snapshot = try await ConversationReader(store: store).snapshot(chat, viewer: viewer, before: before) else {
-                throw Self.noSuchChat
-            }
+        if let snapshot = screen.conversation {
             conversation = ConversationBuilder(context: context).conversation(snapshot, draft: draft ?? ComposerDraft(token: Self.newToken()))
             contactName = snapshot.contact.displayName
         }
-        let summaries = try await store.chatList(for: viewer)
-        let list = ChatListBuilder(context: context).loaded(summaries, current: chat)
-        let unread = summaries.reduce(0) { $0 + $1.unreadCount }
+        let list = ChatListBuilder(context: context).loaded(screen.summaries, current: chat)
+        let unread = screen.unreadTotal
         // A page of older history is not live: a live page shows the newest messages.
         let page = PageBuilder(context: context).chats(
             list: list, conversation: conversation, contactName: contactName, unreadTotal: unread, openChat: chat,

@@ -99,7 +99,10 @@ let package = Package(
         .testTarget(name: "ParlorStorageTests", dependencies: ["ParlorStorage", "ParlorDomain", "HTTPTestSupport", "parlor-store-writer"]),
         .testTarget(
             name: "ParlorEventsTests",
-            dependencies: ["ParlorEvents", "ParlorBots", "ParlorStorage", "ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput"]
+            dependencies: [
+                "ParlorEvents", "ParlorBots", "ParlorStorage", "ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "ParlorViewsTests",

@@ -174,6 +174,7 @@ extension EventHandler {
 
     /// Every member of the chat as a person, read once per event.
     private func members(of chat: Chat) async throws -> [UserID: User] {
+        remember(chat)
         var people: [UserID: User] = [:]
         for member in chat.members { people[member] = try await store.user(member) }
         return people

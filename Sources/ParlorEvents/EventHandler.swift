@@ -17,6 +17,9 @@ public final class EventHandler: Sendable {
     /// Date labels per (locale, time zone), shared with the pages the app renders.
     let dateLabels: DateLabels.Cache
     private let registry = Mutex(ListenerRegistry())
+    /// The members of chats that events touched, for telling pages to reload after a failed update.
+    private let knownMembers = Mutex<[ChatID: [UserID]]>([:])
+    static let knownChatsLimit = 100_000
 
     /// How many messages a conversation shows at first.
     public static let historyPageSize = 50
@@ -87,8 +90,9 @@ public final class EventHandler: Sendable {
         ViewerContext(viewer: viewer, now: clock.now, basePath: paths.basePath, cache: dateLabels)
     }
 
-    /// Updates every page that shows what `event` changed. Called by the router after the store has it.
-    public func handle(_ event: DomainEvent) async {
+    /// Updates every page that shows what `event` changed. Called by the router after the store has it;
+    /// `requestID` names the request that caused it in the log.
+    public func handle(_ event: DomainEvent, requestID: String? = nil) async {
         do {
             switch event {
             case .message(let event): try await handle(event)
@@ -97,9 +101,55 @@ public final class EventHandler: Sendable {
             case .chat, .user: break
             }
         } catch {
-            // The change itself is stored; a page that missed the update catches up when it reconnects
-            // (it is sent the whole state). The event's kind only: never a message body in the log.
-            logger.error("open pages were not updated", metadata: ["event": "\(event.kind)", "error": "\(type(of: error))"])
+            // The change itself is stored, but pages that show it missed the update: they are told to reload,
+            // which brings them the whole state. The event's kind and the cause only: never a message body.
+            let refreshed = refreshPages(affectedBy: event)
+            logger.error("open pages were not updated; they were told to reload", metadata: [
+                "event": "\(event.kind)", "request": "\(requestID ?? "-")", "error": "\(String(describing: error))",
+                "pages": "\(refreshed)",
+            ])
+        }
+    }
+
+    /// Sends `refresh` once to every open page of the people `event` concerns; returns how many.
+    private func refreshPages(affectedBy event: DomainEvent) -> Int {
+        var people = Set<UserID>()
+        var chat: ChatID?
+        switch event {
+        case .message(.sending(let outgoing)), .message(.failedSending(let outgoing, _)):
+            people.insert(outgoing.senderID)
+            chat = outgoing.chatID
+        case .message(.sent(let message, _)), .message(.edited(let message)):
+            people.insert(message.senderID)
+            chat = message.chatID
+        case .message(.userRead(let id, let reader, _, _)):
+            people.insert(reader)
+            chat = id
+        case .chat(.created(let created)):
+            people.formUnion(created.members)
+        case .user(.profileUpdated(let user)):
+            people.insert(user.id)
+            people.formUnion(knownMembers.withLock { chats in chats.values.filter { $0.contains(user.id) }.flatMap { $0 } })
+        default:
+            break
+        }
+        if let chat { people.formUnion(knownMembers.withLock { $0[chat] } ?? []) }
+        let refresh = renderer.update(.refresh, "page", nil)
+        var told = Set<ObjectIdentifier>()
+        for person in people {
+            for page in pages(of: person) where told.insert(ObjectIdentifier(page.listener)).inserted {
+                page.listener.receive(refresh)
+            }
+        }
+        return told.count
+    }
+
+    /// Remembers who is in `chat`, so pages can be told to reload even when the store cannot say.
+    /// A chat's members never change.
+    func remember(_ chat: Chat) {
+        knownMembers.withLock { known in
+            if known.count >= Self.knownChatsLimit { known.removeAll(keepingCapacity: true) }
+            known[chat.id] = chat.members
         }
     }
 
@@ -136,6 +186,7 @@ public final class EventHandler: Sendable {
     }
 
     private func chatCreated(_ chat: Chat) async throws {
+        remember(chat)
         for member in chat.members {
             let pages = pages(of: member)
             guard !pages.isEmpty, let viewer = try await store.user(member),

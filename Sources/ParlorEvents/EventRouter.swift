@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ParlorDomain
 import Synchronization
 
@@ -9,12 +10,14 @@ public final class EventRouter: Sendable {
     private let store: any ChatStore
     private let handler: EventHandler
     private let clock: any WallClock
+    private let logger: Logger
     private let observers = Mutex<[any EventObserver]>([])
 
-    public init(store: any ChatStore, handler: EventHandler, clock: any WallClock) {
+    public init(store: any ChatStore, handler: EventHandler, clock: any WallClock, logger: Logger = Logger(label: "parlor.events")) {
         self.store = store
         self.handler = handler
         self.clock = clock
+        self.logger = logger
     }
 
     /// Adds a source that reacts to events (it may send events back).
@@ -23,29 +26,30 @@ public final class EventRouter: Sendable {
     }
 
     /// Applies an event and answers how it ended.
+    /// `requestID` names the request that caused the event in the log lines it may lead to.
     @discardableResult
-    public func send(_ event: DomainEvent) async -> DomainEvent {
+    public func send(_ event: DomainEvent, requestID: String? = nil) async -> DomainEvent {
         switch event {
-        case .message(let event): .message(await send(event))
-        case .chat(let event): .chat(await send(event))
-        case .user(let event): .user(await send(event))
+        case .message(let event): .message(await send(event, requestID: requestID))
+        case .chat(let event): .chat(await send(event, requestID: requestID))
+        case .user(let event): .user(await send(event, requestID: requestID))
         }
     }
 
     /// `sending` answers `sent` or `failedSending`; `editing` answers `edited` or `failedEditing`;
     /// `userReads` answers `userRead`, or itself when the read mark did not move.
     @discardableResult
-    public func send(_ event: MessageEvent) async -> MessageEvent {
+    public func send(_ event: MessageEvent, requestID: String? = nil) async -> MessageEvent {
         switch event {
-        case .sending(let outgoing): return await sendMessage(outgoing)
-        case .editing(let edit): return await editMessage(edit)
-        case .userReads(let report): return await markRead(report)
+        case .sending(let outgoing): return await sendMessage(outgoing, requestID)
+        case .editing(let edit): return await editMessage(edit, requestID)
+        case .userReads(let report): return await markRead(report, requestID)
         case .sent, .failedSending, .edited, .failedEditing, .userRead: return event
         }
     }
 
     @discardableResult
-    public func send(_ event: ChatEvent) async -> ChatEvent {
+    public func send(_ event: ChatEvent, requestID: String? = nil) async -> ChatEvent {
         guard case .creating(let creator, let handle) = event else { return event }
         do {
             // A malformed handle names nobody: stored handles are all normalised.
@@ -54,14 +58,14 @@ public final class EventRouter: Sendable {
             }
             guard contact.id != creator else { throw Refusal.chatWithYourself }
             let chat = try await store.createChat(between: creator, and: contact.id, at: clock.now)
-            return await publish(.chat(.created(chat)), ChatEvent.created(chat))
+            return await publish(.chat(.created(chat)), ChatEvent.created(chat), requestID)
         } catch {
-            return .createFailed(creator: creator, reason: Self.refusal(error))
+            return .createFailed(creator: creator, reason: refusal(error, "chat.creating", requestID))
         }
     }
 
     @discardableResult
-    public func send(_ event: UserEvent) async -> UserEvent {
+    public func send(_ event: UserEvent, requestID: String? = nil) async -> UserEvent {
         switch event {
         case .signingUp(let new):
             do {
@@ -74,9 +78,9 @@ public final class EventRouter: Sendable {
                     passwordHash: new.passwordHash
                 )
                 let user = try await store.createUser(valid, at: clock.now)
-                return await publish(.user(.signedUp(user)), .signedUp(user))
+                return await publish(.user(.signedUp(user)), .signedUp(user), requestID)
             } catch {
-                return .signUpFailed(handle: new.handle, reason: Self.refusal(error))
+                return .signUpFailed(handle: new.handle, reason: refusal(error, "user.signingUp", requestID))
             }
         case .updatingProfile(let change):
             do {
@@ -87,16 +91,16 @@ public final class EventRouter: Sendable {
                     localeIdentifier: change.localeIdentifier.flatMap(StoredText.identifier)
                 )
                 let user = try await store.updateProfile(valid)
-                return await publish(.user(.profileUpdated(user)), .profileUpdated(user))
+                return await publish(.user(.profileUpdated(user)), .profileUpdated(user), requestID)
             } catch {
-                return .profileUpdateFailed(change, reason: Self.refusal(error))
+                return .profileUpdateFailed(change, reason: refusal(error, "user.updatingProfile", requestID))
             }
         case .signedUp, .signUpFailed, .profileUpdated, .profileUpdateFailed:
             return event
         }
     }
 
-    private func sendMessage(_ outgoing: OutgoingMessage) async -> MessageEvent {
+    private func sendMessage(_ outgoing: OutgoingMessage, _ requestID: String?) async -> MessageEvent {
         let valid: OutgoingMessage
         do {
             // Refused before anything is shown or stored: the form says why, the page stays as it was.
@@ -109,42 +113,43 @@ public final class EventRouter: Sendable {
                 token: outgoing.token, createdAt: outgoing.createdAt
             )
         } catch {
-            return .failedSending(outgoing, reason: Self.refusal(error))
+            return .failedSending(outgoing, reason: refusal(error, "message.sending", requestID))
         }
-        await handler.handle(.message(.sending(valid)))
+        await handler.handle(.message(.sending(valid)), requestID: requestID)
         do {
             let message = try await store.send(valid)
-            return await publish(.message(.sent(message, token: valid.token)), .sent(message, token: valid.token))
+            return await publish(.message(.sent(message, token: valid.token)), .sent(message, token: valid.token), requestID)
         } catch {
-            let failed = MessageEvent.failedSending(valid, reason: Self.refusal(error))
-            return await publish(.message(failed), failed)
+            let failed = MessageEvent.failedSending(valid, reason: refusal(error, "message.sending", requestID))
+            return await publish(.message(failed), failed, requestID)
         }
     }
 
-    private func editMessage(_ edit: MessageEdit) async -> MessageEvent {
+    private func editMessage(_ edit: MessageEdit, _ requestID: String?) async -> MessageEvent {
         do {
             let body = try MessageText.validated(edit.body)
             let message = try await store.edit(MessageEdit(messageID: edit.messageID, editorID: edit.editorID, body: body, editedAt: edit.editedAt))
-            return await publish(.message(.edited(message)), .edited(message))
+            return await publish(.message(.edited(message)), .edited(message), requestID)
         } catch {
-            return .failedEditing(edit, reason: Self.refusal(error))
+            return .failedEditing(edit, reason: refusal(error, "message.editing", requestID))
         }
     }
 
-    private func markRead(_ report: ReadReport) async -> MessageEvent {
+    private func markRead(_ report: ReadReport, _ requestID: String?) async -> MessageEvent {
         do {
             let previous = try await store.membership(report.chatID, report.readerID)?.lastRead
             guard let mark = try await store.markRead(report), mark != previous else { return .userReads(report) }
             let read = MessageEvent.userRead(chat: report.chatID, reader: report.readerID, previous: previous, upTo: mark)
-            return await publish(.message(read), read)
+            return await publish(.message(read), read, requestID)
         } catch {
+            _ = refusal(error, "message.userReads", requestID)
             return .userReads(report)
         }
     }
 
     /// Tells the handler, then the observers; answers `result`.
-    private func publish<Result>(_ event: DomainEvent, _ result: Result) async -> Result {
-        await handler.handle(event)
+    private func publish<Result>(_ event: DomainEvent, _ result: Result, _ requestID: String?) async -> Result {
+        await handler.handle(event, requestID: requestID)
         for observer in observers.withLock({ $0 }) { observer.observe(event, router: self) }
         return result
     }
@@ -154,8 +159,13 @@ public final class EventRouter: Sendable {
         StoredText.identifier(identifier).flatMap { TimeZone(identifier: $0) == nil ? nil : $0 }
     }
 
-    /// A refusal as is; any other failure (the disk) as "try again", with no internals.
-    static func refusal(_ error: any Error) -> Refusal {
-        (error as? Refusal) ?? .unavailable
+    /// A refusal as is; any other failure (the disk) as "try again", with no internals for the person and
+    /// its cause in the log, with the event's kind and the request that caused it.
+    func refusal(_ error: any Error, _ kind: String, _ requestID: String?) -> Refusal {
+        if let refusal = error as? Refusal { return refusal }
+        logger.error("the store could not apply an event", metadata: [
+            "event": "\(kind)", "request": "\(requestID ?? "-")", "error": "\(String(describing: error))",
+        ])
+        return .unavailable
     }
 }

@@ -48,7 +48,7 @@ public final class ParlorApp: Sendable {
         self.templates = templates
         self.store = store
         handler = EventHandler(store: store, clock: clock, logger: logger, dateLabels: dateLabels, templates: { templates.current })
-        events = EventRouter(store: store, handler: handler, clock: clock)
+        events = EventRouter(store: store, handler: handler, clock: clock, logger: logger)
         sessions = Sessions(accounts: store, chats: store, clock: clock, lifetime: configuration.sessionLifetime)
         throttle = SignInThrottle(limits: configuration.signInLimits)
         accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)

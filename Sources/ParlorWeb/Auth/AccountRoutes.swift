@@ -78,7 +78,7 @@ extension ParlorApp {
         let result = await events.send(.signingUp(NewUser(
             handle: handle, displayName: displayName, timeZoneIdentifier: timeZone,
             localeIdentifier: Self.locale(from: request), passwordHash: hash
-        )))
+        )), requestID: request.id.description)
         switch result {
         case .signedUp(let user):
             logger.info("account created", metadata: ["request": "\(request.id)", "user": "\(user.id)"])

@@ -27,7 +27,7 @@ extension ParlorApp {
             if before == nil, screen.opensUnread {
                 // Opening a conversation reads it: this is the read receipt of pages without JavaScript. Only
                 // when there is something to read, so looking again writes nothing.
-                await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)))
+                await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)), requestID: request.id.description)
                 screen = try await self.screen(signedIn, chat: chat, before: before)
             }
             return chatsPage(signedIn, screen: screen, chat: chat, before: before, draft: draft)
@@ -122,7 +122,7 @@ extension ParlorApp {
         guard !handle.isEmpty else {
             return try await newChatPage(signedIn, handle: typed, problem: .emptyHandle, matches: [], status: .unprocessableContent)
         }
-        switch await events.send(.creating(creator: signedIn.user.id, contactHandle: handle)) {
+        switch await events.send(.creating(creator: signedIn.user.id, contactHandle: handle), requestID: request.id.description) {
         case .created(let chat):
             return .redirect(to: paths.chat(chat.id))
         case .createFailed(_, .chatExists(let existing)):

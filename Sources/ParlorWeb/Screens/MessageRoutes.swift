@@ -25,7 +25,7 @@ extension ParlorApp {
             let chat = try chatID(request)
             let upTo = request.form["upTo"].flatMap(Int64.init).map { MessageID($0) }
             guard try await store.membership(chat, signedIn.user.id) != nil else { throw Self.noSuchChat }
-            await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id, upTo: upTo)))
+            await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id, upTo: upTo)), requestID: request.id.description)
             return Self.isFromScript(request) ? Response(status: .noContent) : .redirect(to: paths.chat(chat))
         })
     }
@@ -38,7 +38,7 @@ extension ParlorApp {
         if token.isEmpty || token.utf8.count > 64 || !token.utf8.allSatisfy(Self.isTokenByte) { token = Self.newToken() }
         let replyTo = request.form["replyTo"].flatMap(Int64.init).map { MessageID($0) }
         let outgoing = OutgoingMessage(chatID: chat, senderID: signedIn.user.id, body: body, replyTo: replyTo, token: token, createdAt: clock.now)
-        switch await events.send(.sending(outgoing)) {
+        switch await events.send(.sending(outgoing), requestID: request.id.description) {
         case .sent(let message, _):
             if Self.isFromScript(request) { return Response(status: .noContent) }
             return .redirect(to: paths.chat(chat) + "#message-\(message.id)")
@@ -63,7 +63,7 @@ extension ParlorApp {
         else { throw Self.noSuchChat }
         let body = request.form["body"] ?? ""
         let edit = MessageEdit(messageID: original.id, editorID: signedIn.user.id, body: body, editedAt: clock.now)
-        switch await events.send(.editing(edit)) {
+        switch await events.send(.editing(edit), requestID: request.id.description) {
         case .edited(let message):
             if Self.isFromScript(request) { return Response(status: .noContent) }
             return .redirect(to: paths.chat(chat) + "#message-\(message.id)")

@@ -20,7 +20,7 @@ extension ParlorApp {
                 return try await settingsPage(signedIn, form: form, status: .unprocessableContent)
             }
             let change = ProfileChange(userID: signedIn.user.id, displayName: displayName, timeZoneIdentifier: timeZone, localeIdentifier: locale)
-            switch await events.send(.updatingProfile(change)) {
+            switch await events.send(.updatingProfile(change), requestID: request.id.description) {
             case .profileUpdated:
                 return .redirect(to: paths.settings + "?saved=1")
             case .profileUpdateFailed(_, let reason):

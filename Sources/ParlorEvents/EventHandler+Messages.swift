@@ -13,7 +13,7 @@ extension EventHandler {
         case .failedSending(let outgoing, let reason):
             try await showFailed(outgoing, reason: reason)
         case .sent(let message, let token):
-            try await showSent(message, token: token)
+            try await showSent([(message, token)])
         case .edited(let message):
             try await showEdited(message)
         case .userRead(let chat, let reader, let previous, let upTo):
@@ -35,8 +35,11 @@ extension EventHandler {
         )
         let quoted = try await quotedMessage(outgoing.replyTo, in: chat.id)
         let cell = MessageCellBuilder(context: context).cell(pending, quoted: quote(quoted, people))
-        let previous = try await store.messages(in: chat.id, before: nil, limit: 1).messages.last
-        deliver(appendUpdates(cell, date: outgoing.createdAt, after: previous, chat: chat.id, context: context), to: pages)
+        // After the newest message each page has (its cursor): the store may hold newer ones by now.
+        for (cursor, group) in Dictionary(grouping: pages, by: { $0.cursor ?? MessageID(0) }) {
+            let previous = cursor.rawValue > 0 ? try await store.message(cursor) : nil
+            deliver(appendUpdates(cell, date: outgoing.createdAt, after: previous, chat: chat.id, context: context), to: group)
+        }
     }
 
     /// "Failed", with its reason and a retry, in place of "Sending".
@@ -54,33 +57,76 @@ extension EventHandler {
         deliver([renderer.update(.replace, cell.domID, .messageCell(cell))], to: pages)
     }
 
-    /// A stored message: the sender's "Sending" cell gives way to the stored one, the other members see it
-    /// arrive; everyone's chat list moves the chat to the top; recipients get a new unread total and, on
-    /// pages where the chat is not open, a toast.
-    private func showSent(_ message: Message, token: String) async throws {
-        guard let chat = try await store.chat(message.chatID) else { return }
+    /// How far back a page with a conversation open is caught up; one further behind is told to reload.
+    static let catchUpLimit = 100
+
+    /// Stored messages of one chat (those of one batch, or one): every open page of the chat gets each
+    /// message it does not have yet, in order and exactly once (its cursor says what it has), and the
+    /// sender's "Sending" cells give way to them; everyone's chat list moves the chat to the top; recipients
+    /// get a new unread total and, on pages where the chat is not open, a toast for the newest.
+    func showSent(_ group: [(message: Message, token: String)]) async throws {
+        guard let latest = group.map(\.message).max(by: { $0.id < $1.id }), let chat = try await store.chat(latest.chatID) else { return }
         let people = try await members(of: chat)
-        guard let sender = people[message.senderID] else { return }
-        let previous = try await store.messages(in: chat.id, before: message.id, limit: 1).messages.last
-        let quoted = try await quotedMessage(message.replyTo, in: chat.id)
+        var open: [UserID: [ListenerRegistry.Entry]] = [:]
+        for member in chat.members {
+            let pages = pages(of: member, showing: chat.id)
+            if !pages.isEmpty { open[member] = pages }
+        }
+        // Read back as far as the open page furthest behind: usually just the new messages and the one before.
+        var window: [Message] = []
+        var truncated = false
+        if let oldest = open.values.joined().compactMap(\.cursor).min(), oldest < latest.id, latest.id.rawValue < .max {
+            let page = try await store.messages(in: chat.id, before: MessageID(latest.id.rawValue + 1), limit: Self.catchUpLimit)
+            window = page.messages
+            truncated = page.hasOlder
+        }
+        var quotes = Dictionary(window.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for id in Set(window.compactMap(\.replyTo)) where quotes[id] == nil {
+            quotes[id] = try await quotedMessage(id, in: chat.id)
+        }
         for member in chat.members {
             let pages = pages(of: member)
             guard !pages.isEmpty, let viewer = people[member] else { continue }
             let context = context(for: viewer)
-            let open = pages.filter { $0.page.openChat == chat.id }
-            if !open.isEmpty {
-                let cell = MessageCellBuilder(context: context).cell(message, sender: sender, quoted: quote(quoted, people))
-                var updates: [ScreenUpdate] = []
-                if member == message.senderID { updates.append(renderer.update(.remove, "pending-\(token)", nil)) }
-                updates += appendUpdates(cell, date: message.createdAt, after: previous, chat: chat.id, context: context)
-                deliver(updates, to: open)
+            if let openPages = open[member] {
+                // "Read" or "Sent" on the viewer's own messages, as far as the contact has read now.
+                var contactRead: MessageID?
+                if let contact = chat.contact(of: member) { contactRead = try await store.membership(chat.id, contact)?.lastRead }
+                let removals = group.filter { $0.message.senderID == member }.map { renderer.update(.remove, "pending-\($0.token)", nil) }
+                var rendered: [MessageID: [ScreenUpdate]] = [:]
+                for page in openPages {
+                    let cursor = page.cursor ?? MessageID(0)
+                    guard let start = window.firstIndex(where: { $0.id > cursor }) else {
+                        deliver(removals, to: [page])
+                        continue
+                    }
+                    if start == 0, truncated {
+                        page.listener.receive(renderer.update(.refresh, "page", nil))
+                        continue
+                    }
+                    var updates = removals
+                    for index in start..<window.count {
+                        let message = window[index]
+                        let cells = rendered[message.id] ?? {
+                            let cell = MessageCellBuilder(context: context).cell(
+                                message, sender: people[message.senderID] ?? viewer,
+                                quoted: quote(message.replyTo.flatMap { quotes[$0] }, people), contactLastRead: contactRead
+                            )
+                            return appendUpdates(cell, date: message.createdAt, after: index > 0 ? window[index - 1] : nil, chat: chat.id, context: context)
+                        }()
+                        rendered[message.id] = cells
+                        updates += cells
+                    }
+                    deliver(updates, to: [page])
+                    advance(page, to: window[window.count - 1].id)
+                }
             }
             try await sendListItem(chat.id, viewer: viewer, context: context, pages: pages, movingToTop: true)
-            if member != message.senderID {
+            if let newest = group.map(\.message).filter({ $0.senderID != member }).max(by: { $0.id < $1.id }), let sender = people[newest.senderID] {
                 deliver([try await badgeUpdate(for: viewer, context: context)], to: pages)
                 let elsewhere = pages.filter { $0.page.openChat != chat.id }
                 if !elsewhere.isEmpty {
-                    let toast = PageBuilder(context: context).toast(message, from: sender)
+                    let toast = PageBuilder(context: context).toast(newest, from: sender)
                     deliver([renderer.update(.toast, toast.domID, .toast(toast))], to: elsewhere)
                 }
             }

@@ -5,9 +5,15 @@ import ParlorTemplates
 import ParlorViews
 import Synchronization
 
-/// Knows the open pages and what each shows. After the router changed the model, it builds fresh view
-/// models for the pages that show what changed, renders each distinct variant once (per viewer, and
-/// per "is this chat open here"), and hands the same bytes to every page of that variant.
+/// The live pages of this instance: knows the open pages and what each shows, and takes the events the bus
+/// delivers one after another, in the order they were published. For each it builds fresh view models for
+/// the pages that show what changed, renders each distinct variant once (per viewer, and per "is this chat
+/// open here"), and hands the same bytes to every page of that variant.
+///
+/// Pages register through the same queue, so a page's first state is read between two events, never in
+/// the middle of one, and each page with a conversation open keeps a cursor (the newest message it has):
+/// a message reaches it exactly once and in order, however the events that announce them were ordered.
+/// Run ``run()`` for as long as pages are served.
 public final class EventHandler: Sendable {
     let store: any ChatStore
     let clock: any WallClock
@@ -17,6 +23,7 @@ public final class EventHandler: Sendable {
     /// Date labels per (locale, time zone), shared with the pages the app renders.
     let dateLabels: DateLabels.Cache
     private let registry = Mutex(ListenerRegistry())
+    private let work = LiveWorkQueue()
     /// The members of chats that events touched, for telling pages to reload after a failed update.
     private let knownMembers = Mutex<[ChatID: [UserID]]>([:])
     static let knownChatsLimit = 100_000
@@ -26,7 +33,7 @@ public final class EventHandler: Sendable {
 
     public init(
         store: any ChatStore, clock: any WallClock, basePath: String = "", logger: Logger = Logger(label: "parlor.events"),
-        dateLabels: DateLabels.Cache = DateLabels.Cache(), templates: @escaping @Sendable () -> TemplateSet
+        dateLabels: DateLabels.Cache = DateLabels.Cache(), bus: any EventBus, templates: @escaping @Sendable () -> TemplateSet
     ) {
         self.store = store
         self.dateLabels = dateLabels
@@ -34,6 +41,58 @@ public final class EventHandler: Sendable {
         self.clock = clock
         self.paths = Paths(basePath: basePath)
         self.renderer = FragmentRenderer(templates: templates)
+        bus.subscribe { [work] event in work.push(.event(event)) }
+    }
+
+    /// Applies published events and registers pages, in order, until cancelled. Events published meanwhile
+    /// wait in the queue and are taken in batches: stored messages of one chat that wait together are
+    /// delivered together.
+    public func run() async {
+        while let batch = await work.takeAll() {
+            await process(batch)
+        }
+    }
+
+    /// Returns once everything queued before this call has been applied.
+    public func settled() async {
+        await withCheckedContinuation { continuation in
+            if !work.push(.settle(continuation)) { continuation.resume() }
+        }
+    }
+
+    private func process(_ batch: [LiveWork]) async {
+        // Stored messages of one chat in this batch go out together, where the first of them was queued.
+        var sends: [ChatID: [(message: Message, token: String)]] = [:]
+        var stored = Set<String>()
+        for case .event(let published) in batch {
+            if case .message(.sent(let message, let token)) = published.event {
+                sends[message.chatID, default: []].append((message, token))
+                stored.insert(token)
+            }
+        }
+        var delivered = Set<ChatID>()
+        for item in batch {
+            switch item {
+            case .event(let published):
+                switch published.event {
+                case .message(.sent(let message, _)):
+                    guard delivered.insert(message.chatID).inserted, let group = sends[message.chatID] else { continue }
+                    await apply(published) { try await self.showSent(group) }
+                case .message(.sending(let outgoing)) where stored.contains(outgoing.token):
+                    continue  // stored in the same batch: "Sending" would be replaced at once
+                default:
+                    await apply(published) { try await self.handle(published.event) }
+                }
+            case .register(let listener, let page, let continuation):
+                do {
+                    continuation.resume(returning: try await registerNow(listener, for: page))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            case .settle(let continuation):
+                continuation.resume()
+            }
+        }
     }
 
     /// Fragments rendered since start: with many pages on one chat this grows per variant, not per page.
@@ -46,31 +105,30 @@ public final class EventHandler: Sendable {
     public var hasNoListeners: Bool { registry.withLock { $0.isEmpty } }
 
     /// Registers an open page and sends it what it shows now: the chat list, the unread badge, and the
-    /// open conversation's messages. A page may only open a chat its viewer is a member of.
+    /// open conversation's messages; from then on every change it shows. A page may only open a chat its
+    /// viewer is a member of.
     public func register(_ listener: any Listener, for page: PageSubscription) async throws -> ListenerRegistration {
+        try await withCheckedThrowingContinuation { continuation in
+            if !work.push(.register(listener, page, continuation)) { continuation.resume(throwing: Refusal.unavailable) }
+        }
+    }
+
+    private func registerNow(_ listener: any Listener, for page: PageSubscription) async throws -> ListenerRegistration {
         guard let viewer = try await store.user(page.viewer) else { throw Refusal.notFound }
-        if let chat = page.openChat {
-            guard try await store.chat(chat)?.hasMember(page.viewer) == true else { throw Refusal.notFound }
+        let context = context(for: viewer)
+        // One read for all the page shows; no event is applied until the page is registered.
+        let screen = try await store.chatsScreen(for: viewer.id, open: page.openChat, before: nil, limit: Self.historyPageSize)
+        if page.openChat != nil, screen.conversation == nil { throw Refusal.notFound }
+        let list = ChatListBuilder(context: context).loaded(screen.summaries, current: page.openChat)
+        listener.receive(renderer.update(.replace, "chat-list", .chatList(list)))
+        listener.receive(badgeUpdate(total: screen.unreadTotal, context: context))
+        if let snapshot = screen.conversation {
+            let messages = ConversationBuilder(context: context).messages(snapshot)
+            listener.receive(renderer.update(.replace, messages.domID, .messages(messages)))
         }
-        // Registered before the current state is read, so a change in between is sent, never lost.
-        registry.withLock { $0.insert(listener, for: page) }
-        let registration = ListenerRegistration(handler: self, listener: listener, page: page)
-        do {
-            let context = context(for: viewer)
-            // One read for all the page shows.
-            let screen = try await store.chatsScreen(for: viewer.id, open: page.openChat, before: nil, limit: Self.historyPageSize)
-            let list = ChatListBuilder(context: context).loaded(screen.summaries, current: page.openChat)
-            listener.receive(renderer.update(.replace, "chat-list", .chatList(list)))
-            listener.receive(badgeUpdate(total: screen.unreadTotal, context: context))
-            if let snapshot = screen.conversation {
-                let messages = ConversationBuilder(context: context).messages(snapshot)
-                listener.receive(renderer.update(.replace, messages.domID, .messages(messages)))
-            }
-        } catch {
-            registration.cancel()
-            throw error
-        }
-        return registration
+        let cursor = screen.conversation.map { $0.messages.last?.id ?? MessageID(0) }
+        registry.withLock { $0.insert(listener, for: page, cursor: cursor) }
+        return ListenerRegistration(handler: self, listener: listener, page: page)
     }
 
     func remove(_ listener: any Listener, for page: PageSubscription) {
@@ -85,27 +143,39 @@ public final class EventHandler: Sendable {
         registry.withLock { $0.pages(of: viewer, showing: chat) }
     }
 
+    /// Records that a page now has every message of its open chat up to `cursor`.
+    func advance(_ page: ListenerRegistry.Entry, to cursor: MessageID) {
+        registry.withLock { $0.advance(page.listener, for: page.page, to: cursor) }
+    }
+
     /// The builders' context for a viewer, in their time zone and locale, at the clock's now.
     func context(for viewer: User) -> ViewerContext {
         ViewerContext(viewer: viewer, now: clock.now, basePath: paths.basePath, cache: dateLabels)
     }
 
-    /// Updates every page that shows what `event` changed. Called by the router after the store has it;
-    /// `requestID` names the request that caused it in the log.
-    public func handle(_ event: DomainEvent, requestID: String? = nil) async {
+    /// Updates every page that shows what `event` changed.
+    func handle(_ event: DomainEvent) async throws {
+        switch event {
+        case .message(let event): try await handle(event)
+        case .chat(.created(let chat)): try await chatCreated(chat)
+        case .user(.profileUpdated(let user)): try await profileUpdated(user)
+        case .chat, .user: break
+        }
+    }
+
+    /// Runs `body` for `published`; when it fails, the pages that missed the update are told to reload.
+    private func apply(_ published: PublishedEvent, _ body: () async throws -> Void) async {
         do {
-            switch event {
-            case .message(let event): try await handle(event)
-            case .chat(.created(let chat)): try await chatCreated(chat)
-            case .user(.profileUpdated(let user)): try await profileUpdated(user)
-            case .chat, .user: break
-            }
+            try await body()
+        } catch is CancellationError {
+            // Shutting down: the pages are closing with the server.
         } catch {
             // The change itself is stored, but pages that show it missed the update: they are told to reload,
             // which brings them the whole state. The event's kind and the cause only: never a message body.
+            let event = published.event
             let refreshed = refreshPages(affectedBy: event)
             logger.error("open pages were not updated; they were told to reload", metadata: [
-                "event": "\(event.kind)", "request": "\(requestID ?? "-")", "error": "\(String(describing: error))",
+                "event": "\(event.kind)", "request": "\(published.requestID ?? "-")", "error": "\(String(describing: error))",
                 "pages": "\(refreshed)",
             ])
         }
@@ -159,11 +229,6 @@ public final class EventHandler: Sendable {
 
     func badgeUpdate(total: Int, context: ViewerContext) -> ScreenUpdate {
         renderer.update(.badge, "unread-badge", .badge(PageBuilder(context: context).unreadBadge(total)))
-    }
-
-    /// The newest page of a chat's history as the conversation's message region.
-    func messagesRegion(_ chat: ChatID, viewer: User, context: ViewerContext) async throws -> ConversationMessagesViewModel? {
-        try await ConversationReader(store: store).snapshot(chat, viewer: viewer.id).map(ConversationBuilder(context: context).messages)
     }
 
     /// A new name, time zone or locale: the person's own pages and their contacts' pages get their chat

@@ -4,18 +4,19 @@ import ParlorDomain
 import Synchronization
 
 /// The single entry point of every change, whatever its source: a form POST, the chatbot, a feed.
-/// It validates, writes through the store, tells the event handler (which updates the open pages),
-/// then tells the observers. It answers with the event that says how it ended. Nothing else writes.
+/// It validates, writes through the store, publishes the stored event on the bus (the live pages take it
+/// from there; nobody waits for them), then tells the observers. It answers with the event that says how
+/// it ended. Nothing else writes.
 public final class EventRouter: Sendable {
     private let store: any ChatStore
-    private let handler: EventHandler
+    private let bus: any EventBus
     private let clock: any WallClock
     private let logger: Logger
     private let observers = Mutex<[any EventObserver]>([])
 
-    public init(store: any ChatStore, handler: EventHandler, clock: any WallClock, logger: Logger = Logger(label: "parlor.events")) {
+    public init(store: any ChatStore, bus: any EventBus, clock: any WallClock, logger: Logger = Logger(label: "parlor.events")) {
         self.store = store
-        self.handler = handler
+        self.bus = bus
         self.clock = clock
         self.logger = logger
     }
@@ -115,7 +116,7 @@ public final class EventRouter: Sendable {
         } catch {
             return .failedSending(outgoing, reason: refusal(error, "message.sending", requestID))
         }
-        await handler.handle(.message(.sending(valid)), requestID: requestID)
+        bus.publish(PublishedEvent(.message(.sending(valid)), requestID: requestID))
         do {
             let message = try await store.send(valid)
             return await publish(.message(.sent(message, token: valid.token)), .sent(message, token: valid.token), requestID)
@@ -147,9 +148,9 @@ public final class EventRouter: Sendable {
         }
     }
 
-    /// Tells the handler, then the observers; answers `result`.
+    /// Publishes on the bus, then tells the observers; answers `result`.
     private func publish<Result>(_ event: DomainEvent, _ result: Result, _ requestID: String?) async -> Result {
-        await handler.handle(event, requestID: requestID)
+        bus.publish(PublishedEvent(event, requestID: requestID))
         for observer in observers.withLock({ $0 }) { observer.observe(event, router: self) }
         return result
     }

@@ -1,11 +1,14 @@
 import ParlorDomain
 
 /// Who listens to what: every page by its viewer (chat list, badge, toasts) and, when a conversation is
-/// open, by that chat. Adding and removing a page are a few dictionary operations, whatever the count.
+/// open, by that chat, with the newest message that page has. Adding and removing a page are a few
+/// dictionary operations, whatever the count.
 struct ListenerRegistry {
     struct Entry {
         let listener: any Listener
         let page: PageSubscription
+        /// For a page with a conversation open: the newest message of it the page has (0: none yet).
+        var cursor: MessageID? = nil
     }
 
     private(set) var byViewer: [UserID: [ObjectIdentifier: Entry]] = [:]
@@ -14,8 +17,8 @@ struct ListenerRegistry {
     var count: Int { byViewer.values.reduce(0) { $0 + $1.count } }
     var isEmpty: Bool { byViewer.isEmpty && byChat.isEmpty }
 
-    mutating func insert(_ listener: any Listener, for page: PageSubscription) {
-        let entry = Entry(listener: listener, page: page)
+    mutating func insert(_ listener: any Listener, for page: PageSubscription, cursor: MessageID? = nil) {
+        let entry = Entry(listener: listener, page: page, cursor: page.openChat == nil ? nil : cursor ?? MessageID(0))
         let key = ObjectIdentifier(listener)
         byViewer[page.viewer, default: [:]][key] = entry
         if let chat = page.openChat { byChat[chat, default: [:]][page.viewer, default: [:]][key] = entry }
@@ -30,6 +33,16 @@ struct ListenerRegistry {
             if byChat[chat]?[page.viewer]?.isEmpty == true { byChat[chat]?[page.viewer] = nil }
             if byChat[chat]?.isEmpty == true { byChat[chat] = nil }
         }
+    }
+
+    /// Moves the cursor of a page's open chat forward (never back); nothing when the page has left.
+    mutating func advance(_ listener: any Listener, for page: PageSubscription, to cursor: MessageID) {
+        let key = ObjectIdentifier(listener)
+        guard var entry = byViewer[page.viewer]?[key], let chat = entry.page.openChat, (entry.cursor ?? MessageID(0)) < cursor
+        else { return }
+        entry.cursor = cursor
+        byViewer[entry.page.viewer]?[key] = entry
+        byChat[chat]?[entry.page.viewer]?[key] = entry
     }
 
     /// The pages of `viewer`.

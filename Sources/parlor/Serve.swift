@@ -129,7 +129,8 @@ struct Serve: AsyncParsableCommand {
         let service = HTTPService(server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)))
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: service)],
+                // Stopped in reverse order: the HTTP front first (no new events), then the live pages.
+                services: [.init(service: LiveUpdatesService(app: app)), .init(service: service)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

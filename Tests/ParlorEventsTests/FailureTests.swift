@@ -72,14 +72,17 @@ import Testing
         let lines = Lines()
         let handler: EventHandler
         let router: EventRouter
+        let live: LiveRunner
         let ana: User
         let ben: User
         let chat: Chat
 
         init() async throws {
             let clock = ManualClock(Date(timeIntervalSince1970: 1_795_698_300))
-            handler = EventHandler(store: store, clock: clock, logger: lines.logger, templates: { ChatWorld.templates })
-            router = EventRouter(store: store, handler: handler, clock: clock, logger: lines.logger)
+            let bus = InProcessEventBus()
+            handler = EventHandler(store: store, clock: clock, logger: lines.logger, bus: bus, templates: { ChatWorld.templates })
+            router = EventRouter(store: store, bus: bus, clock: clock, logger: lines.logger)
+            live = LiveRunner(handler)
             ana = try await ChatWorld.signUp(router, "ana", "Ana Lima", "Europe/Paris")
             ben = try await ChatWorld.signUp(router, "ben", "Ben Okafor", "Europe/Paris")
             guard case .created(let chat) = await router.send(.creating(creator: ana.id, contactHandle: "ben")) else { throw Refusal.notFound }
@@ -105,6 +108,7 @@ import Testing
         let sent = await world.router.send(.sending(OutgoingMessage(
             chatID: world.chat.id, senderID: world.ana.id, body: "secret words", token: "t1", createdAt: Date(timeIntervalSince1970: 1_795_698_300)
         )), requestID: "req-42")
+        await world.handler.settled()
         guard case .sent = sent else {
             Issue.record("the message itself is stored: \(sent)")
             return
@@ -125,6 +129,7 @@ import Testing
         _ = await world.router.send(.sending(OutgoingMessage(
             chatID: world.chat.id, senderID: world.ben.id, body: "again", token: "t2", createdAt: Date(timeIntervalSince1970: 1_795_698_360)
         )))
+        await world.handler.settled()
         #expect(!benOpen.steps.contains("refresh page") && benOpen.steps.contains { $0.hasPrefix("append") })
     }
 

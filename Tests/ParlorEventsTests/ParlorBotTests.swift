@@ -18,7 +18,7 @@ import Testing
     @Test(arguments: Backend.allCases)
     func theBotGreetsANewcomerReadsTheirMessageAndAnswers(_ backend: Backend) async throws {
         let world = try await ChatWorld(backend)
-        let bot = try await ParlorBot.start(router: world.router, store: world.store, clock: world.clock, readDelay: .zero, replyDelay: .zero)
+        let bot = try await ParlorBot.start(router: world.events, store: world.store, clock: world.clock, readDelay: .zero, replyDelay: .zero)
         #expect(bot.user.handle == "parlor" && bot.user.isBot)
 
         guard case .signedUp(let dmitri) = await world.router.send(.signingUp(NewUser(handle: "dmitri", displayName: "Dmitri Volkov"))) else {
@@ -44,8 +44,8 @@ import Testing
 
     @Test func theBotStaysOutOfOtherPeoplesChatsAndIsStartedOnce() async throws {
         let world = try await ChatWorld()
-        let bot = try await ParlorBot.start(router: world.router, store: world.store, clock: world.clock, readDelay: .zero, replyDelay: .zero)
-        let again = try await ParlorBot.start(router: EventRouter(store: world.store, handler: world.handler, clock: world.clock), store: world.store, clock: world.clock)
+        let bot = try await ParlorBot.start(router: world.events, store: world.store, clock: world.clock, readDelay: .zero, replyDelay: .zero)
+        let again = try await ParlorBot.start(router: EventRouter(store: world.store, bus: InProcessEventBus(), clock: world.clock), store: world.store, clock: world.clock)
         #expect(again.user == bot.user)
         let chat = try await world.chat(world.ana, world.ben)
         let message = try await world.send(chat, world.ana, "hello Ben")

@@ -42,7 +42,11 @@ struct ChatWorld {
     let store: any ChatStore
     let clock = ManualClock(Date(timeIntervalSince1970: 1_795_698_300))  // 2026-11-20 13:05 UTC
     let handler: EventHandler
-    let router: EventRouter
+    /// The router itself (for event sources such as Parlor Bot).
+    let events: EventRouter
+    /// The router as tests use it: a send returns once the pages have what it published.
+    let router: SettlingRouter
+    let live: LiveRunner
     let ana: User
     let ben: User
     let chloe: User
@@ -55,11 +59,15 @@ struct ChatWorld {
         case .inMemory: InMemoryChatStore()
         case .sqlite: try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         }
-        handler = EventHandler(store: store, clock: clock, templates: { ChatWorld.templates })
-        router = EventRouter(store: store, handler: handler, clock: clock)
-        ana = try await Self.signUp(router, "ana", "Ana Lima", "Europe/Paris")
-        ben = try await Self.signUp(router, "ben", "Ben Okafor", "Europe/Paris")
-        chloe = try await Self.signUp(router, "chloe", "Chloé Martin", "America/Los_Angeles")
+        let bus = InProcessEventBus()
+        handler = EventHandler(store: store, clock: clock, bus: bus, templates: { ChatWorld.templates })
+        events = EventRouter(store: store, bus: bus, clock: clock)
+        router = SettlingRouter(router: events, handler: handler)
+        live = LiveRunner(handler)
+        ana = try await Self.signUp(events, "ana", "Ana Lima", "Europe/Paris")
+        ben = try await Self.signUp(events, "ben", "Ben Okafor", "Europe/Paris")
+        chloe = try await Self.signUp(events, "chloe", "Chloé Martin", "America/Los_Angeles")
+        await handler.settled()
     }
 
     static func signUp(_ router: EventRouter, _ handle: String, _ name: String, _ zone: String) async throws -> User {
@@ -89,6 +97,44 @@ struct ChatWorld {
         let listener = RecordingListener()
         let registration = try await handler.register(listener, for: PageSubscription(viewer: viewer.id, openChat: chat?.id))
         return (listener, registration)
+    }
+}
+
+/// Runs the live pages for as long as a test world lives.
+final class LiveRunner: Sendable {
+    private let task: Task<Void, Never>
+
+    init(_ handler: EventHandler) {
+        task = Task { await handler.run() }
+    }
+
+    deinit { task.cancel() }
+}
+
+/// The router with a wait after each send until the live pages have applied what it published.
+struct SettlingRouter: Sendable {
+    let router: EventRouter
+    let handler: EventHandler
+
+    @discardableResult
+    func send(_ event: MessageEvent) async -> MessageEvent {
+        let result = await router.send(event)
+        await handler.settled()
+        return result
+    }
+
+    @discardableResult
+    func send(_ event: ChatEvent) async -> ChatEvent {
+        let result = await router.send(event)
+        await handler.settled()
+        return result
+    }
+
+    @discardableResult
+    func send(_ event: UserEvent) async -> UserEvent {
+        let result = await router.send(event)
+        await handler.settled()
+        return result
     }
 }
 

@@ -33,10 +33,11 @@ public final class ParlorApp: Sendable {
     /// Date labels per (locale, time zone), built once and shared by pages and live updates.
     let dateLabels = DateLabels.Cache()
 
-    /// Compiles the templates and wires the event router and handler to `store`. Throws
-    /// ``TemplateLoadError`` for a template mistake.
+    /// Compiles the templates and wires the event router and the live pages to `store` and `bus`. Throws
+    /// ``TemplateLoadError`` for a template mistake. Run ``runLiveUpdates()`` while serving.
     public init(
-        configuration: WebConfiguration, store: any ChatStore & AccountStore, clock: any WallClock = SystemClock(), logger: Logger
+        configuration: WebConfiguration, store: any ChatStore & AccountStore, bus: any EventBus = InProcessEventBus(),
+        clock: any WallClock = SystemClock(), logger: Logger
     ) async throws {
         self.configuration = configuration
         self.clock = clock
@@ -47,12 +48,22 @@ public final class ParlorApp: Sendable {
         let templates = try PageTemplates(folder: configuration.templatesFolder, reloads: configuration.reloadTemplates, logger: logger)
         self.templates = templates
         self.store = store
-        handler = EventHandler(store: store, clock: clock, logger: logger, dateLabels: dateLabels, templates: { templates.current })
-        events = EventRouter(store: store, handler: handler, clock: clock, logger: logger)
+        handler = EventHandler(store: store, clock: clock, logger: logger, dateLabels: dateLabels, bus: bus, templates: { templates.current })
+        events = EventRouter(store: store, bus: bus, clock: clock, logger: logger)
         sessions = Sessions(accounts: store, chats: store, clock: clock, lifetime: configuration.sessionLifetime)
         throttle = SignInThrottle(limits: configuration.signInLimits)
         accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)
         decoyHash = try await passwords.hashed("parlor-decoy-password")
+    }
+
+    /// Applies every published event to the open pages, and registers pages that connect, until cancelled.
+    public func runLiveUpdates() async {
+        await handler.run()
+    }
+
+    /// Returns once every event published before the call has reached the open pages.
+    public func liveUpdatesSettled() async {
+        await handler.settled()
     }
 
     /// Every route, with the security headers on every response.

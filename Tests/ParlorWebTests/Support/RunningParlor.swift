@@ -19,6 +19,8 @@ final class RunningParlor {
     let folder: URL
     let app: ParlorApp
     let server: HTTPServer
+    /// The live pages, run as `parlor serve` runs them, for as long as this Parlor lives.
+    private let liveUpdates: Task<Void, Never>
     var port: UInt16 { server.port ?? 0 }
 
     init(folder: URL? = nil, configure: (inout WebConfiguration) -> Void = { _ in }) async throws {
@@ -36,7 +38,9 @@ final class RunningParlor {
         // A fixed "now", so dates read the same on every run.
         let store = try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         let clock = ManualClock(Self.now)
-        app = try await ParlorApp(configuration: configuration, store: store, clock: clock, logger: logger)
+        let app = try await ParlorApp(configuration: configuration, store: store, clock: clock, logger: logger)
+        self.app = app
+        liveUpdates = Task { await app.runLiveUpdates() }
         _ = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)
         var server = ServerConfiguration()
         server.host = "127.0.0.1"
@@ -49,6 +53,7 @@ final class RunningParlor {
     /// Stops the server; the folder stays for a restart on the same file.
     func stop() async {
         await server.shutdown(gracePeriod: .seconds(2))
+        liveUpdates.cancel()
     }
 
     /// Stops and deletes the folder.

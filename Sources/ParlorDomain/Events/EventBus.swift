@@ -1,0 +1,21 @@
+/// Where stored events go on their way to the open pages: in process by default, through the database's
+/// event log when several instances share one. The router publishes each event after its change is
+/// stored; the live pages receive them one at a time, in the order they were published.
+public protocol EventBus: Sendable {
+    /// Hands on an event whose change is stored. Returns at once: nobody waits for pages.
+    func publish(_ event: PublishedEvent)
+    /// Delivers every event published from now on to `receiver`, in order. One receiver: the live pages of
+    /// this instance. `receiver` must return at once (it queues the event).
+    func subscribe(_ receiver: @escaping @Sendable (PublishedEvent) -> Void)
+}
+
+/// An event on the bus, with the request that caused it (for log lines about its fan-out).
+public struct PublishedEvent: Hashable, Sendable {
+    public let event: DomainEvent
+    public let requestID: String?
+
+    public init(_ event: DomainEvent, requestID: String? = nil) {
+        self.event = event
+        self.requestID = requestID
+    }
+}

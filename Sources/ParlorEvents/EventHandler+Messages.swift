@@ -58,7 +58,9 @@ extension EventHandler {
     }
 
     /// How far back a page with a conversation open is caught up; one further behind is told to reload.
-    static let catchUpLimit = 100
+    static let catchUpLimit = 5_000
+    /// Messages read at a time while catching up.
+    static let catchUpPage = 500
 
     /// Stored messages of one chat (those of one batch, or one): every open page of the chat gets each
     /// message it does not have yet, in order and exactly once (its cursor says what it has), and the
@@ -72,13 +74,22 @@ extension EventHandler {
             let pages = pages(of: member, showing: chat.id)
             if !pages.isEmpty { open[member] = pages }
         }
-        // Read back as far as the open page furthest behind: usually just the new messages and the one before.
+        // Read back as far as the open page furthest behind, and the message before (for day separators):
+        // usually just the new messages and one more; after a burst, as many pages of history as it takes.
         var window: [Message] = []
         var truncated = false
         if let oldest = open.values.joined().compactMap(\.cursor).min(), oldest < latest.id, latest.id.rawValue < .max {
-            let page = try await store.messages(in: chat.id, before: MessageID(latest.id.rawValue + 1), limit: Self.catchUpLimit)
-            window = page.messages
-            truncated = page.hasOlder
+            var before = MessageID(latest.id.rawValue + 1)
+            while true {
+                let page = try await store.messages(in: chat.id, before: before, limit: Self.catchUpPage)
+                window.insert(contentsOf: page.messages, at: 0)
+                guard page.hasOlder, let first = page.messages.first, first.id > oldest else { break }
+                if window.count >= Self.catchUpLimit {
+                    truncated = true
+                    break
+                }
+                before = first.id
+            }
         }
         var quotes = Dictionary(window.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for id in Set(window.compactMap(\.replyTo)) where quotes[id] == nil {

@@ -100,8 +100,11 @@ struct Serve: AsyncParsableCommand {
         web.passwordWaitingLimit = passwordWaitingLimit
         // The store and Parlor Bot are chosen here; the web app is handed them.
         let store: SQLiteChatStore
+        let liveStore: SQLiteChatStore
         do {
             store = try SQLiteChatStore(path: database)
+            // The same file on connections of their own, for the live pages' reads.
+            liveStore = try SQLiteChatStore(path: database)
         } catch {
             logger.critical("the database could not be opened", metadata: ["path": "\(database)", "error": "\(error)"])
             throw ExitCode(74)
@@ -109,7 +112,7 @@ struct Serve: AsyncParsableCommand {
         let clock = SystemClock()
         let app: ParlorApp
         do {
-            app = try await ParlorApp(configuration: web, store: store, clock: clock, logger: logger)
+            app = try await ParlorApp(configuration: web, store: store, liveStore: liveStore, clock: clock, logger: logger)
         } catch let error as TemplateLoadError {
             // Every mistake with its file and line; a broken template never starts serving blank text.
             logger.critical("templates do not compile:\n\(error.description)")

@@ -33,11 +33,12 @@ public final class ParlorApp: Sendable {
     /// Date labels per (locale, time zone), built once and shared by pages and live updates.
     let dateLabels = DateLabels.Cache()
 
-    /// Compiles the templates and wires the event router and the live pages to `store` and `bus`. Throws
+    /// Compiles the templates and wires the event router and the live pages to `store` (`liveStore`, when
+    /// given, for the live pages' reads) and `bus`. Throws
     /// ``TemplateLoadError`` for a template mistake. Run ``runLiveUpdates()`` while serving.
     public init(
-        configuration: WebConfiguration, store: any ChatStore & AccountStore, bus: any EventBus = InProcessEventBus(),
-        clock: any WallClock = SystemClock(), logger: Logger
+        configuration: WebConfiguration, store: any ChatStore & AccountStore, liveStore: (any ChatStore)? = nil,
+        bus: any EventBus = InProcessEventBus(), clock: any WallClock = SystemClock(), logger: Logger
     ) async throws {
         self.configuration = configuration
         self.clock = clock
@@ -48,7 +49,11 @@ public final class ParlorApp: Sendable {
         let templates = try PageTemplates(folder: configuration.templatesFolder, reloads: configuration.reloadTemplates, logger: logger)
         self.templates = templates
         self.store = store
-        handler = EventHandler(store: store, clock: clock, logger: logger, dateLabels: dateLabels, bus: bus, templates: { templates.current })
+        // The live pages may read through a store of their own (the same data on other connections), so a crowd
+        // of requests never queues the fan-out behind its reads.
+        handler = EventHandler(
+            store: liveStore ?? store, clock: clock, logger: logger, dateLabels: dateLabels, bus: bus, templates: { templates.current }
+        )
         events = EventRouter(store: store, bus: bus, clock: clock, logger: logger)
         sessions = Sessions(accounts: store, chats: store, clock: clock, lifetime: configuration.sessionLifetime)
         throttle = SignInThrottle(limits: configuration.signInLimits)

@@ -27,7 +27,15 @@ enum Sodium {
         var output = [UInt8](repeating: 0, count: 32)
         let input = Array(text.utf8)
         crypto_generichash(&output, output.count, input, UInt64(input.count), nil, 0)
-        return output.map { String(format: "%02x", $0) }.joined()
+        // Hex by hand: String(format:) went through Foundation's formatter for every byte of every request.
+        let digits = Array("0123456789abcdef".utf8)
+        var hex = [UInt8]()
+        hex.reserveCapacity(64)
+        for byte in output {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// Whether two strings are equal, in a time that depends on their length only.

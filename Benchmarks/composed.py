@@ -1,0 +1,341 @@
+#!/usr/bin/env python3
+"""The paths a person feels, measured whole: the real `parlor serve` (release) on a real SQLite file filled
+through the app, against a baseline measured in the same run.
+
+usage: python3 Benchmarks/composed.py page [--rounds 3] [--seconds 10] [--connections 32]
+       python3 Benchmarks/composed.py send [--seconds 10] [--connections 64]
+
+page: GET /chats/{id} signed in (50 chats in the list, a conversation of 50 messages open), with wrk, side by
+      side with the C libmicrohttpd baseline (baseline/static.c) serving the same bytes; rounds interleaved.
+      Prints requests/s, the ratio to C, and server CPU microseconds per request for both.
+send: POST /chats/{id}/messages as the page script sends them, from N connections, while both members' pages
+      stream; against the store's own acknowledged rate (parlor-store-bench --sends) measured in the same run.
+      Prints sends/s, the ratio, the POST p50/p99, and checks that every page got every send once and in order.
+Every server listens on 127.0.0.1 only and is stopped by PID."""
+import argparse, http.client, json, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, threading, time
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+OUT = os.path.join(HERE, "out")
+PARLOR = os.environ.get("PARLOR_BINARY", os.path.join(ROOT, ".build", "release", "parlor"))
+STORE_BENCH = os.path.join(HERE, ".build", "release", "parlor-store-bench")
+
+sys.path.insert(0, HERE)
+from bench import wait_port, cpu_seconds, Server  # noqa: E402
+
+
+class LoggingServer(Server):
+    """A server whose log goes to a file: a pipe nobody reads would fill and stop it mid-run."""
+
+    def __init__(self, name, port, command, log):
+        super().__init__(name, port, command)
+        self.log = log
+
+    def __enter__(self):
+        self.log_file = open(self.log, "wb")
+        self.process = subprocess.Popen(self.command, stdout=subprocess.DEVNULL, stderr=self.log_file,
+                                        preexec_fn=lambda: os.setpgrp())
+        if not wait_port(self.port):
+            self.process.kill()
+            raise SystemExit(f"{self.name} did not start; see {self.log}")
+        return self
+
+    def __exit__(self, *exc):
+        super().__exit__(*exc)
+        self.log_file.close()
+
+
+class Visitor:
+    """A person in a browser without JavaScript: cookies, the CSRF token of the last page, forms."""
+
+    def __init__(self, port):
+        self.port, self.cookies, self.csrf, self.token = port, {}, "", ""
+
+    def request(self, method, path, fields=None, headers=None):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        body = None
+        sent = dict(headers or {})
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in sorted(self.cookies.items()))
+        if fields is not None:
+            body = urllib.parse.urlencode([("csrf", self.csrf)] + fields)
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        connection.request(method, path, body=body, headers=sent)
+        response = connection.getresponse()
+        text = response.read().decode("utf-8", "replace")
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                pair = value.split(";", 1)[0].split("=", 1)
+                self.cookies[pair[0]] = pair[1] if len(pair) > 1 else ""
+        for field, attribute in (("csrf", "csrf"), ("token", "token")):
+            found = re.search(rf'name="{field}" value="([^"]*)"', text)
+            if found:
+                setattr(self, attribute, found.group(1))
+        connection.close()
+        return response.status, dict((k.lower(), v) for k, v in response.getheaders()), text
+
+    def sign_up(self, handle, name):
+        self.request("GET", "/signup")
+        status, headers, _ = self.request("POST", "/signup", [("handle", handle), ("displayName", name),
+                                                             ("password", "correct horse battery")])
+        if status != 303:
+            raise SystemExit(f"sign-up of {handle} answered {status}")
+
+    def start_chat(self, handle):
+        self.request("GET", "/chats/new")
+        status, headers, _ = self.request("POST", "/chats/new", [("handle", handle)])
+        if status != 303:
+            raise SystemExit(f"chat with {handle} answered {status}")
+        return headers["location"]
+
+    def say(self, chat, text):
+        self.request("GET", chat)
+        status, _, _ = self.request("POST", chat + "/messages", [("body", text), ("token", self.token)])
+        if status != 303:
+            raise SystemExit(f"send to {chat} answered {status}")
+
+
+def start_parlor(port, folder, extra=()):
+    return LoggingServer("Parlor", port, [
+        PARLOR, "serve", "--host", "127.0.0.1", "--port", str(port), "--database", os.path.join(folder, "parlor.sqlite"),
+        "--public", os.path.join(ROOT, "Public"), "--templates", os.path.join(ROOT, "Templates"),
+        "--threads", "2", "--bot-read-delay", "0", "--bot-reply-delay", "0", *extra,
+    ], os.path.join(folder, "parlor.log"))
+
+
+def fill(port, chats=50, conversation=50):
+    """One viewer with `chats` contacts, a few messages each, and one conversation of `conversation` messages."""
+    viewer = Visitor(port)
+    viewer.sign_up("viewer", "Vera Viewer")
+    open_chat = None
+    for index in range(chats):
+        contact = Visitor(port)
+        handle = f"contact{index:02d}"
+        contact.sign_up(handle, f"Contact {index:02d} Lastname")
+        chat = contact.start_chat("viewer")
+        count = conversation if index == 0 else 3
+        for n in range(count):
+            (contact if n % 2 == 0 else viewer).say(chat, f"Message {n} in chat {index}: see https://example.org/{n} and more words")
+        if index == 0:
+            open_chat = chat
+    viewer.request("GET", "/chats")
+    return viewer, open_chat
+
+
+def wrk(port, path, cookie, seconds, connections):
+    out = subprocess.run(["timeout", str(seconds + 20), "wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency",
+                          "-H", f"Cookie: {cookie}", f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    p99 = re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1)
+    return rps, requests, int(non2xx.group(1)) if non2xx else 0, p99
+
+
+def page_benchmark(rounds, seconds, connections):
+    folder = tempfile.mkdtemp(prefix="parlor-page-bench-")
+    try:
+        with start_parlor(18280, folder, ["--log-level", "info"]) as parlor:
+            viewer, chat = fill(18280)
+            status, _, page = viewer.request("GET", chat)
+            assert status == 200, status
+            body_file = os.path.join(OUT, "chat-page.html")
+            with open(body_file, "w") as f:
+                f.write(page)
+            cookie = "; ".join(f"{k}={v}" for k, v in viewer.cookies.items())
+            print(f"\npage: GET {chat} signed in, {len(page.encode())} bytes, wrk -t2 -c{connections}, {seconds}s x {rounds} rounds")
+            with Server("C", 18281, [os.path.join(OUT, "static"), "epoll2", "18281", body_file]) as c_server:
+                results = {"C libmicrohttpd, same bytes": [], "Parlor, real page": []}
+                for _ in range(rounds):
+                    for name, server, path in (("C libmicrohttpd, same bytes", c_server, "/"), ("Parlor, real page", parlor, chat)):
+                        before = cpu_seconds(server.process.pid)
+                        rps, requests, non2xx, p99 = wrk(server.port, path, cookie, seconds, connections)
+                        cpu = cpu_seconds(server.process.pid) - before
+                        if non2xx:
+                            raise SystemExit(f"{name}: {non2xx} answers were not 2xx")
+                        results[name].append((rps, cpu * 1e6 / max(requests, 1), p99))
+            base = statistics.median(r[0] for r in results["C libmicrohttpd, same bytes"])
+            print(f"{'server':32} {'req/s (median)':>15} {'ratio':>7} {'CPU µs/req':>11}  p99 per round")
+            for name, rows in results.items():
+                rps = statistics.median(r[0] for r in rows)
+                cpu = statistics.median(r[1] for r in rows)
+                print(f"{name:32} {rps:15,.0f} {rps / base:7.3f} {cpu:11.1f}  {' '.join(r[2] for r in rows)}")
+            with open(os.path.join(OUT, "page.json"), "w") as f:
+                json.dump(results, f, indent=1)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class StreamReader(threading.Thread):
+    """Holds one page's event stream open and keeps every byte it receives."""
+
+    def __init__(self, port, path, cookie):
+        super().__init__(daemon=True)
+        self.socket = socket.create_connection(("127.0.0.1", port))
+        self.socket.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+                             f"Cookie: {cookie}\r\n\r\n").encode())
+        self.data = bytearray()
+        self.stopped = False
+
+    def run(self):
+        self.socket.settimeout(0.5)
+        while not self.stopped:
+            try:
+                chunk = self.socket.recv(1 << 16)
+            except socket.timeout:
+                continue
+            except OSError:
+                break
+            if not chunk:
+                break
+            self.data += chunk
+
+    def body(self):
+        """The event stream's bytes, with the HTTP head and the chunked framing taken off."""
+        data = bytes(self.data)
+        head_end = data.find(b"\r\n\r\n")
+        if head_end < 0:
+            return b""
+        rest, body = data[head_end + 4:], bytearray()
+        while True:
+            line_end = rest.find(b"\r\n")
+            if line_end < 0:
+                break
+            size = int(rest[:line_end].split(b";")[0] or b"0", 16)
+            if size == 0 or len(rest) < line_end + 2 + size:
+                break
+            body += rest[line_end + 2:line_end + 2 + size]
+            rest = rest[line_end + 4 + size:]
+        return bytes(body)
+
+    def appended_messages(self):
+        """Message ids in the order this page was told to append them (cells and day sections)."""
+        text = self.body().decode("utf-8", "replace")
+        ids = []
+        for envelope in re.finditer(r'<parlor-stream action="append" target="[^"]*"><template>(.*?)</template></parlor-stream>', text, re.S):
+            ids += [int(n) for n in re.findall(r'id="message-(\d+)"', envelope.group(1))]
+        return ids
+
+    def stop(self):
+        self.stopped = True
+        self.socket.close()
+
+
+SEND_SCRIPT = """
+-- `prefix` is set per thread by setup(): a global of that thread's Lua state, so every token is unique.
+local counter = 0
+threads = 0
+function setup(thread)
+  thread:set("prefix", threads)
+  threads = threads + 1
+end
+request = function()
+  counter = counter + 1
+  local token = "w" .. prefix .. "n" .. counter
+  return wrk.format("POST", path, nil, "csrf=" .. csrf .. "&body=" .. token .. "&token=" .. token)
+end
+"""
+
+
+def store_rate():
+    out = subprocess.run([STORE_BENCH, "--sends"], capture_output=True, text=True).stdout
+    rates = [float(r) for r in re.findall(r"= (\d+) messages/s", out)]
+    return statistics.median(rates), out
+
+
+def send_benchmark(seconds, connections):
+    folder = tempfile.mkdtemp(prefix="parlor-send-bench-")
+    try:
+        print(f"\nstore alone: parlor-store-bench --sends (64 concurrent senders, the same SQLite settings)")
+        store, _ = store_rate()
+        with start_parlor(18380, folder, ["--log-level", "warning"]) as parlor:
+            ana, ben = Visitor(18380), Visitor(18380)
+            ana.sign_up("ana", "Ana Lima")
+            ben.sign_up("ben", "Ben Okafor")
+            chat = ana.start_chat("ben")
+            chat_id = chat.rsplit("/", 1)[1]
+            ana.request("GET", chat)
+            ben.request("GET", chat)
+            pages = []
+            for visitor in (ana, ben):
+                cookie = "; ".join(f"{k}={v}" for k, v in visitor.cookies.items())
+                for _ in range(2):  # two open pages each
+                    reader = StreamReader(18380, f"/events?chat={chat_id}", cookie)
+                    reader.start()
+                    pages.append(reader)
+            time.sleep(1)
+            script = os.path.join(folder, "send.lua")
+            with open(script, "w") as f:
+                f.write(f'path = "{chat}/messages"\ncsrf = "{ana.csrf}"\n' + SEND_SCRIPT)
+            cookie = "; ".join(f"{k}={v}" for k, v in ana.cookies.items())
+            profiler = None
+            if os.environ.get("PARLOR_PROFILE"):
+                profiler = subprocess.Popen(["perf", "record", "-e", "cpu-clock", "-g", "-p", str(parlor.process.pid), "-o",
+                                             os.environ["PARLOR_PROFILE"], "--", "sleep", str(seconds)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            before = cpu_seconds(parlor.process.pid)
+            out = subprocess.run(["timeout", str(seconds + 30), "wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency",
+                                  "-s", script, "-H", f"Cookie: {cookie}", "-H", "Content-Type: application/x-www-form-urlencoded",
+                                  "-H", "X-Parlor-Script: 1", f"http://127.0.0.1:18380{chat}/messages"], capture_output=True, text=True).stdout
+            cpu = cpu_seconds(parlor.process.pid) - before
+            if profiler:
+                profiler.wait()
+            rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+            requests = int(re.search(r"(\d+) requests in", out).group(1))
+            non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+            p50 = re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1)
+            p99 = re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1)
+            # Every page gets every stored message: wait (at most 60 s) for the fan-out to drain.
+            # Drained when no page has received a byte for two seconds (parsing while reading would hold the
+            # readers up and make them the slow clients the server cuts off).
+            deadline, last, quiet = time.time() + 60, -1, 0
+            while time.time() < deadline and quiet < 4:
+                time.sleep(0.5)
+                total = sum(len(p.data) for p in pages)
+                quiet = quiet + 1 if total == last else 0
+                last = total
+            alive = [page.is_alive() for page in pages]
+            for page in pages:
+                page.stop()
+            seen = [page.appended_messages() for page in pages]
+        failed = int(non2xx.group(1)) if non2xx else 0
+        print(f"\nsend: POST {chat}/messages as the script sends them, wrk -t2 -c{connections}, {seconds}s; "
+              f"2 pages of each member streaming")
+        print(f"{'':28} {'sends/s':>10} {'ratio':>7}")
+        print(f"{'store alone (median round)':28} {store:10,.0f} {1:7.3f}")
+        print(f"{'Parlor over HTTP':28} {rps:10,.0f} {rps / store:7.3f}   POST p50 {p50}, p99 {p99}, "
+              f"server CPU {cpu * 1e6 / max(requests, 1):.0f} µs/send, {failed} not 2xx")
+        ok = True
+        for index, ids in enumerate(seen):
+            once = len(ids) == len(set(ids))
+            ordered = ids == sorted(ids)
+            complete = len(set(ids)) >= requests - failed
+            ok = ok and once and ordered and complete
+            refreshes = pages[index].body().count(b'action="refresh"')
+            print(f"  page {index + 1}: {len(ids)} appended, each once: {once}, in order: {ordered}, "
+                  f"all {requests - failed}: {complete}, stream open to the end: {alive[index]}, refreshes: {refreshes}")
+        with open(os.path.join(OUT, "send.json"), "w") as f:
+            json.dump({"store": store, "parlor": rps, "p50": p50, "p99": p99, "requests": requests, "failed": failed,
+                       "pages": [len(ids) for ids in seen], "ok": ok}, f, indent=1)
+        if not ok:
+            raise SystemExit("send: a page missed a message, got one twice, or out of order")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("which", choices=["page", "send"])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=None)
+    args = parser.parse_args()
+    os.makedirs(OUT, exist_ok=True)
+    if args.which == "page":
+        page_benchmark(args.rounds, args.seconds, args.connections or 32)
+    else:
+        send_benchmark(args.seconds, args.connections or 64)
+
+
+if __name__ == "__main__":
+    main()

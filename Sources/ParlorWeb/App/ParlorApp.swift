@@ -66,11 +66,6 @@ public final class ParlorApp: Sendable {
         await handler.run()
     }
 
-    /// Returns once every event published before the call has reached the open pages.
-    public func liveUpdatesSettled() async {
-        await handler.settled()
-    }
-
     /// Every route, with the security headers on every response.
     public func makeRouter() throws -> Router {
         var router = Router()

@@ -40,9 +40,6 @@ final class AccountStreams: Sendable {
         stream.onClose { [weak self] in self?.remove(id, for: user) }
     }
 
-    /// Streams `user` holds open now.
-    func count(for user: UserID) -> Int { open.withLock { $0[user]?.count ?? 0 } }
-
     private func remove(_ id: ObjectIdentifier, for user: UserID) {
         open.withLock { open in
             open[user]?.removeAll { $0.id == id }

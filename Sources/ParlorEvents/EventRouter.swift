@@ -13,11 +13,17 @@ public final class EventRouter: Sendable {
     private let clock: any WallClock
     private let logger: Logger
     private let observers = Mutex<[any EventObserver]>([])
+    /// What changed, counted as each event is stored: pages kept between requests are checked against it.
+    public let changes: ChangeCounters
 
-    public init(store: any ChatStore, bus: any EventBus, clock: any WallClock, logger: Logger = Logger(label: "parlor.events")) {
+    public init(
+        store: any ChatStore, bus: any EventBus, clock: any WallClock, changes: ChangeCounters = ChangeCounters(),
+        logger: Logger = Logger(label: "parlor.events")
+    ) {
         self.store = store
         self.bus = bus
         self.clock = clock
+        self.changes = changes
         self.logger = logger
     }
 
@@ -148,8 +154,9 @@ public final class EventRouter: Sendable {
         }
     }
 
-    /// Publishes on the bus, then tells the observers; answers `result`.
+    /// Counts the change, publishes on the bus, then tells the observers; answers `result`.
     private func publish<Result>(_ event: DomainEvent, _ result: Result, _ requestID: String?) async -> Result {
+        changes.note(event)
         bus.publish(PublishedEvent(event, requestID: requestID))
         for observer in observers.withLock({ $0 }) { observer.observe(event, router: self) }
         return result

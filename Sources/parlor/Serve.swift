@@ -53,6 +53,8 @@ struct Serve: AsyncParsableCommand {
     var eventStreamQueueLimit = ServerConfiguration().eventStreamQueueLimit
     @Option(help: "Event streams (open pages) one account may hold; a new one past this closes the oldest.")
     var streamsPerAccount = WebConfiguration().eventStreamsPerAccount
+    @Option(help: "Megabytes of rendered chat pages kept between requests while nothing they show changes (0: none).")
+    var pageCacheMegabytes = WebConfiguration().pageCacheBytes / (1024 * 1024)
     @Option(help: "Sign-ins that may wait for a password hash before more get 503 (default: 16 per core).")
     var passwordWaitingLimit: Int?
     @Option(help: "Seconds in-flight requests get to finish at shutdown.")
@@ -68,6 +70,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("bot delays must be 0 to 3600 seconds")
         }
         guard streamsPerAccount >= 1 else { throw ValidationError("--streams-per-account must be at least 1") }
+        guard (0...65_536).contains(pageCacheMegabytes) else { throw ValidationError("--page-cache-megabytes must be 0 to 65536") }
         guard (passwordWaitingLimit ?? 0) >= 0 else { throw ValidationError("--password-waiting-limit cannot be negative") }
     }
 
@@ -98,6 +101,7 @@ struct Serve: AsyncParsableCommand {
         web.trustedProxies = Set(trustedProxy)
         web.eventStreamsPerAccount = streamsPerAccount
         web.passwordWaitingLimit = passwordWaitingLimit
+        web.pageCacheBytes = pageCacheMegabytes * 1024 * 1024
         // The store and Parlor Bot are chosen here; the web app is handed them.
         let store: SQLiteChatStore
         let liveStore: SQLiteChatStore

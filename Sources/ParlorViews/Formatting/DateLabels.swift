@@ -61,6 +61,9 @@ public struct DateLabels: Sendable {
         let starts: [Date]
         let tomorrow: Date
         let thisYear: Range<Date>
+
+        /// The start of today: every label built with these days depends on "now" only through it.
+        public var today: Date { starts[0] }
     }
 
     /// The boundaries of the days around `now`, in the viewer's time zone. Compute once per page or event.

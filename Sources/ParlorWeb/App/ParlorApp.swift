@@ -1,3 +1,4 @@
+import ByteOutput
 import Foundation
 import Logging
 import MicroHTTP
@@ -32,6 +33,8 @@ public final class ParlorApp: Sendable {
     let paths = Paths(basePath: "")
     /// Date labels per (locale, time zone), built once and shared by pages and live updates.
     let dateLabels = DateLabels.Cache()
+    /// Chat pages kept between requests while nothing they show changes.
+    let pageCache: PageCache
 
     /// Compiles the templates and wires the event router and the live pages to `store` (`liveStore`, when
     /// given, for the live pages' reads) and `bus`. Throws
@@ -54,7 +57,13 @@ public final class ParlorApp: Sendable {
         handler = EventHandler(
             store: liveStore ?? store, clock: clock, logger: logger, dateLabels: dateLabels, bus: bus, templates: { templates.current }
         )
-        events = EventRouter(store: store, bus: bus, clock: clock, logger: logger)
+        let changes = ChangeCounters()
+        events = EventRouter(store: store, bus: bus, clock: clock, changes: changes, logger: logger)
+        // Templates that may change under a page are never kept rendered.
+        pageCache = PageCache(
+            changes: changes, byteLimit: configuration.reloadTemplates ? 0 : configuration.pageCacheBytes,
+            standInPrefix: Sodium.randomToken(bytes: 24)
+        )
         sessions = Sessions(accounts: store, chats: store, clock: clock, lifetime: configuration.sessionLifetime)
         throttle = SignInThrottle(limits: configuration.signInLimits)
         accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)
@@ -65,6 +74,9 @@ public final class ParlorApp: Sendable {
     public func runLiveUpdates() async {
         await handler.run()
     }
+
+    /// What the page cache holds and has done.
+    public var pageCacheCounts: PageCacheCounts { pageCache.counts }
 
     /// Every route, with the security headers on every response.
     public func makeRouter() throws -> Router {
@@ -97,7 +109,12 @@ public final class ParlorApp: Sendable {
 
     /// A page or a fragment. They carry CSRF tokens and private messages: never stored by a cache.
     func page<ViewModel: Renderable>(_ viewModel: ViewModel, status: HTTPStatus = .ok) -> Response {
-        var response = Response.html(templates.current.render(viewModel, capacity: 32 * 1024), status: status)
+        html(templates.current.render(viewModel, capacity: 32 * 1024), status: status)
+    }
+
+    /// A rendered page or fragment, with the same fields as ``page(_:status:)``.
+    func html(_ rendered: OutputBuffer, status: HTTPStatus = .ok) -> Response {
+        var response = Response.html(rendered, status: status)
         response.headers.replace("Cache-Control", with: "no-store")
         return response
     }

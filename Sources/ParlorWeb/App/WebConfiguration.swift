@@ -24,6 +24,8 @@ public struct WebConfiguration: Sendable {
     public var eventStreamsPerAccount = 20
     /// How long a page whose stream was closed for a newer one waits before it reconnects.
     public var evictedStreamRetry: Duration = .seconds(10)
+    /// Bytes of rendered chat pages kept between requests (0: none); the pages used longest ago go first.
+    public var pageCacheBytes = 64 * 1024 * 1024
 
     public init() {}
 }

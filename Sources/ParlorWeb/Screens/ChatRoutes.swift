@@ -7,7 +7,7 @@ import ParlorViews
 /// The chat list, a conversation beside it, and starting a new chat with type-to-find.
 extension ParlorApp {
     func registerChatRoutes(on router: inout Router) {
-        router.get("/chats", signedIn { [self] _, signedIn in try await chatsPage(signedIn, chat: nil) })
+        router.get("/chats", signedIn { [self] request, signedIn in try await livePage(signedIn, chat: nil, requestID: request.id.description) })
         // Before `/chats/{id}`: the first matching route answers.
         router.get("/chats/new", signedIn { [self] request, signedIn in
             let query = request.query["q"] ?? ""
@@ -22,11 +22,12 @@ extension ParlorApp {
         router.get("/chats/{id}", signedIn { [self] request, signedIn in
             let chat = try chatID(request)
             let before = request.query["before"].flatMap(Int64.init).map { MessageID($0) }
+            if before == nil, request.query["reply"] == nil, request.query["edit"] == nil {
+                return try await livePage(signedIn, chat: chat, requestID: request.id.description)
+            }
             let draft = try await draft(request, chat: chat, viewer: signedIn.user)
             var screen = try await screen(signedIn, chat: chat, before: before)
             if before == nil, screen.opensUnread {
-                // Opening a conversation reads it: this is the read receipt of pages without JavaScript. Only
-                // when there is something to read, so looking again writes nothing.
                 await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)), requestID: request.id.description)
                 screen = try await self.screen(signedIn, chat: chat, before: before)
             }
@@ -73,10 +74,55 @@ extension ParlorApp {
         return screen
     }
 
+    /// `/chats` or `/chats/{id}` as a plain GET, the page people load most: served from ``PageCache`` while
+    /// nothing it shows has changed, else read, rendered and kept. Opening a conversation reads it (the read
+    /// receipt of pages without JavaScript), only when there is something to read, so looking again writes
+    /// nothing and may be served from the cache.
+    private func livePage(_ signedIn: SignedIn, chat: ChatID?, requestID: String) async throws -> Response {
+        guard pageCache.isEnabled else {
+            var screen = try await screen(signedIn, chat: chat, before: nil)
+            if let chat, screen.opensUnread {
+                await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)), requestID: requestID)
+                screen = try await self.screen(signedIn, chat: chat, before: nil)
+            }
+            return chatsPage(signedIn, screen: screen, chat: chat, before: nil, draft: nil)
+        }
+        let standIns = pageCache.standIns
+        let context = ViewerContext(
+            viewer: signedIn.user, now: clock.now, basePath: paths.basePath, csrfToken: standIns.csrf, cache: dateLabels
+        )
+        let key = PageCache.Key(viewer: signedIn.user.id, chat: chat, today: context.days.today)
+        let tokens = PageCache.Tokens(csrf: signedIn.session.csrfToken, composer: Self.newToken())
+        if let kept = pageCache.page(key, tokens: tokens) { return html(kept) }
+        // Taken before the read: a change committed while this page is read makes it stale, never wrongly current.
+        var mark = events.changes.mark()
+        var screen = try await screen(signedIn, chat: chat, before: nil)
+        if let chat, screen.opensUnread {
+            await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)), requestID: requestID)
+            mark = events.changes.mark()
+            screen = try await self.screen(signedIn, chat: chat, before: nil)
+        }
+        let rendered = templates.current.render(
+            chatsPageModel(context, screen: screen, chat: chat, before: nil, draft: ComposerDraft(token: standIns.composer)),
+            capacity: 32 * 1024
+        )
+        // A page whose read did not go through would hide unread messages if served again: it is not kept.
+        let page = screen.opensUnread
+            ? KeptPage(rendered, standIns: standIns, mark: mark, chats: []).filled(with: tokens)
+            : pageCache.keep(rendered, for: key, mark: mark, chats: screen.summaries.map(\.chatID), tokens: tokens)
+        return html(page)
+    }
+
     private func chatsPage(
         _ signedIn: SignedIn, screen: ChatsScreen, chat: ChatID?, before: MessageID?, draft: ComposerDraft?, status: HTTPStatus = .ok
     ) -> Response {
-        let context = context(signedIn)
+        self.page(chatsPageModel(context(signedIn), screen: screen, chat: chat, before: before, draft: draft), status: status)
+    }
+
+    /// The list, the open conversation and the layout around them.
+    private func chatsPageModel(
+        _ context: ViewerContext, screen: ChatsScreen, chat: ChatID?, before: MessageID?, draft: ComposerDraft?
+    ) -> ChatsPageViewModel {
         var conversation: ConversationViewModel?
         var contactName: String?
         if let snapshot = screen.conversation {
@@ -84,13 +130,11 @@ extension ParlorApp {
             contactName = snapshot.contact.displayName
         }
         let list = ChatListBuilder(context: context).loaded(screen.summaries, current: chat)
-        let unread = screen.unreadTotal
         // A page of older history is not live: a live page shows the newest messages.
-        let page = PageBuilder(context: context).chats(
-            list: list, conversation: conversation, contactName: contactName, unreadTotal: unread, openChat: chat,
+        return PageBuilder(context: context).chats(
+            list: list, conversation: conversation, contactName: contactName, unreadTotal: screen.unreadTotal, openChat: chat,
             showsNewest: before == nil
         )
-        return self.page(page, status: status)
     }
 
     private func newChatPage(_ signedIn: SignedIn, handle: String, problem: CreateChatBuilder.Problem?, matches: [CreateChatBuilder.Match],

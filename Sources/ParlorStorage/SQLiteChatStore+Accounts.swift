@@ -38,8 +38,10 @@ extension SQLiteChatStore {
         }
     }
 
+    /// Read on the caller's thread: one indexed row, asked on every signed-in request, costs less than the
+    /// hops to a reader's queue and back (SQLite readers never wait for the writer).
     public func liveSession(idHash: String, now: Date) async throws -> LiveSession? {
-        try await pool.read { db in
+        try readHere { db in
             guard let row = try Row.fetchOne(
                 db.cachedStatement(sql: """
                     SELECT session.idHash, session.userID, session.csrfToken, session.createdAt, session.expiresAt, \(Columns.user(in: "user"))

@@ -8,6 +8,8 @@ import ParlorDomain
 public final class SQLiteChatStore: ChatStore, AccountStore {
     let pool: DatabasePool
     private let sends: GroupCommit
+    /// One read-only connection for ``readHere(_:)``.
+    private let quickReads: DatabaseQueue
 
     /// Opens (creating if needed) the store at `path` and brings its schema up to date. Nothing else is
     /// read at start-up: history stays on disk until a page asks for it.
@@ -22,6 +24,18 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
         pool = try DatabasePool(path: path, configuration: configuration)
         try Migrations.migrator.migrate(pool)
         sends = GroupCommit(pool: pool)
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        readOnly.busyMode = .timeout(5)
+        quickReads = try DatabaseQueue(path: path, configuration: readOnly)
+    }
+
+    /// A read on the calling thread, for small reads on the path of every request: GRDB's `async` read
+    /// hops to a reader's queue and back, which costs more than the read. It goes through a connection of
+    /// its own that nothing else uses, so it waits at most for another such read, never for the pool's
+    /// readers (which may be waiting for the very threads a blocking read would hold) nor for the writer.
+    func readHere<Value>(_ read: (Database) throws -> Value) throws -> Value {
+        try quickReads.read(read)
     }
 
     // MARK: People

@@ -92,6 +92,22 @@ import Testing
         }
     }
 
+    /// Day boundaries remembered from the last "now" are the ones computed afresh, across midnights and the
+    /// clock changes of zones that move at midnight (Santiago, Apia) or by half an hour (Lord Howe).
+    @Test(arguments: ["America/Santiago", "Australia/Lord_Howe", "Pacific/Apia", "Europe/Paris", "Asia/Kolkata"])
+    func rememberedDayBoundariesMatchFreshOnes(zone: String) {
+        let shared = DateLabels(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: zone)!)
+        var random = Seeded(state: 11)
+        var now = Date(timeIntervalSince1970: 1_774_000_000)
+        for _ in 0..<2_000 {
+            // Steps from a second to two days, forward mostly and sometimes back.
+            let step = Double(random.next() % (2 * 86_400)) / Double(1 + random.next() % 40)
+            now = now.addingTimeInterval(random.next() % 8 == 0 ? -step : step)
+            let fresh = DateLabels(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: zone)!).days(at: now)
+            #expect(shared.days(at: now) == fresh, "\(now) in \(zone)")
+        }
+    }
+
     @Test func isoTimestampsMatchFoundationsFormatter() {
         let foundation = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!)
         var random = Seeded(state: 42)

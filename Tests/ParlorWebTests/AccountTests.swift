@@ -21,6 +21,8 @@ import Testing
             let id = try #require(ana.cookies["parlor_session"])
             #expect(id.count == 43)
 
+            // Parlor Bot starts its chat with every newcomer, on its own time.
+            _ = try await ana.chat(named: "Parlor Bot")
             let chats = try await ana.get("/chats")
             #expect(chats.status == 200)
             #expect(chats.text.contains("Ana Lima"))

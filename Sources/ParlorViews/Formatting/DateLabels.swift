@@ -55,7 +55,7 @@ public struct DateLabels: Sendable {
     }
 
     /// Where the viewer's recent days begin, for one "now": today, the six days before, and this year.
-    public struct Days: Sendable {
+    public struct Days: Sendable, Equatable {
         public let now: Date
         /// `starts[k]` is the start of the day `k` days before today (k = 0...6); `starts[0]` is today's.
         let starts: [Date]
@@ -68,6 +68,16 @@ public struct DateLabels: Sendable {
 
     /// The boundaries of the days around `now`, in the viewer's time zone. Compute once per page or event.
     public func days(at now: Date) -> Days {
+        // The same day as the last request's: its boundaries again, without the calendar.
+        if let known = memo.days.withLock({ $0 }), now >= known.today, now < known.tomorrow {
+            return Days(now: now, starts: known.starts, tomorrow: known.tomorrow, thisYear: known.thisYear)
+        }
+        let days = computeDays(at: now)
+        memo.days.withLock { $0 = days }
+        return days
+    }
+
+    private func computeDays(at now: Date) -> Days {
         let today = calendar.startOfDay(for: now)
         // From noon, so a day that starts at 01:00 (a change of clocks at midnight) is still found.
         let noon = today.addingTimeInterval(12 * 3_600)
@@ -183,6 +193,8 @@ private final class Memo: Sendable {
 
     static let bound = 8_192
     private let tables = Mutex(Tables())
+    /// The day boundaries computed last: they hold until the viewer's midnight.
+    let days = Mutex<DateLabels.Days?>(nil)
 
     func time(_ date: Date, _ make: () -> String) -> String { look(date, \.time, make) }
     func full(_ date: Date, _ make: () -> String) -> String { look(date, \.full, make) }

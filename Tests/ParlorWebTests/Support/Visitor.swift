@@ -103,14 +103,20 @@ final class Visitor {
         return location
     }
 
-    /// The path of the chat with `name` in this visitor's chat list ("/chats/1").
+    /// The path of the chat with `name` in this visitor's chat list ("/chats/1"). Parlor Bot starts its chat
+    /// on its own after sign-up, so the list is asked again for up to two seconds.
     func chat(named name: String) async throws -> String {
-        let list = try await get("/chats").text
-        guard let nameRange = list.range(of: "<span class=\"chat-list-name\">\(name)</span>"),
-              let link = list[..<nameRange.lowerBound].range(of: "<a href=\"/chats/", options: .backwards)
-        else { throw ClientError(description: "no chat named \(name)") }
-        let rest = list[link.upperBound...]
-        return "/chats/" + rest.prefix { $0.isNumber }
+        for _ in 0..<100 {
+            let list = try await get("/chats").text
+            if let nameRange = list.range(of: "<span class=\"chat-list-name\">\(name)</span>"),
+               let link = list[..<nameRange.lowerBound].range(of: "<a href=\"/chats/", options: .backwards)
+            {
+                let rest = list[link.upperBound...]
+                return "/chats/" + rest.prefix { $0.isNumber }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw ClientError(description: "no chat named \(name)")
     }
 
     /// Opens `chat` and sends `text` from its composer.

@@ -34,8 +34,9 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
     /// hops to a reader's queue and back, which costs more than the read. It goes through a connection of
     /// its own that nothing else uses, so it waits at most for another such read, never for the pool's
     /// readers (which may be waiting for the very threads a blocking read would hold) nor for the writer.
+    /// Without a transaction: meant for one statement, which SQLite reads from one snapshot anyway.
     func readHere<Value>(_ read: (Database) throws -> Value) throws -> Value {
-        try quickReads.read(read)
+        try quickReads.unsafeRead(read)
     }
 
     // MARK: People

@@ -168,46 +168,77 @@ def page_benchmark(rounds, seconds, connections):
 
 
 class StreamReader(threading.Thread):
-    """Holds one page's event stream open and keeps every byte it receives."""
+    """Holds one page's event stream open and keeps every byte it receives. When the server closes the
+    stream (a page that reads too slowly is cut off), it reconnects with the last event id it has, as a
+    browser's EventSource does, and the server must go on from there: nothing lost, nothing twice."""
 
     def __init__(self, port, path, cookie):
         super().__init__(daemon=True)
-        self.socket = socket.create_connection(("127.0.0.1", port))
-        self.socket.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
-                             f"Cookie: {cookie}\r\n\r\n").encode())
-        self.data = bytearray()
+        self.port, self.path, self.cookie = port, path, cookie
+        self.connections = []  # the bytes of each connection, in order
+        self.reconnects = 0
         self.stopped = False
+        self.socket = self.connect(None)
+
+    def connect(self, last_event_id):
+        sock = socket.create_connection(("127.0.0.1", self.port))
+        resume = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id else ""
+        sock.sendall((f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+                      f"Cookie: {self.cookie}\r\n{resume}\r\n").encode())
+        sock.settimeout(0.5)
+        self.connections.append(bytearray())
+        return sock
+
+    def received(self):
+        return sum(len(c) for c in self.connections)
 
     def run(self):
-        self.socket.settimeout(0.5)
         while not self.stopped:
             try:
                 chunk = self.socket.recv(1 << 16)
             except socket.timeout:
                 continue
             except OSError:
+                chunk = b""
+            if self.stopped:
                 break
-            if not chunk:
+            if chunk:
+                self.connections[-1] += chunk
+                continue
+            last = self.last_event_id()
+            self.socket.close()
+            if self.reconnects >= 50:
                 break
-            self.data += chunk
+            self.reconnects += 1
+            time.sleep(0.05)
+            self.socket = self.connect(last)
 
-    def body(self):
-        """The event stream's bytes, with the HTTP head and the chunked framing taken off."""
-        data = bytes(self.data)
+    def last_event_id(self):
+        ids = re.findall(rb"^id: ?(\S+)$", b"".join(self.stream_body(c) for c in self.connections), re.M)
+        return ids[-1].decode() if ids else None
+
+    @staticmethod
+    def stream_body(data):
+        """One connection's event stream, with the HTTP head and the chunked framing taken off."""
+        data = bytes(data)
         head_end = data.find(b"\r\n\r\n")
         if head_end < 0:
             return b""
-        rest, body = data[head_end + 4:], bytearray()
+        at, body = head_end + 4, bytearray()
         while True:
-            line_end = rest.find(b"\r\n")
+            line_end = data.find(b"\r\n", at)
             if line_end < 0:
                 break
-            size = int(rest[:line_end].split(b";")[0] or b"0", 16)
-            if size == 0 or len(rest) < line_end + 2 + size:
+            size = int(data[at:line_end].split(b";")[0] or b"0", 16)
+            if size == 0 or len(data) < line_end + 2 + size:
                 break
-            body += rest[line_end + 2:line_end + 2 + size]
-            rest = rest[line_end + 4 + size:]
+            body += data[line_end + 2:line_end + 2 + size]
+            at = line_end + 4 + size
         return bytes(body)
+
+    def body(self):
+        """Every connection's event stream, one after the other."""
+        return b"".join(self.stream_body(c) for c in self.connections)
 
     def appended_messages(self):
         """Message ids in the order this page was told to append them (cells and day sections)."""
@@ -291,10 +322,9 @@ def send_benchmark(seconds, connections):
             deadline, last, quiet = time.time() + 60, -1, 0
             while time.time() < deadline and quiet < 4:
                 time.sleep(0.5)
-                total = sum(len(p.data) for p in pages)
+                total = sum(p.received() for p in pages)
                 quiet = quiet + 1 if total == last else 0
                 last = total
-            alive = [page.is_alive() for page in pages]
             for page in pages:
                 page.stop()
             seen = [page.appended_messages() for page in pages]
@@ -313,14 +343,16 @@ def send_benchmark(seconds, connections):
             ok = ok and once and ordered and complete
             refreshes = pages[index].body().count(b'action="refresh"')
             print(f"  page {index + 1}: {len(ids)} appended, each once: {once}, in order: {ordered}, "
-                  f"all {requests - failed}: {complete}, stream open to the end: {alive[index]}, refreshes: {refreshes}")
+                  f"all {requests - failed}: {complete}, reconnects: {pages[index].reconnects}, refreshes: {refreshes}")
         with open(os.path.join(OUT, "send.json"), "w") as f:
             json.dump({"store": store, "parlor": rps, "p50": p50, "p99": p99, "requests": requests, "failed": failed,
                        "pages": [len(ids) for ids in seen], "ok": ok}, f, indent=1)
         if not ok:
-            raise SystemExit("send: a page missed a message, got one twice, or out of order")
-    finally:
+            raise SystemExit(f"send: a page missed a message, got one twice, or out of order (log: {folder}/parlor.log)")
         shutil.rmtree(folder, ignore_errors=True)
+    except BaseException:
+        print(f"send: kept {folder} (the server's log and database) for a look")
+        raise
 
 
 def main():

@@ -50,7 +50,15 @@ public final class EventHandler: Sendable {
     public func run() async {
         while let batch = await work.takeAll() {
             await process(batch)
+            work.applied(batch.reduce(0) { count, item in if case .event = item { count + 1 } else { count } })
         }
+    }
+
+    /// Returns when the live pages are not far behind the published events: where a source of many
+    /// events (a POST, a bot) waits, so that under a flood the pages stay exact and memory bounded instead
+    /// of the queue growing until pages must reload.
+    public func room() async {
+        await work.room()
     }
 
     /// Returns once everything queued before this call has been applied.

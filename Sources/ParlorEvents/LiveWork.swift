@@ -10,21 +10,58 @@ enum LiveWork: Sendable {
 }
 
 /// The queue in front of the live pages: producers on any thread add work; the one consumer takes
-/// everything waiting at once, so a burst is handled as a batch.
+/// everything waiting at once, so a burst is handled as a batch. It counts the events not yet applied, so
+/// that those who make them can wait while the pages are far behind (``room()``).
 final class LiveWorkQueue: Sendable {
     private struct State {
         var items: [LiveWork] = []
         var sleeper: CheckedContinuation<[LiveWork]?, Never>?
         var finished = false
+        /// Events pushed and not yet applied.
+        var behind = 0
+        var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
+    /// Events the pages may be behind before ``room()`` waits; it waits until they are half as far.
+    let limit: Int
+
+    init(limit: Int = 1_000) {
+        self.limit = limit
+    }
+
+    /// Returns when the live pages are fewer than ``limit`` events behind (at once, mostly).
+    func room() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.behind < limit || state.finished { return true }
+                state.waiting.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Sources waiting in ``room()`` (for tests).
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+    /// `count` events taken by the consumer are applied.
+    func applied(_ count: Int) {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.behind -= count
+            guard state.behind <= limit / 2 else { return [] }
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for waiter in ready { waiter.resume() }
+    }
 
     /// Adds work; false once the queue has finished (the work is then not done).
     @discardableResult
     func push(_ work: LiveWork) -> Bool {
         let outcome = state.withLock { state -> (accepted: Bool, wake: CheckedContinuation<[LiveWork]?, Never>?) in
             guard !state.finished else { return (false, nil) }
+            if case .event = work { state.behind += 1 }
             if let sleeper = state.sleeper {
                 state.sleeper = nil
                 return (true, sleeper)
@@ -59,11 +96,15 @@ final class LiveWorkQueue: Sendable {
 
     /// No more work is accepted; the consumer gets what is left, then nil.
     func finish() {
-        let sleeper = state.withLock { state -> CheckedContinuation<[LiveWork]?, Never>? in
+        let (sleeper, waiting) = state.withLock { state in
             state.finished = true
-            defer { state.sleeper = nil }
-            return state.sleeper
+            defer {
+                state.sleeper = nil
+                state.waiting = []
+            }
+            return (state.sleeper, state.waiting)
         }
         sleeper?.resume(returning: nil)
+        for waiter in waiting { waiter.resume() }
     }
 }

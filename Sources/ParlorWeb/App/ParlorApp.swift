@@ -149,6 +149,9 @@ public final class ParlorApp: Sendable {
                     }
                     throw HTTPError(.forbidden, Self.forgedFormMessage)
                 }
+                // A change waits while the open pages are far behind: under a flood of sends the answers
+                // slow down, and every page still shows every message, in order.
+                await self.handler.room()
             }
             return try await handler(request, signedIn)
         }

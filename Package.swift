@@ -54,8 +54,8 @@ let package = Package(
             name: "ParlorEvents",
             dependencies: ["ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput", .product(name: "Logging", package: "swift-log")]
         ),
-        // Event sources outside the core: Parlor Bot.
-        .target(name: "ParlorBots", dependencies: ["ParlorDomain", "ParlorEvents"]),
+        // Event sources outside the core: Parlor Bot. They see the router as an `EventSink` and nothing of views.
+        .target(name: "ParlorBots", dependencies: ["ParlorDomain"]),
         // View models (one per screen and cell), the builders that format domain values into them.
         .target(name: "ParlorViews", dependencies: ["ParlorTemplates", "ParlorDomain"]),
         // Every view model in every state, for snapshot tests and the /gallery page.
@@ -78,7 +78,7 @@ let package = Package(
             name: "ParlorWeb",
             dependencies: [
                 "MicroHTTP", "CSodium", "ParlorDomain", "ParlorEvents", "ParlorViews",
-                "ParlorTemplates", "ParlorFixtures", "ByteOutput",
+                "ParlorTemplates", "ByteOutput",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -86,6 +86,7 @@ let package = Package(
             name: "parlor",
             dependencies: [
                 "MicroHTTP", "ParlorWeb", "ParlorTemplates", "ParlorStorage", "ParlorBots", "ParlorDomain", "ParlorEvents",
+                "ParlorFixtures", "ParlorViews",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

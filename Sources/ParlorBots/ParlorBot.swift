@@ -1,6 +1,5 @@
 import Foundation
 import ParlorDomain
-import ParlorEvents
 
 /// Parlor Bot: a member anyone can chat with, and the example of an event source outside the core.
 /// It greets every new person in a chat of its own, marks each message read after a pause and answers
@@ -18,7 +17,7 @@ public struct ParlorBot: EventObserver {
 
     /// Finds the bot's account, creating it on first start, and starts listening to `router`.
     public static func start(
-        router: EventRouter, store: any ChatStore, clock: any WallClock,
+        router: any EventSink, store: any ChatStore, clock: any WallClock,
         readDelay: Duration = .seconds(1), replyDelay: Duration = .seconds(2)
     ) async throws -> ParlorBot {
         var user = try await store.user(handle: handle)
@@ -36,7 +35,7 @@ public struct ParlorBot: EventObserver {
         return bot
     }
 
-    public func observe(_ event: DomainEvent, router: EventRouter) {
+    public func observe(_ event: DomainEvent, router: any EventSink) {
         switch event {
         case .user(.signedUp(let person)) where !person.isBot:
             Task { await welcome(person, router: router) }
@@ -47,7 +46,7 @@ public struct ParlorBot: EventObserver {
         }
     }
 
-    private func welcome(_ person: User, router: EventRouter) async {
+    private func welcome(_ person: User, router: any EventSink) async {
         let chat: ChatID
         switch await router.send(.creating(creator: user.id, contactHandle: person.handle)) {
         case .created(let created): chat = created.id
@@ -61,7 +60,7 @@ public struct ParlorBot: EventObserver {
         )))
     }
 
-    private func answer(_ message: Message, router: EventRouter) async {
+    private func answer(_ message: Message, router: any EventSink) async {
         guard (try? await store.chat(message.chatID))??.hasMember(user.id) == true else { return }
         try? await Task.sleep(for: readDelay)
         guard case .userRead = await router.send(.userReads(ReadReport(chatID: message.chatID, readerID: user.id, upTo: message.id))) else {

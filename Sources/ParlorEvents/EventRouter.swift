@@ -7,7 +7,7 @@ import Synchronization
 /// It validates, writes through the store, publishes the stored event on the bus (the live pages take it
 /// from there; nobody waits for them), then tells the observers. It answers with the event that says how
 /// it ended. Nothing else writes.
-public final class EventRouter: Sendable {
+public final class EventRouter: EventSink {
     private let store: any ChatStore
     private let bus: any EventBus
     private let clock: any WallClock

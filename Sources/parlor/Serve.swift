@@ -97,7 +97,6 @@ struct Serve: AsyncParsableCommand {
         web.publicFolder = `public`
         web.templatesFolder = templates
         web.reloadTemplates = reloadTemplates
-        web.gallery = gallery
         web.trustedProxies = Set(trustedProxy)
         web.eventStreamsPerAccount = streamsPerAccount
         web.passwordWaitingLimit = passwordWaitingLimit
@@ -131,7 +130,9 @@ struct Serve: AsyncParsableCommand {
             logger.critical("Parlor Bot could not start", metadata: ["error": "\(error)"])
             throw ExitCode(74)
         }
-        let router = try app.makeRouter()
+        let router = try app.makeRouter { router in
+            if gallery { GalleryRoute.register(on: &router, templates: { app.currentTemplates }) }
+        }
         let server = HTTPServer(configuration: configuration, router: router, logger: logger)
         let service = HTTPService(server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)))
         let group = ServiceGroup(

@@ -78,8 +78,12 @@ public final class ParlorApp: Sendable {
     /// What the page cache holds and has done.
     public var pageCacheCounts: PageCacheCounts { pageCache.counts }
 
-    /// Every route, with the security headers on every response.
-    public func makeRouter() throws -> Router {
+    /// The templates pages are rendered with now (reloaded ones, with `reloadTemplates`).
+    public var currentTemplates: TemplateSet { templates.current }
+
+    /// Every route, with the security headers on every response; `adding` registers the composition
+    /// root's own (the gallery) after Parlor's.
+    public func makeRouter(adding extra: (inout Router) -> Void = { _ in }) throws -> Router {
         var router = Router()
         router.commonHeaders = SecurityHeaders.all
         try StaticFiles(folder: configuration.publicFolder).register(on: &router, at: "/public")
@@ -96,7 +100,7 @@ public final class ParlorApp: Sendable {
         registerMessageRoutes(on: &router)
         registerEventStreamRoute(on: &router)
         registerSettingsRoutes(on: &router)
-        if configuration.gallery { GalleryRoute.register(on: &router, templates: templates) }
+        extra(&router)
         return router
     }
 

@@ -5,8 +5,6 @@ public struct WebConfiguration: Sendable {
     public var publicFolder = "Public"
     public var templatesFolder = "Templates"
     public var reloadTemplates = false
-    /// Mounts `/gallery` (every screen in every state, for designers).
-    public var gallery = false
     /// Peers whose `X-Forwarded-Proto` and `X-Forwarded-For` are believed (a reverse proxy on the machine).
     public var trustedProxies: Set<String> = []
     /// How long a sign-in lasts.

@@ -33,14 +33,15 @@ public final class EventHandler: Sendable {
 
     public init(
         store: any ChatStore, clock: any WallClock, basePath: String = "", logger: Logger = Logger(label: "parlor.events"),
-        dateLabels: DateLabels.Cache = DateLabels.Cache(), bus: any EventBus, templates: @escaping @Sendable () -> TemplateSet
+        dateLabels: DateLabels.Cache = DateLabels.Cache(), bus: any EventBus, templates: @escaping @Sendable () -> TemplateSet,
+        encoding: (any UpdateEncoding)? = nil
     ) {
         self.store = store
         self.dateLabels = dateLabels
         self.logger = logger
         self.clock = clock
         self.paths = Paths(basePath: basePath)
-        self.renderer = FragmentRenderer(templates: templates)
+        self.renderer = FragmentRenderer(templates: templates, encoding: encoding)
         bus.subscribe { [work] event in work.push(.event(event)) }
     }
 

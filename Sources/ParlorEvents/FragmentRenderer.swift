@@ -7,10 +7,12 @@ import Synchronization
 /// the measure of how well fan-out shares work between pages.
 final class FragmentRenderer: Sendable {
     let templates: @Sendable () -> TemplateSet
+    let encoding: (any UpdateEncoding)?
     let renders: Atomic<Int>
 
-    init(templates: @escaping @Sendable () -> TemplateSet) {
+    init(templates: @escaping @Sendable () -> TemplateSet, encoding: (any UpdateEncoding)?) {
         self.templates = templates
+        self.encoding = encoding
         renders = Atomic(0)
     }
 
@@ -28,7 +30,9 @@ final class FragmentRenderer: Sendable {
         case .toast(let model): html = render(model, set)
         }
         let envelope = set.render(StreamEnvelopeViewModel(action: action.rawValue, target: target, html: html), capacity: html.utf8.count + 128)
-        return ScreenUpdate(action: action, target: target, fragment: fragment, html: envelope)
+        let update = ScreenUpdate(action: action, target: target, fragment: fragment, html: envelope)
+        guard let encoding else { return update }
+        return ScreenUpdate(action: action, target: target, fragment: fragment, html: envelope, encoded: encoding.encode(update))
     }
 
     private func render<Model: Renderable>(_ model: Model, _ set: TemplateSet) -> String {

@@ -32,13 +32,24 @@ public struct ScreenUpdate: Sendable {
     public let fragment: Fragment?
     /// The envelope with the rendered fragment, ready to be an event stream's `data`.
     public let html: OutputBuffer
+    /// The update as the transport sends it (an event stream's bytes, with its id), made once when the
+    /// update is rendered by the ``UpdateEncoding`` the live pages were given; every page of the variant
+    /// that receives this update sends these same bytes.
+    public let encoded: (any Sendable)?
 
-    public init(action: StreamAction, target: String, fragment: Fragment?, html: OutputBuffer) {
+    public init(action: StreamAction, target: String, fragment: Fragment?, html: OutputBuffer, encoded: (any Sendable)? = nil) {
         self.action = action
         self.target = target
         self.fragment = fragment
         self.html = html
+        self.encoded = encoded
     }
+}
+
+/// Turns a rendered update into what the transport sends, once per update (the web front: event-stream
+/// bytes with an id). Given to ``EventHandler``.
+public protocol UpdateEncoding: Sendable {
+    func encode(_ update: ScreenUpdate) -> any Sendable
 }
 
 /// What a page does with an update (DESIGN.md, "Listeners").

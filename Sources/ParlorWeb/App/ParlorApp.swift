@@ -25,7 +25,8 @@ public final class ParlorApp: Sendable {
     let passwords: PasswordHasher
     /// Verified against when a handle is unknown, so a wrong handle costs as much as a wrong password.
     let decoyHash: String
-    let streamEncoder = StreamEncoder()
+    /// Encodes each live update once, as it is rendered, for every page that receives it.
+    let streamEncoder: StreamEncoder
     let accountStreams: AccountStreams
     /// The zones settings offers: the system's list, read once rather than on every settings page.
     let timeZones = TimeZone.knownTimeZoneIdentifiers.sorted()
@@ -54,8 +55,11 @@ public final class ParlorApp: Sendable {
         self.store = store
         // The live pages may read through a store of their own (the same data on other connections), so a crowd
         // of requests never queues the fan-out behind its reads.
+        let encoder = StreamEncoder()
+        streamEncoder = encoder
         handler = EventHandler(
-            store: liveStore ?? store, clock: clock, logger: logger, dateLabels: dateLabels, bus: bus, templates: { templates.current }
+            store: liveStore ?? store, clock: clock, logger: logger, dateLabels: dateLabels, bus: bus, templates: { templates.current },
+            encoding: encoder
         )
         let changes = ChangeCounters()
         events = EventRouter(store: store, bus: bus, clock: clock, changes: changes, logger: logger)

@@ -12,6 +12,6 @@ final class StreamListener: Listener {
     }
 
     func receive(_ update: ScreenUpdate) {
-        stream.send(encoder.encode(update))
+        stream.send(encoder.event(for: update))
     }
 }

@@ -26,11 +26,7 @@ extension ParlorApp {
                 return try await livePage(signedIn, chat: chat, requestID: request.id.description)
             }
             let draft = try await draft(request, chat: chat, viewer: signedIn.user)
-            var screen = try await screen(signedIn, chat: chat, before: before)
-            if before == nil, screen.opensUnread {
-                await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)), requestID: request.id.description)
-                screen = try await self.screen(signedIn, chat: chat, before: before)
-            }
+            let (screen, _) = try await openedScreen(signedIn, chat: chat, before: before, requestID: request.id.description)
             return chatsPage(signedIn, screen: screen, chat: chat, before: before, draft: draft)
         })
     }
@@ -74,17 +70,26 @@ extension ParlorApp {
         return screen
     }
 
+    /// The screen of a page that opens `chat`. Opening the newest messages of a conversation reads it (the
+    /// read receipt of pages without JavaScript), only when there is something to read, so looking again
+    /// writes nothing. `mark` is the number of the newest change before the screen was read: taken before the
+    /// read, a change committed meanwhile makes a page kept from this screen stale, never wrongly current.
+    private func openedScreen(_ signedIn: SignedIn, chat: ChatID?, before: MessageID?, requestID: String) async throws
+        -> (screen: ChatsScreen, mark: UInt64)
+    {
+        let mark = events.changes.mark()
+        let screen = try await screen(signedIn, chat: chat, before: before)
+        guard let chat, before == nil, screen.opensUnread else { return (screen, mark) }
+        await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)), requestID: requestID)
+        let markAfterRead = events.changes.mark()
+        return (try await self.screen(signedIn, chat: chat, before: before), markAfterRead)
+    }
+
     /// `/chats` or `/chats/{id}` as a plain GET, the page people load most: served from ``PageCache`` while
-    /// nothing it shows has changed, else read, rendered and kept. Opening a conversation reads it (the read
-    /// receipt of pages without JavaScript), only when there is something to read, so looking again writes
-    /// nothing and may be served from the cache.
+    /// nothing it shows has changed, else read, rendered and kept.
     private func livePage(_ signedIn: SignedIn, chat: ChatID?, requestID: String) async throws -> Response {
         guard pageCache.isEnabled else {
-            var screen = try await screen(signedIn, chat: chat, before: nil)
-            if let chat, screen.opensUnread {
-                await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)), requestID: requestID)
-                screen = try await self.screen(signedIn, chat: chat, before: nil)
-            }
+            let (screen, _) = try await openedScreen(signedIn, chat: chat, before: nil, requestID: requestID)
             return chatsPage(signedIn, screen: screen, chat: chat, before: nil, draft: nil)
         }
         let standIns = pageCache.standIns
@@ -94,14 +99,7 @@ extension ParlorApp {
         let key = PageCache.Key(viewer: signedIn.user.id, chat: chat, today: context.days.today)
         let tokens = PageCache.Tokens(csrf: signedIn.session.csrfToken, composer: Self.newToken())
         if let kept = pageCache.page(key, tokens: tokens) { return html(kept) }
-        // Taken before the read: a change committed while this page is read makes it stale, never wrongly current.
-        var mark = events.changes.mark()
-        var screen = try await screen(signedIn, chat: chat, before: nil)
-        if let chat, screen.opensUnread {
-            await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)), requestID: requestID)
-            mark = events.changes.mark()
-            screen = try await self.screen(signedIn, chat: chat, before: nil)
-        }
+        let (screen, mark) = try await openedScreen(signedIn, chat: chat, before: nil, requestID: requestID)
         let rendered = templates.current.render(
             chatsPageModel(context, screen: screen, chat: chat, before: nil, draft: ComposerDraft(token: standIns.composer)),
             capacity: 32 * 1024

@@ -35,12 +35,13 @@ final class PageCache: Sendable {
     private let changes: ChangeCounters
     private let byteLimit: Int
     private let state = Mutex(State())
+    /// Counted apart from `state`, so a page served takes no second turn at its lock.
+    private let served = Atomic(0)
 
     private struct State {
         var pages: [Key: Entry] = [:]
         var byteCount = 0
         var uses: UInt64 = 0
-        var served = 0
         var rendered = 0
     }
 
@@ -67,7 +68,7 @@ final class PageCache: Sendable {
             return state.pages[key]!.page
         }
         guard let kept, changes.unchanged(since: kept.mark, viewer: key.viewer, chats: kept.chats) else { return nil }
-        state.withLock { $0.served += 1 }
+        served.add(1, ordering: .relaxed)
         return kept.filled(with: tokens)
     }
 
@@ -100,7 +101,8 @@ final class PageCache: Sendable {
 
     /// What the cache holds and has done since start.
     var counts: PageCacheCounts {
-        state.withLock { PageCacheCounts(pages: $0.pages.count, bytes: $0.byteCount, served: $0.served, rendered: $0.rendered) }
+        let served = served.load(ordering: .relaxed)
+        return state.withLock { PageCacheCounts(pages: $0.pages.count, bytes: $0.byteCount, served: served, rendered: $0.rendered) }
     }
 }
 

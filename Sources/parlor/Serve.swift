@@ -113,9 +113,13 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode(74)
         }
         let clock = SystemClock()
+        // The server's: its streams read live updates from it, and the app shares each update there once.
+        let eventRing = EventRing()
         let app: ParlorApp
         do {
-            app = try await ParlorApp(configuration: web, store: store, liveStore: liveStore, clock: clock, logger: logger)
+            app = try await ParlorApp(
+                configuration: web, store: store, liveStore: liveStore, clock: clock, eventRing: eventRing, logger: logger
+            )
         } catch let error as TemplateLoadError {
             // Every mistake with its file and line; a broken template never starts serving blank text.
             logger.critical("templates do not compile:\n\(error.description)")
@@ -133,7 +137,7 @@ struct Serve: AsyncParsableCommand {
         let router = try app.makeRouter { router in
             if gallery { GalleryRoute.register(on: &router, templates: { app.currentTemplates }) }
         }
-        let server = HTTPServer(configuration: configuration, router: router, logger: logger)
+        let server = HTTPServer(configuration: configuration, router: router, logger: logger, eventRing: eventRing)
         let service = HTTPService(server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)))
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(

@@ -137,7 +137,7 @@ import Testing
     }
 
     func shared(_ text: String, in ring: EventRing) -> EncodedEvent {
-        EncodedEvent(bytes: Array(text.utf8), ticket: ring.hold(Array(text.utf8)))
+        ring.share(EncodedEvent(bytes: Array(text.utf8)))
     }
 
     func started(_ ring: EventRing, limit: Int = 1024) -> EventStreamState {
@@ -201,11 +201,35 @@ import Testing
     }
 
     @Test func sharingKeepsTheBytesAndEquality() {
+        let ring = EventRing(capacity: 8)
         let event = ServerSentEvent(id: "7", data: "hi").encoded
-        let shared = event.shared()
+        let shared = ring.share(event)
         #expect(shared.isShared && !event.isShared)
         #expect(shared == event)
-        #expect(shared.shared().ticket == shared.ticket, "sharing twice holds the bytes once")
+        #expect(ring.share(shared).sharing?.ticket == shared.sharing?.ticket, "sharing twice holds the bytes once")
+        let elsewhere = EventRing(capacity: 8).share(shared)
+        #expect(elsewhere.sharing?.ring !== ring, "another ring holds its own copy")
+    }
+
+    @Test func anEventSharedInAnotherServersRingIsCopiedAndSurvivesThatRingLappingIt() {
+        let mine = EventRing(capacity: 8)
+        let theirs = EventRing(capacity: 1)
+        var state = started(mine)
+        let event = shared("data: theirs\n\n", in: theirs)
+        _ = state.enqueue(event)
+        #expect(state.heldBytes == event.bytes.count, "copied into the stream's own queue")
+        _ = theirs.hold(Array("data: lap\n\n".utf8))  // the other server reuses the slot
+        #expect(drain(&state) == "data: theirs\n\n")
+        #expect(state.phase == .open)
+    }
+
+    @Test func aStreamNotYetAttachedToAServerCopiesSharedEvents() {
+        var state = EventStreamState(queueLimit: 1024)
+        state.start(preamble: [])
+        let event = shared("data: early\n\n", in: EventRing(capacity: 1))
+        _ = state.enqueue(event)
+        #expect(state.heldBytes == event.bytes.count)
+        #expect(drain(&state) == "data: early\n\n")
     }
 }
 

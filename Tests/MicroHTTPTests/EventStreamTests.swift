@@ -141,6 +141,30 @@ import Testing
         }
     }
 
+    @Test func eachServerHoldsSharedEventsInItsOwnRing() async throws {
+        let first = StreamHub(), second = StreamHub()
+        try await withServer(Self.router(first)) { one, onePort in
+            try await withServer(Self.router(second)) { two, twoPort in
+                #expect(one.eventRing !== two.eventRing)
+                let a = try await Self.openStream(onePort), b = try await Self.openStream(twoPort)
+                #expect(await eventually { one.openEventStreams == 1 && two.openEventStreams == 1 })
+                #expect(first.all.first?.ring === one.eventRing && second.all.first?.ring === two.eventRing)
+
+                // Shared in the first server's ring, which only its streams read; the second server's stream
+                // copies the bytes, so nothing either server holds can be lapped by the other's traffic.
+                let event = one.eventRing.share(ServerSentEvent(id: "1", data: "to both").encoded)
+                for _ in 0..<(EventRing.defaultCapacity + 1) { _ = two.eventRing.share(ServerSentEvent(data: "noise").encoded) }
+                #expect(EventStream.broadcast(event, to: first.all + second.all) == 2)
+                #expect(try await a.read(until: "to both\n\n").hasSuffix("id: 1\ndata: to both\n\n"))
+                #expect(try await b.read(until: "to both\n\n").hasSuffix("id: 1\ndata: to both\n\n"))
+
+                // An event not yet shared is shared in the first attached stream's server's ring.
+                #expect(first.publish(ServerSentEvent(data: "again")) == 1)
+                _ = try await a.read(until: "again\n\n")
+            }
+        }
+    }
+
     @Test func shutdownEndsOpenStreamsCleanly() async throws {
         let hub = StreamHub()
         var configuration = ServerConfiguration()

@@ -176,7 +176,7 @@ final class TwinParlors {
             server.host = "127.0.0.1"
             server.port = 0
             server.threads = 2
-            let running = HTTPServer(configuration: server, router: try app.makeRouter(), logger: logger)
+            let running = HTTPServer(configuration: server, router: try app.makeRouter(), logger: logger, eventRing: app.eventRing)
             try running.start()
             servers.append(running)
         }

@@ -1,3 +1,4 @@
+import MicroHTTP
 import Testing
 @testable import ParlorWeb
 
@@ -7,7 +8,7 @@ import Testing
         for position in [StreamPosition(run: "mfk3x0a1", sequence: 1), StreamPosition(run: "zzzzzzzzzzzzz", sequence: .max)] {
             #expect(StreamPosition.parse(position.id) == position)
         }
-        let encoder = StreamEncoder()
+        let encoder = StreamEncoder(ring: EventRing(capacity: 1))
         #expect(StreamPosition.parse("\(encoder.run)-7").map(encoder.isThisRun) == true)
         #expect(StreamPosition.parse("abc-7").map(encoder.isThisRun) == false)
     }

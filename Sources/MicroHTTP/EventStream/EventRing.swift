@@ -10,7 +10,12 @@ import Synchronization
 /// not touch a shared reference count. A slot is reused after `capacity` newer events; a ticket
 /// for a reused slot can no longer be read, and its stream ends as if it had overflowed (the
 /// client reconnects with its `Last-Event-ID`).
-final class EventRing: Sendable {
+///
+/// A ring belongs to one ``HTTPServer`` (``HTTPServer/eventRing``): its streams read shared events
+/// from it, and whoever publishes to them shares events in it (``share(_:)``). An event shared in
+/// another server's ring is copied into the stream's own queue instead, so servers in one process
+/// never lap each other's slots.
+public final class EventRing: Sendable {
     /// Where one event is held, and how long it is.
     struct Ticket: Sendable, Equatable {
         let sequence: UInt64
@@ -32,16 +37,27 @@ final class EventRing: Sendable {
         }
     }
 
-    /// The ring the server's streams use.
-    static let shared = EventRing(capacity: 4096)
+    /// How many events a ring holds unless told otherwise: at one broadcast every millisecond, a
+    /// reader has four seconds to copy an event before its slot is reused.
+    public static let defaultCapacity = 4096
 
     private let storage: Mutex<Storage>
     let capacity: Int
 
-    init(capacity: Int) {
+    /// A ring of `capacity` slots (at least one).
+    public init(capacity: Int = EventRing.defaultCapacity) {
         precondition(capacity > 0, "a ring holds at least one event")
         self.capacity = capacity
         storage = Mutex(Storage(slots: Array(repeating: Slot(), count: capacity)))
+    }
+
+    /// The same event, held once in this ring for every stream that sends it. Share an event going
+    /// to many streams of this ring's server: a stream with nothing else queued then reads it from
+    /// this one copy rather than copying it into a queue of its own. An event already shared here is
+    /// returned as it is.
+    public func share(_ event: EncodedEvent) -> EncodedEvent {
+        if let sharing = event.sharing, sharing.ring === self { return event }
+        return EncodedEvent(bytes: event.bytes, sharing: .init(ring: self, ticket: hold(event.bytes)))
     }
 
     /// Holds a copy of `bytes` and returns its ticket.

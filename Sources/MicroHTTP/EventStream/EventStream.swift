@@ -41,8 +41,9 @@ public final class EventStream: Sendable {
 
     /// Queues one event on many streams; returns how many still accept events.
     ///
-    /// The event is ``EncodedEvent/shared()`` first: the server holds its bytes once, and idle
-    /// streams queue only a ticket to them.
+    /// Unless it is shared already, the event is shared in the ring of the first stream attached to a
+    /// server (``EventRing/share(_:)``): that server holds its bytes once, and its idle streams queue
+    /// only a ticket to them.
     ///
     /// Each connection is resumed as soon as its event is queued, so the polling threads
     /// start writing while the rest are still being queued. (Queuing everywhere first and
@@ -53,9 +54,12 @@ public final class EventStream: Sendable {
     public static func broadcast<Streams: Sequence<EventStream>>(_ event: EncodedEvent, to streams: Streams) -> Int {
         // Inlinable so that the caller's sequence is iterated specialised, without a witness
         // call and a retain per stream.
-        let event = event.shared()
+        var event = event
         var open = 0
-        for stream in streams where stream.send(event) { open += 1 }
+        for stream in streams {
+            if !event.isShared, let ring = stream.ring { event = ring.share(event) }
+            if stream.send(event) { open += 1 }
+        }
         return open
     }
 
@@ -63,6 +67,9 @@ public final class EventStream: Sendable {
     public func close() {
         inner.withLock { apply($0.machine.close(), &$0) }
     }
+
+    /// The ring of the server the stream is attached to; nil before its response is queued.
+    public var ring: EventRing? { inner.withLock { $0.machine.ring } }
 
     /// Whether events sent now can still reach the client.
     public var isOpen: Bool { inner.withLock { $0.machine.phase == .open } }
@@ -81,9 +88,10 @@ public final class EventStream: Sendable {
     // MARK: - Server side
 
     /// Binds the stream to its connection as the response is queued.
-    func attach(_ connection: ConnectionHandle, queueLimit: Int, preamble: [UInt8]) {
+    func attach(_ connection: ConnectionHandle, queueLimit: Int, preamble: [UInt8], ring: EventRing) {
         inner.withLock { inner in
             inner.connection = connection
+            inner.machine.ring = ring
             if !inner.limitChosen { inner.machine.queueLimit = queueLimit }
             inner.machine.start(preamble: preamble)
         }

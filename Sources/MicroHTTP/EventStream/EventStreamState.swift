@@ -43,7 +43,8 @@ struct EventStreamState {
     private var sent = 0
     /// Whether the preamble is in place (before it, everything is copied so it can go first).
     private var started = false
-    let ring: EventRing
+    /// The ring of the server the stream is attached to: events shared in it are read from it.
+    var ring: EventRing?
     private var heartbeatDue = false
     /// A drained buffer up to this size is kept for the next event instead of freed.
     private static let keptCapacity = 4096
@@ -53,7 +54,7 @@ struct EventStreamState {
     var heldBytes: Int { pending.count }
     var queueLimit: Int
 
-    init(queueLimit: Int, ring: EventRing = .shared) {
+    init(queueLimit: Int, ring: EventRing? = nil) {
         self.queueLimit = queueLimit
         self.ring = ring
     }
@@ -65,11 +66,12 @@ struct EventStreamState {
         pending.insert(contentsOf: preamble, at: 0)
     }
 
-    /// Queues an event: by its ticket when it is shared and nothing else waits, else by its bytes.
+    /// Queues an event: by its ticket when it is shared in this stream's ring and nothing else waits,
+    /// else by its bytes.
     mutating func enqueue(_ event: EncodedEvent) -> Wake {
-        if let ticket = event.ticket, ticket.count > 0, started, phase == .open, ringed == nil, queuedBytes == 0,
-           ticket.count <= queueLimit {
-            ringed = (ticket, 0)
+        if let sharing = event.sharing, sharing.ring === ring, sharing.ticket.count > 0, started, phase == .open,
+           ringed == nil, queuedBytes == 0, sharing.ticket.count <= queueLimit {
+            ringed = (sharing.ticket, 0)
             return wake()
         }
         return enqueue(event.bytes)
@@ -113,7 +115,8 @@ struct EventStreamState {
         case .open, .closing: break
         }
         if let (ticket, done) = ringed {
-            guard let count = ring.copy(ticket, from: done, into: buffer) else {
+            // `ringed` is only set for a ticket of `ring`.
+            guard let count = ring?.copy(ticket, from: done, into: buffer) else {
                 // Lapped: the ring reused the slot before this reader came. End as on overflow.
                 end(.overflowed)
                 return .endWithError

@@ -74,25 +74,24 @@ public struct ServerSentEvent: Sendable, Equatable {
 
 /// An event already in wire format. Copies share one byte array.
 public struct EncodedEvent: Sendable, Equatable {
+    /// Where a ring holds an event's bytes.
+    struct Sharing: Sendable {
+        let ring: EventRing
+        let ticket: EventRing.Ticket
+    }
+
     /// The exact bytes written to the stream.
     public let bytes: [UInt8]
-    /// Where the server's event ring holds these bytes, once ``shared()`` put them there.
-    let ticket: EventRing.Ticket?
+    /// Where an ``EventRing`` holds these bytes, once ``EventRing/share(_:)`` put them there.
+    let sharing: Sharing?
 
-    init(bytes: [UInt8], ticket: EventRing.Ticket? = nil) {
+    init(bytes: [UInt8], sharing: Sharing? = nil) {
         self.bytes = bytes
-        self.ticket = ticket
+        self.sharing = sharing
     }
 
-    /// The same event, held once by the server for every stream that sends it. Use it for an event
-    /// going to many streams: a stream with nothing else queued then reads it from that one copy
-    /// rather than copying it into a queue of its own. ``EventStream/broadcast(_:to:)`` does this.
-    public func shared() -> EncodedEvent {
-        ticket == nil ? EncodedEvent(bytes: bytes, ticket: EventRing.shared.hold(bytes)) : self
-    }
-
-    /// Whether ``shared()`` has put the bytes in the server's ring.
-    public var isShared: Bool { ticket != nil }
+    /// Whether an ``EventRing`` holds these bytes.
+    public var isShared: Bool { sharing != nil }
 
     /// Two events are equal when their bytes are: sharing does not change what is sent.
     public static func == (lhs: EncodedEvent, rhs: EncodedEvent) -> Bool { lhs.bytes == rhs.bytes }

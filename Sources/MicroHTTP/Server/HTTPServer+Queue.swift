@@ -79,7 +79,7 @@ extension HTTPServer {
                 throw error
             }
             let preamble = "retry: \(configuration.eventStreamRetryMilliseconds)\n: connected\n\n"
-            stream.attach(connection, queueLimit: configuration.eventStreamQueueLimit, preamble: Array(preamble.utf8))
+            stream.attach(connection, queueLimit: configuration.eventStreamQueueLimit, preamble: Array(preamble.utf8), ring: eventRing)
             streams.add(stream)
         }
         do {

@@ -14,6 +14,9 @@ public final class HTTPServer: Sendable {
     let logger: Logger
     let requestIDs = RequestIDs()
     let streams = EventStreamRegistry()
+    /// Where events shared by many of this server's streams are held once. Share an event here
+    /// (``EventRing/share(_:)``) before sending it to many of them.
+    public let eventRing: EventRing
     let pendingReplies = PendingReplies()
     /// Requests between their first callback and libmicrohttpd's "completed" notice
     /// (event streams included).
@@ -29,9 +32,14 @@ public final class HTTPServer: Sendable {
 
     private let state = Mutex<State>(.idle)
 
-    /// Creates a server; call ``start()`` to listen.
-    public init(configuration: ServerConfiguration = ServerConfiguration(), router: Router, logger: Logger) {
+    /// Creates a server; call ``start()`` to listen. `eventRing` is given when whoever publishes must share
+    /// events in it before the server exists (the router's handlers are built first); by default the server
+    /// makes its own.
+    public init(
+        configuration: ServerConfiguration = ServerConfiguration(), router: Router, logger: Logger, eventRing: EventRing = EventRing()
+    ) {
         self.configuration = configuration
+        self.eventRing = eventRing
         self.router = router
         self.logger = logger
     }

@@ -27,6 +27,9 @@ public final class ParlorApp: Sendable {
     let decoyHash: String
     /// Encodes each live update once, as it is rendered, for every page that receives it.
     let streamEncoder: StreamEncoder
+    /// Where live updates are held once for all the pages that receive them: the ``HTTPServer`` serving this
+    /// app must be given this ring, or its streams copy every update.
+    public let eventRing: EventRing
     let accountStreams: AccountStreams
     /// The zones settings offers: the system's list, read once rather than on every settings page.
     let timeZones = TimeZone.knownTimeZoneIdentifiers.sorted()
@@ -38,11 +41,13 @@ public final class ParlorApp: Sendable {
     let pageCache: PageCache
 
     /// Compiles the templates and wires the event router and the live pages to `store` (`liveStore`, when
-    /// given, for the live pages' reads) and `bus`. Throws
-    /// ``TemplateLoadError`` for a template mistake. Run ``runLiveUpdates()`` while serving.
+    /// given, for the live pages' reads) and `bus`; live updates are shared in `eventRing`, the ring of the
+    /// server that will serve the app. Throws ``TemplateLoadError`` for a template mistake. Run
+    /// ``runLiveUpdates()`` while serving.
     public init(
         configuration: WebConfiguration, store: any ChatStore & AccountStore, liveStore: (any ChatStore)? = nil,
-        bus: any EventBus = InProcessEventBus(), clock: any WallClock = SystemClock(), logger: Logger
+        bus: any EventBus = InProcessEventBus(), clock: any WallClock = SystemClock(), eventRing: EventRing = EventRing(),
+        logger: Logger
     ) async throws {
         self.configuration = configuration
         self.clock = clock
@@ -55,7 +60,8 @@ public final class ParlorApp: Sendable {
         self.store = store
         // The live pages may read through a store of their own (the same data on other connections), so a crowd
         // of requests never queues the fan-out behind its reads.
-        let encoder = StreamEncoder()
+        self.eventRing = eventRing
+        let encoder = StreamEncoder(ring: eventRing)
         streamEncoder = encoder
         handler = EventHandler(
             store: liveStore ?? store, clock: clock, logger: logger, dateLabels: dateLabels, bus: bus, templates: { templates.current },

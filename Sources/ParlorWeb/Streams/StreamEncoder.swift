@@ -11,6 +11,12 @@ final class StreamEncoder: UpdateEncoding {
     /// This server run, as the first part of every id.
     let run = String(Int64(Date().timeIntervalSince1970 * 1000), radix: 36)
     private let counter = Atomic<Int64>(0)
+    /// The ring of the server the pages stream from.
+    let ring: EventRing
+
+    init(ring: EventRing) {
+        self.ring = ring
+    }
 
     /// Whether `position` was written by this run: the page missed only updates this server still numbers.
     func isThisRun(_ position: StreamPosition) -> Bool { position.run == run }
@@ -25,6 +31,6 @@ final class StreamEncoder: UpdateEncoding {
     private func makeEvent(_ update: ScreenUpdate) -> EncodedEvent {
         let id = StreamPosition(run: run, sequence: counter.add(1, ordering: .relaxed).newValue).id
         // Shared: held once by the server, so an idle page's stream queues only a ticket to it.
-        return ServerSentEvent(id: id, data: update.html.string).encoded.shared()
+        return ring.share(ServerSentEvent(id: id, data: update.html.string).encoded)
     }
 }

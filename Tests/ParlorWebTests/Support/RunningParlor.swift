@@ -46,7 +46,7 @@ final class RunningParlor {
         server.host = "127.0.0.1"
         server.port = 0
         server.threads = 2
-        self.server = HTTPServer(configuration: server, router: try app.makeRouter(), logger: logger)
+        self.server = HTTPServer(configuration: server, router: try app.makeRouter(), logger: logger, eventRing: app.eventRing)
         try self.server.start()
     }
 

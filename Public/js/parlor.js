@@ -1,4 +1,5 @@
-// Parlor's one script: live updates, instant "Sending", read receipts, type-to-find.
+// Parlor's one script: live updates, instant "Sending", connection state, inline reply and edit,
+// history in place, read receipts, type-to-find.
 // Every page works without it (forms POST, then 303); this only makes them live.
 // No framework, no build step. The server renders every fragment; the script only places them.
 "use strict";
@@ -54,10 +55,12 @@
     switch (action) {
       case "replace":
         if (!element || !fragment) return;
+        const edited = element.matches("li.message:not(.is-own)") ? announcement(fragment) : null;
         const unsent = unsentCells(element);
         removeExisting(fragment, element);
         element.replaceWith(fragment);
         restoreUnsent(unsent);
+        if (edited) announce("Edited. " + edited);
         if (following) scrollToEnd(null);
         break;
       case "append":
@@ -99,13 +102,26 @@
     if (favicon && url) favicon.setAttribute("href", url);
   }
 
+  // A toast stays 6 s, longer while it is pointed at or focused, and its button closes it at once.
+  const TOAST_MILLISECONDS = 6000;
+
   function showToast(fragment) {
     const toasts = document.getElementById("toasts");
     if (!toasts || !fragment) return;
     const toast = fragment.firstElementChild;
     removeExisting(fragment, toasts);
     toasts.append(fragment);
-    if (toast) setTimeout(() => toast.remove(), 8000);
+    if (!toast) return;
+    let timer = null;
+    const later = () => { clearTimeout(timer); timer = setTimeout(() => toast.remove(), TOAST_MILLISECONDS); };
+    const hold = () => clearTimeout(timer);
+    toast.addEventListener("mouseenter", hold);
+    toast.addEventListener("focusin", hold);
+    toast.addEventListener("mouseleave", later);
+    toast.addEventListener("focusout", later);
+    const close = toast.querySelector(".toast-close");
+    if (close) close.addEventListener("click", () => toast.remove());
+    later();
   }
 
   // "Ana: Lunch at noon?" for a cell that arrives from someone else.
@@ -122,24 +138,74 @@
     if (region) region.textContent = text;
   }
 
+  // ---------------------------------------------------------------- connection state
+
+  // One calm line in a fixed place: "Reconnecting…", "Offline: …", then "Back online" for a moment.
+  let wasDown = false;
+  let statusTimer = null;
+
+  function showStatus(text, kind) {
+    const status = document.getElementById("connection-status");
+    if (!status) return;
+    status.textContent = text;
+    status.setAttribute("data-state", kind);
+  }
+
+  function connectionDown() {
+    wasDown = true;
+    clearTimeout(statusTimer);
+    body.setAttribute("data-offline", "");
+    if (navigator.onLine === false) showStatus("Offline: messages will be sent when you are back", "offline");
+    else showStatus("Reconnecting…", "reconnecting");
+  }
+
+  function connectionUp() {
+    body.removeAttribute("data-offline");
+    clearTimeout(statusTimer);
+    if (!wasDown) return;
+    wasDown = false;
+    showStatus("Back online", "online");
+    statusTimer = setTimeout(() => showStatus("", "online"), 3000);
+    sendWaiting();
+  }
+
   // ---------------------------------------------------------------- the stream
+
+  // Open only while the page is shown: a page kept in the back/forward cache would otherwise hold one of
+  // the browser's six connections to Parlor, and after a few chats the next page would wait for a free one.
+  let source = null;
 
   function connect() {
     const url = body.getAttribute("data-events-url");
-    if (!url || !window.EventSource) return;
+    if (source || !url || !window.EventSource) return;
     // EventSource reconnects by itself and sends Last-Event-ID; the server answers with the whole state.
-    const source = new EventSource(url);
-    source.onmessage = (event) => applyEnvelopes(event.data);
-    source.onopen = () => body.removeAttribute("data-offline");
-    source.onerror = () => {
-      if (source.readyState === EventSource.CLOSED) {
+    const opened = new EventSource(url);
+    source = opened;
+    opened.onmessage = (event) => applyEnvelopes(event.data);
+    opened.onopen = connectionUp;
+    opened.onerror = () => {
+      if (opened !== source) return;
+      if (opened.readyState === EventSource.CLOSED) {
         // Refused (signed out, not a member): a fresh page shows why.
         setTimeout(() => window.location.reload(), 2000);
       } else {
-        body.setAttribute("data-offline", "");
+        connectionDown();
       }
     };
   }
+
+  function disconnect() {
+    if (!source) return;
+    source.close();
+    source = null;
+  }
+
+  window.addEventListener("pagehide", disconnect);
+  // Back from the back/forward cache: a new stream brings the whole state again.
+  window.addEventListener("pageshow", (event) => { if (event.persisted) connect(); });
+  window.addEventListener("offline", connectionDown);
+  // Back on the network: reconnect now rather than at the browser's next retry.
+  window.addEventListener("online", () => { if (source) { disconnect(); connect(); } });
 
   // ---------------------------------------------------------------- sending
 
@@ -154,14 +220,25 @@
     return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
-  function post(url, fields) {
+  function post(url, fields, signal) {
     return fetch(url, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Parlor-Script": "1" },
       body: new URLSearchParams(fields),
       credentials: "same-origin",
       redirect: "manual",
+      signal: signal,
     });
+  }
+
+  function accepted(response) {
+    return response.ok || response.type === "opaqueredirect";
+  }
+
+  // Why the server refused, in its own short words.
+  async function refusal(response, fallback) {
+    const plain = (response.headers.get("Content-Type") || "").startsWith("text/plain");
+    return (plain && (await response.text()).trim()) || fallback + " (" + response.status + ").";
   }
 
   // The last list of the conversation, where a new cell goes.
@@ -172,12 +249,13 @@
   }
 
   // A "Sending" cell at once, in the same markup the server sends (it replaces this one).
-  function showPending(form, text, token) {
+  function showPending(form, text, token, replyTo) {
     const list = lastDayList(form);
     if (!list) return null;
     const cell = document.createElement("li");
     cell.className = "message is-own is-pending";
     cell.id = "pending-" + token;
+    if (replyTo) cell.setAttribute("data-reply-to", replyTo);
     const content = document.createElement("div");
     content.className = "message-content";
     const paragraph = document.createElement("p");
@@ -193,11 +271,17 @@
     return cell;
   }
 
+  function setDelivery(cell, state, text) {
+    const delivery = cell && cell.querySelector(".delivery");
+    if (!delivery) return null;
+    delivery.className = "delivery " + state;
+    delivery.textContent = text;
+    return delivery;
+  }
+
   function markFailed(cell, reason, retry) {
-    if (!cell) return;
-    const delivery = cell.querySelector(".delivery");
-    delivery.className = "delivery delivery-failed";
-    delivery.textContent = "Failed: " + reason + " ";
+    const delivery = setDelivery(cell, "delivery-failed", "Failed: " + reason + " ");
+    if (!delivery) return;
     const button = document.createElement("button");
     button.type = "button";
     button.className = "retry";
@@ -227,22 +311,39 @@
     textarea.focus();
   }
 
-  function send(form, text, token) {
-    const cell = document.getElementById("pending-" + token) || showPending(form, text, token);
-    const fields = { csrf: csrfToken(), body: text, token: token };
+  // A send with no answer after 3 s says it is waiting; after 15 s it has failed, with Retry. A retry
+  // carries the same token, so the server stores the message once however many attempts reach it.
+  const WAITING_AFTER = 3000;
+  const FAILED_AFTER = 15000;
+
+  function send(form, text, token, replyTo) {
+    const cell = document.getElementById("pending-" + token) || showPending(form, text, token, replyTo);
     const retry = () => {
-      const delivery = cell && cell.querySelector(".delivery");
-      if (delivery) { delivery.className = "delivery delivery-sending"; delivery.textContent = "Sending"; }
-      send(form, text, token);
+      if (cell) cell.removeAttribute("data-waiting");
+      setDelivery(cell, "delivery-sending", "Sending");
+      send(form, text, token, replyTo);
     };
-    post(form.action, fields).then(async (response) => {
-      if (response.ok || response.type === "opaqueredirect") {
+    if (navigator.onLine === false) {
+      // Kept until the page is back online (connectionUp sends it).
+      if (cell) cell.setAttribute("data-waiting", "");
+      setDelivery(cell, "delivery-waiting", "Waiting: sent when you are back online");
+      return;
+    }
+    const fields = { csrf: csrfToken(), body: text, token: token };
+    if (replyTo) fields.replyTo = replyTo;
+    const controller = new AbortController();
+    const waiting = setTimeout(() => setDelivery(cell, "delivery-waiting", "Waiting for Parlor…"), WAITING_AFTER);
+    const givingUp = setTimeout(() => controller.abort(), FAILED_AFTER);
+    const settled = () => { clearTimeout(waiting); clearTimeout(givingUp); };
+    post(messagesURL(form), fields, controller.signal).then(async (response) => {
+      settled();
+      if (accepted(response)) {
         // Stored: the server's own cell replaces this one, live or with the next whole state.
         if (cell) cell.setAttribute("data-acknowledged", "");
+        setDelivery(cell, "delivery-sending", "Sent");
         return;
       }
-      const plain = (response.headers.get("Content-Type") || "").startsWith("text/plain");
-      const reason = (plain && (await response.text()).trim()) || "Not sent (" + response.status + ").";
+      const reason = await refusal(response, "Not sent");
       if (response.status === 422) {
         // The text was refused: give it back to fix, with the reason where it was typed.
         if (cell) cell.remove();
@@ -252,13 +353,148 @@
       } else {
         markFailed(cell, reason, retry);
       }
-    }).catch(() => markFailed(cell, "No connection.", retry));
+    }).catch(() => {
+      settled();
+      // No answer: sent again by itself once the page is back online, or at once with Retry.
+      if (cell) cell.setAttribute("data-waiting", "");
+      markFailed(cell, controller.signal.aborted ? "No answer from Parlor." : "No connection.", retry);
+    });
+  }
+
+  // Sends every message that waits for the connection, each with its own token.
+  function sendWaiting() {
+    const form = document.querySelector("form.composer");
+    if (!form) return;
+    for (const cell of document.querySelectorAll(".is-pending[data-waiting]:not([data-acknowledged])")) {
+      cell.removeAttribute("data-waiting");
+      setDelivery(cell, "delivery-sending", "Sending");
+      const text = cell.querySelector(".message-body").textContent;
+      send(form, text, cell.id.slice("pending-".length), cell.getAttribute("data-reply-to"));
+    }
+  }
+
+  // ---------------------------------------------------------------- the composer's modes
+
+  // Where new messages are posted: the composer's own action, or in edit mode the conversation's.
+  function messagesURL(form) {
+    return form.getAttribute("data-messages-url") || form.action;
+  }
+
+  // The composer as the page was given it, to come back to after a reply or an edit.
+  function rememberPlainMode(form) {
+    const label = form.querySelector("label");
+    const button = form.querySelector("button[type=submit]");
+    const editing = /\/messages\/\d+$/.test(form.getAttribute("action"));
+    form.setAttribute("data-messages-url", form.getAttribute("action").replace(/\/messages\/\d+$/, "/messages"));
+    form.setAttribute("data-plain-label", editing || form.querySelector("input[name=replyTo]")
+      ? "Message " + contactName(form) : label.textContent);
+    form.setAttribute("data-plain-submit", editing ? "Send" : button.textContent);
+  }
+
+  function contactName(form) {
+    const conversation = form.closest(".conversation");
+    const title = conversation && conversation.querySelector(".conversation-header h1, .conversation-header h2");
+    if (!title) return "";
+    const handle = title.querySelector(".handle");
+    return title.textContent.replace(handle ? handle.textContent : "", "").trim();
+  }
+
+  // Leaves reply or edit mode: the plain composer, empty when it held the edited text.
+  function plainMode(form) {
+    const textarea = form.querySelector("textarea");
+    if (form.hasAttribute("data-editing")) textarea.value = "";
+    form.removeAttribute("data-editing");
+    form.setAttribute("action", messagesURL(form));
+    for (const part of form.querySelectorAll(".composer-reply, input[name=replyTo], .composer-cancel, .composer-actions > a")) {
+      part.remove();
+    }
+    form.querySelector("label").textContent = form.getAttribute("data-plain-label");
+    form.querySelector("button[type=submit]").textContent = form.getAttribute("data-plain-submit");
+    showComposerError(form, null);
+    // The address no longer names a reply or an edit.
+    if (/[?&](reply|edit)=/.test(window.location.search)) {
+      history.replaceState(null, "", window.location.pathname);
+    }
+  }
+
+  function addCancel(form) {
+    if (form.querySelector(".composer-cancel, .composer-actions > a")) return;
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "composer-cancel";
+    cancel.textContent = "Cancel";
+    cancel.addEventListener("click", () => { plainMode(form); form.querySelector("textarea").focus(); });
+    form.querySelector(".composer-actions").prepend(cancel);
+  }
+
+  // The author and a short excerpt of a cell, as the reply line shows them.
+  function quoteOf(cell) {
+    const author = cell.querySelector(".message-author");
+    const body = cell.querySelector(".message-body");
+    const text = body ? body.textContent.replace(/\s+/g, " ").trim() : "";
+    return {
+      author: cell.classList.contains("is-own") ? "yourself" : (author ? author.textContent.split(" · ")[0] : ""),
+      excerpt: text.length > 80 ? text.slice(0, 79) + "…" : text,
+    };
+  }
+
+  function replyMode(form, cell) {
+    plainMode(form);
+    const quote = quoteOf(cell);
+    const line = document.createElement("p");
+    line.className = "composer-reply";
+    const author = document.createElement("span");
+    author.className = "reply-quote-author";
+    author.textContent = quote.author;
+    const excerpt = document.createElement("span");
+    excerpt.className = "reply-quote-excerpt";
+    excerpt.textContent = quote.excerpt;
+    line.append("Replying to ", author, ": ", excerpt);
+    const field = document.createElement("input");
+    field.type = "hidden";
+    field.name = "replyTo";
+    field.value = cell.id.replace("message-", "");
+    form.prepend(line, field);
+    addCancel(form);
+    form.querySelector("textarea").focus();
+  }
+
+  function editMode(form, cell) {
+    plainMode(form);
+    const id = cell.id.replace("message-", "");
+    form.setAttribute("data-editing", "");
+    form.setAttribute("action", messagesURL(form) + "/" + id);
+    form.querySelector("label").textContent = "Edit your message";
+    form.querySelector("button[type=submit]").textContent = "Save";
+    const textarea = form.querySelector("textarea");
+    textarea.value = cell.querySelector(".message-body").textContent;
+    addCancel(form);
+    textarea.focus();
+    textarea.setSelectionRange(textarea.value.length, textarea.value.length);
+  }
+
+  // Saves an edit; the new text reaches every page of the chat on its stream.
+  function saveEdit(form, text) {
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    const controller = new AbortController();
+    const givingUp = setTimeout(() => controller.abort(), FAILED_AFTER);
+    post(form.action, { csrf: csrfToken(), body: text }, controller.signal).then(async (response) => {
+      if (accepted(response)) {
+        plainMode(form);
+        form.querySelector("textarea").focus();
+      } else {
+        showComposerError(form, await refusal(response, "Not saved"));
+      }
+    }).catch(() => {
+      showComposerError(form, controller.signal.aborted ? "Not saved: no answer from Parlor. Try again." : "Not saved: no connection. Try again.");
+    }).finally(() => { clearTimeout(givingUp); button.disabled = false; });
   }
 
   function enhanceComposer(form) {
-    // Replies and edits keep the plain form: they leave their mode by loading the conversation again.
-    if (form.querySelector("input[name=replyTo]") || /\/messages\/\d+$/.test(form.action)) return;
     const textarea = form.querySelector("textarea");
+    rememberPlainMode(form);
+    if (/\/messages\/\d+$/.test(form.getAttribute("action"))) form.setAttribute("data-editing", "");
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = textarea.value;
@@ -267,25 +503,46 @@
         return;
       }
       showComposerError(form, null);
+      if (form.hasAttribute("data-editing")) {
+        saveEdit(form, text);
+        return;
+      }
       const tokenField = form.querySelector("input[name=token]");
       const token = tokenField.value || newToken();
+      const replyField = form.querySelector("input[name=replyTo]");
+      const replyTo = replyField ? replyField.value : null;
       // The next message gets a token of its own; this one keeps its token for retries.
       tokenField.value = newToken();
       textarea.value = "";
+      if (replyTo) plainMode(form);
       textarea.focus();
-      send(form, text, token);
+      send(form, text, token, replyTo);
     });
-    // Enter sends, Shift+Enter starts a new line.
     textarea.addEventListener("keydown", (event) => {
+      // Enter sends (or saves), Shift+Enter starts a new line, Escape leaves a reply or an edit.
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         form.requestSubmit();
+      } else if (event.key === "Escape" && (form.hasAttribute("data-editing") || form.querySelector("input[name=replyTo]"))) {
+        event.preventDefault();
+        plainMode(form);
       }
     });
   }
 
-  // "Retry" on a failed cell the server rendered: the same text and token, so never a duplicate.
   document.addEventListener("click", (event) => {
+    // Reply and Edit change the composer in place instead of loading the page again.
+    const action = event.target.closest(".message-actions a");
+    if (action) {
+      const cell = action.closest("li.message");
+      const form = document.querySelector("form.composer");
+      const kind = /[?&]edit=/.test(action.getAttribute("href")) ? "edit" : "reply";
+      if (!cell || !form || !cell.id.startsWith("message-")) return;
+      event.preventDefault();
+      if (kind === "edit") editMode(form, cell); else replyMode(form, cell);
+      return;
+    }
+    // "Retry" on a failed cell the server rendered: the same text and token, so never a duplicate.
     const link = event.target.closest(".delivery-failed a");
     if (!link) return;
     const cell = link.closest("li.message");
@@ -293,13 +550,73 @@
     if (!cell || !form || !cell.id.startsWith("pending-")) return;
     event.preventDefault();
     const text = cell.querySelector(".message-body").textContent;
-    send(form, text, cell.id.slice("pending-".length));
+    send(form, text, cell.id.slice("pending-".length), cell.getAttribute("data-reply-to"));
   });
 
   function scrollToEnd(form) {
     const conversation = form ? form.closest(".conversation") : document.querySelector(".conversation");
     const messages = conversation && conversation.querySelector(".messages");
     if (messages) messages.scrollTop = messages.scrollHeight;
+  }
+
+  // ---------------------------------------------------------------- history in place
+
+  // "Show older messages", or scrolling to the top, puts the older page above the messages shown: the
+  // conversation stays live and scrolled where it was. Without the script the link opens that page.
+  let loadingOlder = false;
+
+  async function loadOlder(link) {
+    if (loadingOlder) return;
+    const conversation = link.closest(".conversation");
+    const messages = conversation && conversation.querySelector(".messages");
+    if (!messages) return;
+    loadingOlder = true;
+    try {
+      const response = await fetch(link.href, { credentials: "same-origin" });
+      if (!response.ok) throw new Error("status " + response.status);
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      const olderMessages = page.querySelector(".conversation .messages");
+      if (!olderMessages) throw new Error("no messages");
+      const keptHeight = messages.scrollHeight;
+      const keptTop = messages.scrollTop;
+      const firstDay = messages.querySelector("section.day");
+      for (const day of Array.from(olderMessages.querySelectorAll("section.day"))) {
+        const existing = document.getElementById(day.id);
+        if (existing) {
+          // The same day continues: its older cells go first, without doubles.
+          const list = existing.querySelector(".day-messages");
+          const cells = Array.from(day.querySelectorAll("li.message")).filter((cell) => !document.getElementById(cell.id));
+          list.prepend(...cells.map((cell) => document.adoptNode(cell)));
+        } else {
+          const adopted = document.adoptNode(day);
+          if (firstDay) firstDay.before(adopted); else messages.append(adopted);
+        }
+      }
+      messages.scrollTop = keptTop + (messages.scrollHeight - keptHeight);
+      const next = page.querySelector(".older-messages a");
+      if (next) link.href = next.href; else link.closest(".older-messages").remove();
+    } catch (error) {
+      // Not loaded in place: open the older page itself, as without the script.
+      window.location.href = link.href;
+    } finally {
+      loadingOlder = false;
+    }
+  }
+
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest(".older-messages a");
+    if (!link || !document.querySelector(".conversation .messages")) return;
+    event.preventDefault();
+    loadOlder(link);
+  });
+
+  function watchTopOfHistory() {
+    const messages = document.querySelector(".conversation .messages");
+    if (!messages) return;
+    messages.addEventListener("scroll", () => {
+      const link = document.querySelector(".older-messages a");
+      if (link && messages.scrollTop < 80) loadOlder(link);
+    }, { passive: true });
   }
 
   // ---------------------------------------------------------------- read receipts
@@ -322,7 +639,7 @@
       }
       if (newest <= reported) return;
       reported = newest;
-      const chat = form.action.replace(/\/messages(\/\d+)?$/, "");
+      const chat = messagesURL(form).replace(/\/messages$/, "");
       // Not taken (no connection, a server shutting down): the next update or focus reports again.
       post(chat + "/read", { csrf: csrfToken(), upTo: String(newest) })
         .then((response) => { if (!response.ok && response.type !== "opaqueredirect") reported = 0; })
@@ -380,6 +697,7 @@
       if (field) field.focus();
     }
     scrollToEnd(null);
+    watchTopOfHistory();
     connect();
     document.addEventListener("visibilitychange", reportRead);
     window.addEventListener("focus", reportRead);

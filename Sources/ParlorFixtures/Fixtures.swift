@@ -67,6 +67,7 @@ public enum Fixtures {
         let own = snapshot.messages[3]
         return [
             Fixture("conversation/history", builder.conversation(snapshot, draft: ComposerDraft(token: "tok-next"))),
+            Fixture("conversation/older-page", builder.conversation(snapshot, draft: ComposerDraft(token: "tok-next"), history: true)),
             Fixture("conversation/empty", builder.conversation(empty, draft: ComposerDraft(token: "tok-next"))),
             Fixture("composer/empty-message-refused", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: "   ", errorMessage: "Write something before sending.", token: "tok-next"))),
             Fixture("composer/too-long", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: String(repeating: "a", count: 120), errorMessage: "Messages can be at most 4,000 characters; this one has 4,120.", token: "tok-next"))),

@@ -33,7 +33,8 @@ public struct ConversationBuilder: Sendable {
         self.cells = MessageCellBuilder(context: context)
     }
 
-    public func conversation(_ snapshot: ConversationSnapshot, draft: ComposerDraft) -> ConversationViewModel {
+    /// The conversation as a page shows it; `history` for a page of older messages (`?before=`), which is not live.
+    public func conversation(_ snapshot: ConversationSnapshot, draft: ComposerDraft, history: Bool = false) -> ConversationViewModel {
         let contact = snapshot.contact
         return ConversationViewModel(
             domID: "conversation-\(snapshot.chatID)",
@@ -44,8 +45,9 @@ public struct ConversationBuilder: Sendable {
                 backURL: context.paths.chats
             ),
             olderMessagesURL: snapshot.hasOlder ? snapshot.messages.first.map { context.paths.olderMessages(snapshot.chatID, before: $0.id) } : nil,
+            newestMessagesURL: history ? context.paths.chat(snapshot.chatID) : nil,
             messages: messages(snapshot),
-            composer: composer(chat: snapshot.chatID, contact: contact, draft: draft)
+            composer: composer(chat: snapshot.chatID, contact: contact, draft: draft, autofocus: !history)
         )
     }
 
@@ -109,7 +111,7 @@ public struct ConversationBuilder: Sendable {
         )
     }
 
-    public func composer(chat: ChatID, contact: User, draft: ComposerDraft) -> ComposerViewModel {
+    public func composer(chat: ChatID, contact: User, draft: ComposerDraft, autofocus: Bool = false) -> ComposerViewModel {
         let replyQuote = draft.replyTo.map { cells.quote($0, author: $0.senderID == context.viewer.id ? context.viewer : contact) }
         let editing = draft.editing
         return ComposerViewModel(
@@ -125,7 +127,8 @@ public struct ConversationBuilder: Sendable {
             cancelReplyURL: draft.replyTo == nil && editing == nil ? nil : context.paths.chat(chat),
             fieldLabel: editing == nil ? "Message \(contact.displayName)" : "Edit your message",
             submitLabel: editing == nil ? "Send" : "Save",
-            maxLength: String(MessageText.maximumLength)
+            maxLength: String(MessageText.maximumLength),
+            autofocus: autofocus
         )
     }
 }

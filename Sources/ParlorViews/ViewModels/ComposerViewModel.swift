@@ -25,11 +25,14 @@ public struct ComposerViewModel: Renderable, Hashable {
     public let submitLabel: String
     /// The limit the server enforces, for the `maxlength` attribute ("4000").
     public let maxLength: String
+    /// Whether the text box takes the focus as the page opens: on a conversation's newest messages, where a
+    /// person came to write (not on a page of older history, where they came to read).
+    public let autofocus: Bool
 
     public init(
         domID: String, actionURL: String, csrfToken: String, text: String, errorMessage: String?, isSending: Bool,
         token: String, replyQuote: ReplyQuoteViewModel?, replyToID: String?, cancelReplyURL: String?,
-        fieldLabel: String, submitLabel: String, maxLength: String
+        fieldLabel: String, submitLabel: String, maxLength: String, autofocus: Bool = false
     ) {
         self.domID = domID
         self.actionURL = actionURL
@@ -44,6 +47,7 @@ public struct ComposerViewModel: Renderable, Hashable {
         self.fieldLabel = fieldLabel
         self.submitLabel = submitLabel
         self.maxLength = maxLength
+        self.autofocus = autofocus
     }
 
     public static let templateFields = TemplateFields<ComposerViewModel>(
@@ -59,6 +63,7 @@ public struct ComposerViewModel: Renderable, Hashable {
         .text("cancelReplyURL", \.cancelReplyURL),
         .text("fieldLabel", \.fieldLabel),
         .text("submitLabel", \.submitLabel),
-        .text("maxLength", \.maxLength)
+        .text("maxLength", \.maxLength),
+        .flag("autofocus", \.autofocus)
     )
 }

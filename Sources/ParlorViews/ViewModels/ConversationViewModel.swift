@@ -9,17 +9,20 @@ public struct ConversationViewModel: Renderable, Hashable {
     public let header: ConversationHeaderViewModel
     /// Where "Show older messages" goes; nil when the whole history is shown.
     public let olderMessagesURL: String?
+    /// On a page of older history, the way back to the newest messages (where live ones arrive); nil on the live page.
+    public let newestMessagesURL: String?
     /// The history, replaced as a whole when a page (re)connects.
     public let messages: ConversationMessagesViewModel
     public let composer: ComposerViewModel
 
     public init(
-        domID: String, header: ConversationHeaderViewModel, olderMessagesURL: String?,
+        domID: String, header: ConversationHeaderViewModel, olderMessagesURL: String?, newestMessagesURL: String? = nil,
         messages: ConversationMessagesViewModel, composer: ComposerViewModel
     ) {
         self.domID = domID
         self.header = header
         self.olderMessagesURL = olderMessagesURL
+        self.newestMessagesURL = newestMessagesURL
         self.messages = messages
         self.composer = composer
     }
@@ -31,6 +34,7 @@ public struct ConversationViewModel: Renderable, Hashable {
         .text("domID", \.domID),
         .object("header", \.header),
         .text("olderMessagesURL", \.olderMessagesURL),
+        .text("newestMessagesURL", \.newestMessagesURL),
         .object("messages", \.messages),
         .object("composer", \.composer)
     )

@@ -124,7 +124,9 @@ extension ParlorApp {
         var conversation: ConversationViewModel?
         var contactName: String?
         if let snapshot = screen.conversation {
-            conversation = ConversationBuilder(context: context).conversation(snapshot, draft: draft ?? ComposerDraft(token: Self.newToken()))
+            conversation = ConversationBuilder(context: context).conversation(
+                snapshot, draft: draft ?? ComposerDraft(token: Self.newToken()), history: before != nil
+            )
             contactName = snapshot.contact.displayName
         }
         let list = ChatListBuilder(context: context).loaded(screen.summaries, current: chat)

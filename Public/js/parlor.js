@@ -253,7 +253,10 @@
     const list = lastDayList(form);
     if (!list) return null;
     const cell = document.createElement("li");
-    cell.className = "message is-own is-pending";
+    const last = list.lastElementChild;
+    // Under the person's own previous message it joins that group, as the server's cell will.
+    const grouped = last && last.classList.contains("is-own") && Date.now() - Date.parse((last.querySelector("time") || {}).dateTime || 0) < 5 * 60 * 1000;
+    cell.className = "message is-own is-pending" + (grouped ? " continues-group" : "");
     cell.id = "pending-" + token;
     if (replyTo) cell.setAttribute("data-reply-to", replyTo);
     const content = document.createElement("div");

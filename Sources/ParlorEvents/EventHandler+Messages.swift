@@ -33,11 +33,12 @@ extension EventHandler {
         let pending = PendingMessage(
             token: outgoing.token, chatID: outgoing.chatID, body: outgoing.body, createdAt: outgoing.createdAt, replyTo: outgoing.replyTo
         )
-        let quoted = try await quotedMessage(outgoing.replyTo, in: chat.id)
-        let cell = MessageCellBuilder(context: context).cell(pending, quoted: quote(quoted, people))
+        let quoted = quote(try await quotedMessage(outgoing.replyTo, in: chat.id), people)
+        let cells = MessageCellBuilder(context: context)
         // After the newest message each page has (its cursor): the store may hold newer ones by now.
         for (cursor, group) in Dictionary(grouping: pages, by: { $0.cursor ?? MessageID(0) }) {
             let previous = cursor.rawValue > 0 ? try await store.message(cursor) : nil
+            let cell = cells.cell(pending, quoted: quoted, after: previous)
             deliver(appendUpdates(cell, date: outgoing.createdAt, after: previous, chat: chat.id, context: context), to: group)
         }
     }
@@ -121,7 +122,8 @@ extension EventHandler {
                         let cells = rendered[message.id] ?? {
                             let cell = MessageCellBuilder(context: context).cell(
                                 message, sender: people[message.senderID] ?? viewer,
-                                quoted: quote(message.replyTo.flatMap { quotes[$0] }, people), contactLastRead: contactRead
+                                quoted: quote(message.replyTo.flatMap { quotes[$0] }, people), contactLastRead: contactRead,
+                                after: index > 0 ? window[index - 1] : nil
                             )
                             return appendUpdates(cell, date: message.createdAt, after: index > 0 ? window[index - 1] : nil, chat: chat.id, context: context)
                         }()
@@ -150,6 +152,8 @@ extension EventHandler {
         let people = try await members(of: chat)
         guard let sender = people[message.senderID] else { return }
         let quoted = try await quotedMessage(message.replyTo, in: chat.id)
+        // Whether the cell continues a group depends on the message shown before it.
+        let previous = try await store.messages(in: chat.id, before: message.id, limit: 1).messages.last
         // "Read" or "Sent" on the sender's own view depends on how far the other member has read.
         var readByContact: MessageID?
         if let contact = chat.contact(of: sender.id) { readByContact = try await store.membership(chat.id, contact)?.lastRead }
@@ -159,7 +163,9 @@ extension EventHandler {
             let context = context(for: viewer)
             let open = pages.filter { $0.page.openChat == chat.id }
             if !open.isEmpty {
-                let cell = MessageCellBuilder(context: context).cell(message, sender: sender, quoted: quote(quoted, people), contactLastRead: readByContact)
+                let cell = MessageCellBuilder(context: context).cell(
+                    message, sender: sender, quoted: quote(quoted, people), contactLastRead: readByContact, after: previous
+                )
                 deliver([renderer.update(.replace, cell.domID, .messageCell(cell))], to: open)
             }
             try await sendListItem(chat.id, viewer: viewer, context: context, pages: pages, movingToTop: false)
@@ -183,15 +189,21 @@ extension EventHandler {
             guard !open.isEmpty, let viewer = people[member] else { continue }
             // The mark is a stored id; the newest possible one has nothing after it to page before.
             let after = upTo.rawValue == .max ? nil : MessageID(upTo.rawValue + 1)
-            let recent = try await store.messages(in: chat.id, before: after, limit: Self.historyPageSize).messages
-            let newlyRead = recent.filter { $0.senderID == member && $0.id > (previous ?? MessageID(0)) }
+            // One more than a page: the message before the oldest one shown decides whether it continues a group.
+            let recent = try await store.messages(in: chat.id, before: after, limit: Self.historyPageSize + 1).messages
+            let before = Dictionary(uniqueKeysWithValues: zip(recent.dropFirst().map(\.id), recent))
+            let newlyRead = recent.dropFirst(recent.count > Self.historyPageSize ? 1 : 0)
+                .filter { $0.senderID == member && $0.id > (previous ?? MessageID(0)) }
             var known = Dictionary(uniqueKeysWithValues: recent.map { ($0.id, $0) })
             for replyTo in Set(newlyRead.compactMap(\.replyTo)) where known[replyTo] == nil {
                 known[replyTo] = try await quotedMessage(replyTo, in: chat.id)
             }
             let cells = MessageCellBuilder(context: context(for: viewer))
             let updates = newlyRead.map { message in
-                let cell = cells.cell(message, sender: viewer, quoted: quote(message.replyTo.flatMap { known[$0] }, people), contactLastRead: upTo)
+                let cell = cells.cell(
+                    message, sender: viewer, quoted: quote(message.replyTo.flatMap { known[$0] }, people), contactLastRead: upTo,
+                    after: before[message.id]
+                )
                 return renderer.update(.replace, cell.domID, .messageCell(cell))
             }
             deliver(updates, to: open)

@@ -69,6 +69,7 @@ public enum Fixtures {
             Fixture("conversation/history", builder.conversation(snapshot, draft: ComposerDraft(token: "tok-next"))),
             Fixture("conversation/older-page", builder.conversation(snapshot, draft: ComposerDraft(token: "tok-next"), history: true)),
             Fixture("conversation/empty", builder.conversation(empty, draft: ComposerDraft(token: "tok-next"))),
+            Fixture("conversation/opened-with-unread", builder.conversation(snapshot, draft: ComposerDraft(token: "tok-next"), unreadAfter: MessageID(115))),
             Fixture("composer/empty-message-refused", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: "   ", errorMessage: "Write something before sending.", token: "tok-next"))),
             Fixture("composer/too-long", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: String(repeating: "a", count: 120), errorMessage: "Messages can be at most 4,000 characters; this one has 4,120.", token: "tok-next"))),
             Fixture("composer/sending", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: "On my way", isSending: true, token: "tok-next"))),
@@ -91,6 +92,7 @@ public enum Fixtures {
             Fixture("message-cell/own-sent-with-link", cells.cell(link, sender: world.ana, contactLastRead: MessageID(100))),
             Fixture("message-cell/own-sending", cells.cell(snapshot.pending[0])),
             Fixture("message-cell/own-failed", cells.cell(snapshot.pending[1])),
+            Fixture("message-cell/continues-group", cells.cell(world.message(122, chat: 7, from: world.ben, "Platform 4.", at: "2026-11-20T13:02:00Z"), sender: world.ben, after: snapshot.messages[4])),
             Fixture("message-cell/contact-with-picture", cells.cell(world.message(130, chat: 8, from: world.chloe, "Here are the photos from Sunday.\n\nMore tomorrow!", at: "2026-11-20T08:00:00Z"), sender: world.chloe)),
             Fixture("day-section/yesterday", DaySectionViewModel(domID: "day-7-2026-11-19", label: world.context.dates.dayLabel(edited.createdAt, now: world.now), messages: [cells.cell(edited, sender: world.ben)])),
         ]

@@ -66,14 +66,16 @@ import Testing
     @Test func aSecondMessageOfTheSameDayGoesIntoThatDaysListAndNoToastWhereTheChatIsOpen() async throws {
         let world = try await ChatWorld()
         let chat = try await world.chat(world.ana, world.ben)
-        _ = try await world.send(chat, world.ana, "First")
+        let first = try await world.send(chat, world.ana, "First")
         let (benPage, _) = try await world.page(world.ben, open: chat)
         benPage.clear()
         world.clock.advance(by: 60)
         let second = try await world.send(chat, world.ana, "Second")
         let day = ConversationBuilder(context: world.context(world.ben)).daySection(chat.id, date: world.clock.now, cells: [])
         #expect(benPage.steps == ["append \(day.listDomID)", "remove chat-item-\(chat.id)", "prepend chat-list-items", "badge unread-badge"])
-        #expect(benPage.fragments.first?.messageCell == MessageCellBuilder(context: world.context(world.ben)).cell(second, sender: world.ana))
+        let cell = try #require(benPage.fragments.first?.messageCell)
+        #expect(cell == MessageCellBuilder(context: world.context(world.ben)).cell(second, sender: world.ana, after: first))
+        #expect(cell.continuesGroup, "a minute after Ana's first message, her second joins its group")
         #expect(benPage.fragments.compactMap(\.chatListItem).first?.isCurrent == true)
     }
 

@@ -40,6 +40,37 @@ import Testing
         #expect(conversation.composer.csrfToken == "csrf-fixture-token")
     }
 
+    @Test func onePersonsMessagesWithinFiveMinutesOfTheSameDayAreGrouped() {
+        let cells = MessageCellBuilder(context: world.context)
+        let first = world.message(1, chat: 7, from: world.ben, "One", at: "2026-11-20T12:00:00Z")
+        func follows(_ sender: User, _ iso: String) -> Bool {
+            cells.cell(world.message(2, chat: 7, from: sender, "Two", at: iso), sender: sender, after: first).continuesGroup
+        }
+        #expect(follows(world.ben, "2026-11-20T12:04:59Z"))
+        #expect(!follows(world.ben, "2026-11-20T12:05:00Z"), "five minutes apart starts a new group")
+        #expect(!follows(world.ana, "2026-11-20T12:01:00Z"), "another person")
+        #expect(!cells.cell(first, sender: world.ben).continuesGroup, "nothing before")
+        // Across the viewer's midnight a new day starts, and with it a new group.
+        let late = world.message(3, chat: 7, from: world.ben, "Late", at: "2026-11-20T22:58:00Z")
+        let context = ViewerContext(viewer: world.ana, now: world.now, timeZone: TimeZone(identifier: "Europe/Paris")!, locale: Locale(identifier: "en_US"))
+        let afterMidnight = world.message(4, chat: 7, from: world.ben, "Early", at: "2026-11-20T23:01:00Z")
+        #expect(!MessageCellBuilder(context: context).cell(afterMidnight, sender: world.ben, after: late).continuesGroup)
+        let utc = ViewerContext(viewer: world.ana, now: world.now, timeZone: TimeZone(identifier: "UTC")!, locale: Locale(identifier: "en_US"))
+        #expect(MessageCellBuilder(context: utc).cell(afterMidnight, sender: world.ben, after: late).continuesGroup)
+    }
+
+    @Test func theUnreadLineGoesAboveTheContactsFirstMessagePastTheReadMark() {
+        let builder = ConversationBuilder(context: world.context)
+        func marked(_ mark: MessageID?) -> [String] {
+            builder.conversation(world.conversationWithBen, draft: ComposerDraft(token: "t"), unreadAfter: mark)
+                .messages.days.flatMap(\.messages).filter(\.startsUnread).map(\.domID)
+        }
+        #expect(marked(MessageID(104)) == ["message-110"])
+        #expect(marked(MessageID(115)) == ["message-120"], "Ana's own 115 is not unread to her")
+        #expect(marked(MessageID(0)) == ["message-100"])
+        #expect(marked(MessageID(121)).isEmpty && marked(nil).isEmpty)
+    }
+
     @Test func ownMessagesGoFromSendingToSentToReadAndFailedOffersARetry() {
         let cells = ConversationBuilder(context: world.context)
             .conversation(world.conversationWithBen, draft: ComposerDraft(token: "t"))

@@ -34,6 +34,30 @@ import Testing
         }
     }
 
+    @Test func openingAChatMarksWhereItsUnreadMessagesStartOnceAndGroupsOnePersonsMessages() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, chat) = try await Self.anaAndBen(parlor)
+            try await ana.say("Before", in: chat)
+            _ = try await ben.get(chat)
+            try await ana.say("First unread", in: chat)
+            try await ana.say("Second unread", in: chat)
+            let opened = try await ben.get(chat).text
+            let marker = "<li class=\"unread-marker\" id=\"unread-marker\"><span>New messages</span></li>"
+            let markerAt = try #require(opened.range(of: marker), "the line shows where Ben's unread messages start")
+            let before = try #require(opened.range(of: ">Before</p>"))
+            let first = try #require(opened.range(of: ">First unread</p>"))
+            #expect(before.upperBound < markerAt.lowerBound && markerAt.upperBound < first.lowerBound)
+            #expect(opened.components(separatedBy: "unread-marker").count == 3, "one line")
+            // Seconds apart from one person: the second and third continue the first one's group.
+            #expect(opened.components(separatedBy: "class=\"message continues-group\"").count == 3)
+            // Opened again, everything is read: no line.
+            #expect(!(try await ben.get(chat).text.contains("unread-marker")))
+            // Ana's own messages never start her unread part.
+            try await ben.say("Answer", in: chat)
+            #expect(try await ana.get(chat).text.components(separatedBy: marker).count == 2)
+        }
+    }
+
     @Test func anEmptyOrTooLongMessageShowsWhyInTheComposerAndIsNotStored() async throws {
         try await RunningParlor.with { parlor in
             let (ana, ben, chat) = try await Self.anaAndBen(parlor)

@@ -33,8 +33,12 @@ public struct ConversationBuilder: Sendable {
         self.cells = MessageCellBuilder(context: context)
     }
 
-    /// The conversation as a page shows it; `history` for a page of older messages (`?before=`), which is not live.
-    public func conversation(_ snapshot: ConversationSnapshot, draft: ComposerDraft, history: Bool = false) -> ConversationViewModel {
+    /// The conversation as a page shows it; `history` for a page of older messages (`?before=`), which is not
+    /// live; `unreadAfter`, the viewer's read mark before this page opened, puts the "New messages" line above
+    /// the first of the contact's messages past it.
+    public func conversation(
+        _ snapshot: ConversationSnapshot, draft: ComposerDraft, history: Bool = false, unreadAfter: MessageID? = nil
+    ) -> ConversationViewModel {
         let contact = snapshot.contact
         return ConversationViewModel(
             domID: "conversation-\(snapshot.chatID)",
@@ -46,13 +50,14 @@ public struct ConversationBuilder: Sendable {
             ),
             olderMessagesURL: snapshot.hasOlder ? snapshot.messages.first.map { context.paths.olderMessages(snapshot.chatID, before: $0.id) } : nil,
             newestMessagesURL: history ? context.paths.chat(snapshot.chatID) : nil,
-            messages: messages(snapshot),
+            messages: messages(snapshot, unreadAfter: unreadAfter),
             composer: composer(chat: snapshot.chatID, contact: contact, draft: draft, autofocus: !history)
         )
     }
 
-    /// The history alone, grouped by day: what a page that (re)connects is sent.
-    public func messages(_ snapshot: ConversationSnapshot) -> ConversationMessagesViewModel {
+    /// The history alone, grouped by day: what a page that (re)connects is sent. `unreadAfter` as for
+    /// ``conversation(_:draft:history:unreadAfter:)``; nil shows no "New messages" line.
+    public func messages(_ snapshot: ConversationSnapshot, unreadAfter: MessageID? = nil) -> ConversationMessagesViewModel {
         let contact = snapshot.contact
         var known: [MessageID: Message] = [:]
         for message in snapshot.quoted + snapshot.messages { known[message.id] = message }
@@ -62,11 +67,22 @@ public struct ConversationBuilder: Sendable {
             return (message, author(of: message))
         }
 
-        var entries: [(date: Date, cell: MessageCellViewModel)] = snapshot.messages.map { message in
-            (message.createdAt, cells.cell(message, sender: author(of: message), quoted: quoted(message.replyTo), contactLastRead: snapshot.contactLastRead))
+        let firstUnread = unreadAfter.flatMap { mark in
+            snapshot.messages.first { $0.id > mark && $0.senderID != context.viewer.id }?.id
+        }
+        var entries: [(date: Date, cell: MessageCellViewModel)] = []
+        entries.reserveCapacity(snapshot.messages.count + snapshot.pending.count)
+        var previous: Message?
+        for message in snapshot.messages {
+            let cell = cells.cell(
+                message, sender: author(of: message), quoted: quoted(message.replyTo), contactLastRead: snapshot.contactLastRead,
+                after: previous, startsUnread: message.id == firstUnread
+            )
+            entries.append((message.createdAt, cell))
+            previous = message
         }
         // Messages still in flight follow the stored ones, whatever their clocks say.
-        entries += snapshot.pending.map { ($0.createdAt, cells.cell($0, quoted: quoted($0.replyTo))) }
+        entries += snapshot.pending.map { ($0.createdAt, cells.cell($0, quoted: quoted($0.replyTo), after: previous)) }
 
         var days: [DaySectionViewModel] = []
         var currentKey: String?

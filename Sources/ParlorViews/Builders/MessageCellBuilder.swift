@@ -1,3 +1,4 @@
+import Foundation
 import ParlorDomain
 
 /// Builds message cells for one viewer: labels, dates, links, delivery state and actions.
@@ -11,12 +12,27 @@ public struct MessageCellBuilder: Sendable {
     /// How much of a quoted message a reply shows, in characters.
     public static let quoteLimit = 60
 
-    /// A stored message. `contactLastRead` decides between Sent and Read for the viewer's own messages.
+    /// How close together one person's messages must be to share a name and avatar.
+    public static let groupingWindow: TimeInterval = 5 * 60
+
+    /// Whether a message by `sender` at `date` continues the group of `previous`, the message shown just
+    /// before it: same person, same day, within ``groupingWindow``.
+    public func continues(sender: UserID, at date: Date, after previous: Message?) -> Bool {
+        guard let previous, previous.senderID == sender else { return false }
+        let gap = date.timeIntervalSince(previous.createdAt)
+        return gap >= 0 && gap < Self.groupingWindow && context.dates.dayKey(previous.createdAt) == context.dates.dayKey(date)
+    }
+
+    /// A stored message. `contactLastRead` decides between Sent and Read for the viewer's own messages;
+    /// `previous`, the message shown just before, whether it continues a group; `startsUnread` puts the
+    /// "New messages" line above it.
     public func cell(
         _ message: Message,
         sender: User,
         quoted: (message: Message, author: User)? = nil,
-        contactLastRead: MessageID? = nil
+        contactLastRead: MessageID? = nil,
+        after previous: Message? = nil,
+        startsUnread: Bool = false
     ) -> MessageCellViewModel {
         let isOwn = message.senderID == context.viewer.id
         let delivery: DeliveryViewModel? = isOwn
@@ -34,12 +50,14 @@ public struct MessageCellBuilder: Sendable {
             isOwn: isOwn,
             delivery: delivery,
             replyURL: context.paths.reply(message.chatID, to: message.id),
-            editURL: isOwn ? context.paths.edit(message.chatID, message: message.id) : nil
+            editURL: isOwn ? context.paths.edit(message.chatID, message: message.id) : nil,
+            continuesGroup: continues(sender: message.senderID, at: message.createdAt, after: previous),
+            startsUnread: startsUnread
         )
     }
 
     /// The viewer's message that the store has not acknowledged (Sending) or that failed (Failed, with retry).
-    public func cell(_ pending: PendingMessage, quoted: (message: Message, author: User)? = nil) -> MessageCellViewModel {
+    public func cell(_ pending: PendingMessage, quoted: (message: Message, author: User)? = nil, after previous: Message? = nil) -> MessageCellViewModel {
         let delivery: DeliveryViewModel
         if let failure = pending.failure {
             delivery = DeliveryViewModel(
@@ -61,7 +79,9 @@ public struct MessageCellBuilder: Sendable {
             isOwn: true,
             delivery: delivery,
             replyURL: nil,
-            editURL: nil
+            editURL: nil,
+            continuesGroup: continues(sender: context.viewer.id, at: pending.createdAt, after: previous),
+            startsUnread: false
         )
     }
 

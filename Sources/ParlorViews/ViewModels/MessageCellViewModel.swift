@@ -25,11 +25,16 @@ public struct MessageCellViewModel: Renderable, Hashable {
     public let replyURL: String?
     /// Set for the viewer's own, stored messages.
     public let editURL: String?
+    /// The same person's previous message is just above: the page shows name and avatar once for the group
+    /// (and again below the "New messages" line).
+    public let continuesGroup: Bool
+    /// The viewer's unread messages start here: the "New messages" line comes first.
+    public let startsUnread: Bool
 
     public init(
         domID: String, authorLabel: String, avatar: AvatarViewModel, time: String, fullDate: String, isoDate: String,
         body: [BodySegmentViewModel], replyQuote: ReplyQuoteViewModel?, isOwn: Bool, delivery: DeliveryViewModel?,
-        replyURL: String?, editURL: String?
+        replyURL: String?, editURL: String?, continuesGroup: Bool = false, startsUnread: Bool = false
     ) {
         self.domID = domID
         self.authorLabel = authorLabel
@@ -43,6 +48,8 @@ public struct MessageCellViewModel: Renderable, Hashable {
         self.delivery = delivery
         self.replyURL = replyURL
         self.editURL = editURL
+        self.continuesGroup = continuesGroup
+        self.startsUnread = startsUnread
     }
 
     public static let templateFields = TemplateFields<MessageCellViewModel>(
@@ -57,7 +64,9 @@ public struct MessageCellViewModel: Renderable, Hashable {
         .flag("isOwn", \.isOwn),
         .object("delivery", \.delivery),
         .text("replyURL", \.replyURL),
-        .text("editURL", \.editURL)
+        .text("editURL", \.editURL),
+        .flag("continuesGroup", \.continuesGroup),
+        .flag("startsUnread", \.startsUnread)
     )
 }
 

@@ -26,8 +26,8 @@ extension ParlorApp {
                 return try await livePage(signedIn, chat: chat, requestID: request.id.description)
             }
             let draft = try await draft(request, chat: chat, viewer: signedIn.user)
-            let (screen, _) = try await openedScreen(signedIn, chat: chat, before: before, requestID: request.id.description)
-            return chatsPage(signedIn, screen: screen, chat: chat, before: before, draft: draft)
+            let opened = try await openedScreen(signedIn, chat: chat, before: before, requestID: request.id.description)
+            return chatsPage(signedIn, screen: opened.screen, chat: chat, before: before, draft: draft, unreadAfter: opened.unreadAfter)
         })
     }
 
@@ -74,23 +74,25 @@ extension ParlorApp {
     /// read receipt of pages without JavaScript), only when there is something to read, so looking again
     /// writes nothing. `mark` is the number of the newest change before the screen was read: taken before the
     /// read, a change committed meanwhile makes a page kept from this screen stale, never wrongly current.
+    /// `unreadAfter` is the read mark this opening moved (zero when nothing had been read): the page shows
+    /// where the unread messages start.
     private func openedScreen(_ signedIn: SignedIn, chat: ChatID?, before: MessageID?, requestID: String) async throws
-        -> (screen: ChatsScreen, mark: UInt64)
+        -> (screen: ChatsScreen, mark: UInt64, unreadAfter: MessageID?)
     {
         let mark = events.changes.mark()
         let screen = try await screen(signedIn, chat: chat, before: before)
-        guard let chat, before == nil, screen.opensUnread else { return (screen, mark) }
+        guard let chat, before == nil, screen.opensUnread else { return (screen, mark, nil) }
         await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)), requestID: requestID)
         let markAfterRead = events.changes.mark()
-        return (try await self.screen(signedIn, chat: chat, before: before), markAfterRead)
+        return (try await self.screen(signedIn, chat: chat, before: before), markAfterRead, screen.viewerLastRead ?? MessageID(0))
     }
 
     /// `/chats` or `/chats/{id}` as a plain GET, the page people load most: served from ``PageCache`` while
     /// nothing it shows has changed, else read, rendered and kept.
     private func livePage(_ signedIn: SignedIn, chat: ChatID?, requestID: String) async throws -> Response {
         guard pageCache.isEnabled else {
-            let (screen, _) = try await openedScreen(signedIn, chat: chat, before: nil, requestID: requestID)
-            return chatsPage(signedIn, screen: screen, chat: chat, before: nil, draft: nil)
+            let opened = try await openedScreen(signedIn, chat: chat, before: nil, requestID: requestID)
+            return chatsPage(signedIn, screen: opened.screen, chat: chat, before: nil, draft: nil, unreadAfter: opened.unreadAfter)
         }
         let standIns = pageCache.standIns
         let context = ViewerContext(
@@ -99,33 +101,36 @@ extension ParlorApp {
         let key = PageCache.Key(viewer: signedIn.user.id, chat: chat, today: context.days.today)
         let tokens = PageCache.Tokens(csrf: signedIn.session.csrfToken, composer: Self.newToken())
         if let kept = pageCache.page(key, tokens: tokens) { return html(kept) }
-        let (screen, mark) = try await openedScreen(signedIn, chat: chat, before: nil, requestID: requestID)
+        let (screen, mark, unreadAfter) = try await openedScreen(signedIn, chat: chat, before: nil, requestID: requestID)
         let rendered = templates.current.render(
-            chatsPageModel(context, screen: screen, chat: chat, before: nil, draft: ComposerDraft(token: standIns.composer)),
+            chatsPageModel(context, screen: screen, chat: chat, before: nil, draft: ComposerDraft(token: standIns.composer), unreadAfter: unreadAfter),
             capacity: 32 * 1024
         )
-        // A page whose read did not go through would hide unread messages if served again: it is not kept.
-        let page = screen.opensUnread
+        // A page whose read did not go through would hide unread messages if served again, and the "New
+        // messages" line belongs to the one opening that read them: neither is kept.
+        let page = screen.opensUnread || unreadAfter != nil
             ? KeptPage(rendered, standIns: standIns, mark: mark, chats: []).filled(with: tokens)
             : pageCache.keep(rendered, for: key, mark: mark, chats: screen.summaries.map(\.chatID), tokens: tokens)
         return html(page)
     }
 
     private func chatsPage(
-        _ signedIn: SignedIn, screen: ChatsScreen, chat: ChatID?, before: MessageID?, draft: ComposerDraft?, status: HTTPStatus = .ok
+        _ signedIn: SignedIn, screen: ChatsScreen, chat: ChatID?, before: MessageID?, draft: ComposerDraft?, status: HTTPStatus = .ok,
+        unreadAfter: MessageID? = nil
     ) -> Response {
-        self.page(chatsPageModel(context(signedIn), screen: screen, chat: chat, before: before, draft: draft), status: status)
+        self.page(chatsPageModel(context(signedIn), screen: screen, chat: chat, before: before, draft: draft, unreadAfter: unreadAfter), status: status)
     }
 
     /// The list, the open conversation and the layout around them.
     private func chatsPageModel(
-        _ context: ViewerContext, screen: ChatsScreen, chat: ChatID?, before: MessageID?, draft: ComposerDraft?
+        _ context: ViewerContext, screen: ChatsScreen, chat: ChatID?, before: MessageID?, draft: ComposerDraft?,
+        unreadAfter: MessageID? = nil
     ) -> ChatsPageViewModel {
         var conversation: ConversationViewModel?
         var contactName: String?
         if let snapshot = screen.conversation {
             conversation = ConversationBuilder(context: context).conversation(
-                snapshot, draft: draft ?? ComposerDraft(token: Self.newToken()), history: before != nil
+                snapshot, draft: draft ?? ComposerDraft(token: Self.newToken()), history: before != nil, unreadAfter: unreadAfter
             )
             contactName = snapshot.contact.displayName
         }

@@ -241,13 +241,16 @@ public final class EventHandler: Sendable {
     }
 
     /// A new name, time zone or locale: the person's own pages and their contacts' pages get their chat
-    /// list again (names, and dates in the new time zone), rendered once per open chat.
+    /// list again (names, and dates in the new time zone), rendered once per open chat. Where the
+    /// conversation open is with that person (or is the person's own, whose dates moved), its header and
+    /// messages follow.
     private func profileUpdated(_ user: User) async throws {
         let own = try await store.chatList(for: user.id)
         for person in [user] + own.map(\.contact) {
             let pages = pages(of: person.id)
             guard !pages.isEmpty else { continue }
-            let builder = ChatListBuilder(context: context(for: person))
+            let context = context(for: person)
+            let builder = ChatListBuilder(context: context)
             let summaries = person.id == user.id ? own : try await store.chatList(for: person.id)
             var variants: [ChatID?: ScreenUpdate] = [:]
             for page in pages {
@@ -256,6 +259,26 @@ public final class EventHandler: Sendable {
                 variants[page.page.openChat] = update
                 page.listener.receive(update)
             }
+            let affected = Set(summaries.filter { person.id == user.id || $0.contact.id == user.id }.map(\.chatID))
+            for (chat, open) in Dictionary(grouping: pages.filter { $0.page.openChat.map(affected.contains) == true }, by: { $0.page.openChat! }) {
+                try await redrawConversation(chat, for: person, context: context, pages: open)
+            }
+        }
+    }
+
+    /// The header and the newest messages of an open conversation, drawn again for `pages`; each page's
+    /// cursor moves to the newest message drawn, so none is appended twice.
+    private func redrawConversation(_ chat: ChatID, for viewer: User, context: ViewerContext, pages: [ListenerRegistry.Entry]) async throws {
+        guard let snapshot = try await store.conversation(chat, viewer: viewer.id, before: nil, limit: Self.historyPageSize) else { return }
+        let builder = ConversationBuilder(context: context)
+        let header = builder.header(chat, contact: snapshot.contact)
+        let messages = builder.messages(snapshot)
+        deliver([
+            renderer.update(.replace, header.domID, .conversationHeader(header)),
+            renderer.update(.replace, messages.domID, .messages(messages)),
+        ], to: pages)
+        if let newest = snapshot.messages.last {
+            for page in pages { advance(page, to: newest.id) }
         }
     }
 

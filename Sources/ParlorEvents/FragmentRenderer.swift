@@ -23,6 +23,7 @@ final class FragmentRenderer: Sendable {
         case .none: html = ""
         case .chatList(let model): html = render(model, set)
         case .chatListItem(let model): html = render(model, set)
+        case .conversationHeader(let model): html = render(model, set)
         case .messages(let model): html = render(model, set)
         case .daySection(let model): html = render(model, set)
         case .messageCell(let model): html = render(model, set)

@@ -61,6 +61,7 @@ public enum StreamAction: String, Hashable, Sendable {
 public enum Fragment: Hashable, Sendable {
     case chatList(ChatListViewModel)
     case chatListItem(ChatListItemViewModel)
+    case conversationHeader(ConversationHeaderViewModel)
     case messages(ConversationMessagesViewModel)
     case daySection(DaySectionViewModel)
     case messageCell(MessageCellViewModel)

@@ -132,7 +132,7 @@ public enum Fixtures {
     static var conversationRegions: [Fixture] {
         let world = FixtureWorld()
         let open = ConversationBuilder(context: world.context).conversation(world.conversationWithBen, draft: ComposerDraft(token: "tok-next"))
-        return [Fixture("conversation-messages/history", open.messages)]
+        return [Fixture("conversation-messages/history", open.messages), Fixture("conversation-header/initials", open.header)]
     }
 
     /// The chat list in other locales and a time zone across the world: dates must look right there too.

@@ -79,6 +79,28 @@ import Testing
         #expect(benPage.fragments.compactMap(\.chatListItem).first?.isCurrent == true)
     }
 
+    @Test func aRenameReachesTheHeaderAndCellsOfTheContactsOpenConversationOnly() async throws {
+        let world = try await ChatWorld()
+        let chat = try await world.chat(world.ana, world.ben)
+        _ = try await world.send(chat, world.ana, "Hello")
+        let (benOpen, _) = try await world.page(world.ben, open: chat)
+        let (benList, _) = try await world.page(world.ben)
+        benOpen.clear()
+        benList.clear()
+        await world.router.send(.updatingProfile(ProfileChange(
+            userID: world.ana.id, displayName: "Ana Sousa", timeZoneIdentifier: "Europe/Paris", localeIdentifier: "en_US"
+        )))
+        let header = try #require(benOpen.fragments.compactMap(\.conversationHeader).first)
+        #expect(header.contactName == "Ana Sousa" && header.domID == ConversationBuilder.headerDomID(chat.id))
+        let cells = try #require(benOpen.fragments.compactMap(\.messages).first).days.flatMap(\.messages)
+        #expect(cells.map(\.authorLabel) == ["Ana Sousa"])
+        #expect(benList.steps == ["replace chat-list"], "a page without the chat open gets the list alone")
+        // Redrawn up to the newest message: the next one is appended once.
+        benOpen.clear()
+        _ = try await world.send(chat, world.ana, "Again")
+        #expect(benOpen.fragments.compactMap(\.messageCell).map(\.body.first?.text) == ["Again"])
+    }
+
     @Test func readingShowsReadToTheSenderAndClearsTheReadersCounts() async throws {
         let world = try await ChatWorld()
         let chat = try await world.chat(world.ana, world.ben)

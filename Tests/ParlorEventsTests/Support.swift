@@ -139,6 +139,8 @@ struct SettlingRouter: Sendable {
 }
 
 extension Fragment {
+    var conversationHeader: ConversationHeaderViewModel? { if case .conversationHeader(let header) = self { header } else { nil } }
+    var messages: ConversationMessagesViewModel? { if case .messages(let messages) = self { messages } else { nil } }
     var messageCell: MessageCellViewModel? { if case .messageCell(let cell) = self { cell } else { nil } }
     var daySection: DaySectionViewModel? { if case .daySection(let day) = self { day } else { nil } }
     var chatListItem: ChatListItemViewModel? { if case .chatListItem(let item) = self { item } else { nil } }

@@ -42,18 +42,27 @@ public struct ConversationBuilder: Sendable {
         let contact = snapshot.contact
         return ConversationViewModel(
             domID: "conversation-\(snapshot.chatID)",
-            header: ConversationHeaderViewModel(
-                contactName: contact.displayName,
-                contactHandle: "@" + contact.handle,
-                avatar: AvatarBuilder.avatar(for: contact, paths: context.paths),
-                backURL: context.paths.chats
-            ),
+            header: header(snapshot.chatID, contact: contact),
             olderMessagesURL: snapshot.hasOlder ? snapshot.messages.first.map { context.paths.olderMessages(snapshot.chatID, before: $0.id) } : nil,
             newestMessagesURL: history ? context.paths.chat(snapshot.chatID) : nil,
             messages: messages(snapshot, unreadAfter: unreadAfter),
             composer: composer(chat: snapshot.chatID, contact: contact, draft: draft, autofocus: !history)
         )
     }
+
+    /// Who the conversation is with.
+    public func header(_ chat: ChatID, contact: User) -> ConversationHeaderViewModel {
+        ConversationHeaderViewModel(
+            domID: Self.headerDomID(chat),
+            contactName: contact.displayName,
+            contactHandle: "@" + contact.handle,
+            avatar: AvatarBuilder.avatar(for: contact, paths: context.paths),
+            backURL: context.paths.chats
+        )
+    }
+
+    /// The id of a conversation's header.
+    public static func headerDomID(_ chat: ChatID) -> String { "conversation-header-\(chat)" }
 
     /// The history alone, grouped by day: what a page that (re)connects is sent. `unreadAfter` as for
     /// ``conversation(_:draft:history:unreadAfter:)``; nil shows no "New messages" line.

@@ -67,14 +67,20 @@ public struct ConversationMessagesViewModel: Renderable, Hashable {
     )
 }
 
-/// The top of a conversation: the contact, and the way back to the list on narrow screens.
-public struct ConversationHeaderViewModel: TemplateContext, Hashable {
+/// The top of a conversation: the contact, and the way back to the list on narrow screens. Replaced live
+/// when the contact changes name.
+public struct ConversationHeaderViewModel: Renderable, Hashable {
+    public static let templateName = "partials/conversation-header"
+
+    /// The element id live updates replace ("conversation-header-7"); its title is "<domID>-title".
+    public let domID: String
     public let contactName: String
     public let contactHandle: String
     public let avatar: AvatarViewModel
     public let backURL: String
 
-    public init(contactName: String, contactHandle: String, avatar: AvatarViewModel, backURL: String) {
+    public init(domID: String, contactName: String, contactHandle: String, avatar: AvatarViewModel, backURL: String) {
+        self.domID = domID
         self.contactName = contactName
         self.contactHandle = contactHandle
         self.avatar = avatar
@@ -82,6 +88,7 @@ public struct ConversationHeaderViewModel: TemplateContext, Hashable {
     }
 
     public static let templateFields = TemplateFields<ConversationHeaderViewModel>(
+        .text("domID", \.domID),
         .text("contactName", \.contactName),
         .text("contactHandle", \.contactHandle),
         .object("avatar", \.avatar),

@@ -14,6 +14,7 @@ public enum ParlorViewModels {
         ChatListViewModel.self,
         ChatListItemViewModel.self,
         ConversationViewModel.self,
+        ConversationHeaderViewModel.self,
         ConversationMessagesViewModel.self,
         StreamEnvelopeViewModel.self,
         DaySectionViewModel.self,

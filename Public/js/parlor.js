@@ -690,9 +690,24 @@
     form.append(field);
   }
 
+  // Settings: this device's zone, as the browser knows it, comes first in the list.
+  function deviceZoneFirst(select) {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const known = zone && Array.from(select.options).find((option) => option.value === zone);
+    if (!known) return;
+    const group = document.createElement("optgroup");
+    group.label = "This device";
+    const option = known.cloneNode(true);
+    option.removeAttribute("selected");
+    group.append(option);
+    select.prepend(group);
+    if (known.selected) option.selected = true;
+  }
+
   function start() {
     document.querySelectorAll("form.composer").forEach(enhanceComposer);
     document.querySelectorAll("form.auth-form").forEach(addTimeZone);
+    document.querySelectorAll("#settings-time-zone").forEach(deviceZoneFirst);
     document.querySelectorAll("form.create-chat").forEach(enhanceNewChat);
     const errorField = document.querySelector("[data-error-field]");
     if (errorField) {

@@ -59,6 +59,29 @@ import Testing
         #expect(MessageCellBuilder(context: utc).cell(afterMidnight, sender: world.ben, after: late).continuesGroup)
     }
 
+    @Test func datesInAnotherLanguageThanThePagesEnglishSayWhichOne() {
+        #expect(DateLabels.languageTag(for: "ja_JP") == "ja-JP")
+        #expect(DateLabels.languageTag(for: "fr_FR@calendar=gregorian") == "fr-FR")
+        #expect(DateLabels.languageTag(for: "en_GB") == nil && DateLabels.languageTag(for: "en") == nil)
+        #expect(DateLabels.languageTag(for: "ja_JP\"><script>") == nil && DateLabels.languageTag(for: "") == nil)
+        let japanese = ViewerContext(viewer: world.ana, now: world.now, timeZone: TimeZone(identifier: "Asia/Tokyo")!, locale: Locale(identifier: "ja_JP"))
+        let cell = MessageCellBuilder(context: japanese).cell(world.conversationWithBen.messages[0], sender: world.ben)
+        #expect(cell.timeLanguage == "ja-JP")
+        #expect(MessageCellBuilder(context: world.context).cell(world.conversationWithBen.messages[0], sender: world.ben).timeLanguage == nil)
+    }
+
+    @Test func timeZonesAreGroupedByRegionWithTheirOffsetNow() {
+        let zones = ["America/Argentina/Buenos_Aires", "America/Sao_Paulo", "Asia/Kathmandu", "Europe/Paris", "Asia/Kolkata", "EST5EDT"]
+        let groups = SettingsBuilder(context: world.context, timeZones: zones).timeZoneGroups()
+        #expect(groups.map(\.label) == ["Universal", "America", "Asia", "Europe", "Other"])
+        #expect(groups[1].zones.map(\.label) == ["Buenos Aires, Argentina (UTC\u{2212}03:00)", "Sao Paulo (UTC\u{2212}03:00)"])
+        #expect(groups[2].zones.map(\.label) == ["Kathmandu (UTC+05:45)", "Kolkata (UTC+05:30)"])
+        // November: Paris is on winter time. The viewer's own zone is the one chosen.
+        #expect(groups[3].zones == [SettingsOptionViewModel(value: "Europe/Paris", label: "Paris (UTC+01:00)", isSelected: world.ana.timeZoneIdentifier == "Europe/Paris")])
+        #expect(groups.flatMap(\.zones).filter(\.isSelected).map(\.value) == [world.ana.timeZoneIdentifier])
+        #expect(SettingsBuilder.offset(-12_600) == "UTC\u{2212}03:30" && SettingsBuilder.offset(0) == "UTC+00:00" && SettingsBuilder.offset(50_400) == "UTC+14:00")
+    }
+
     @Test func theUnreadLineGoesAboveTheContactsFirstMessagePastTheReadMark() {
         let builder = ConversationBuilder(context: world.context)
         func marked(_ mark: MessageID?) -> [String] {

@@ -155,8 +155,13 @@ import Testing
             let saved = try await ana.post("/settings", [("displayName", "Ana L."), ("timeZone", "Asia/Tokyo"), ("locale", "fr_FR")])
             #expect(saved.status == 303)
             let page = try await ana.get("/settings?saved=1").text
-            #expect(page.contains("<option value=\"Asia/Tokyo\" selected>"))
+            #expect(page.contains("<option value=\"Asia/Tokyo\" selected>Tokyo (UTC+09:00)</option>"))
+            #expect(page.contains("<optgroup label=\"Asia\">") && page.contains("<optgroup label=\"Europe\">"))
+            #expect(page.components(separatedBy: "<option value=\"Asia/Tokyo\"").count == 2, "each zone once")
             #expect(page.contains("<option value=\"fr_FR\" selected>"))
+            // The page is in English; its dates say they are French.
+            #expect(page.contains("<html lang=\"en\">") && page.contains("<span class=\"date-example\" lang=\"fr-FR\">"))
+            #expect(try await ana.get("/chats").text.contains("<time class=\"chat-list-date\" lang=\"fr-FR\""))
             #expect(page.contains("value=\"Ana L.\""))
             #expect(page.contains("novembre"), "dates in French")
             let refused = try await ana.post("/settings", [("displayName", "Ana"), ("timeZone", "Mars/Olympus"), ("locale", "fr_FR")])
@@ -165,6 +170,11 @@ import Testing
             let empty = try await ana.post("/settings", [("displayName", " "), ("timeZone", "UTC"), ("locale", "fr_FR")])
             #expect(empty.status == 422)
             #expect(try await ana.get("/settings").text.contains("<option value=\"Asia/Tokyo\" selected>"), "nothing changed")
+            let utc = try await ana.post("/settings", [("displayName", "Ana"), ("timeZone", "UTC"), ("locale", "en_GB")])
+            #expect(utc.status == 303)
+            let english = try await ana.get("/settings").text
+            #expect(english.contains("<option value=\"UTC\" selected>Coordinated Universal Time (UTC+00:00)</option>"))
+            #expect(!english.contains(" lang=\"en-") && !english.contains("date-example\" lang"), "English dates need no lang of their own")
         }
     }
 

@@ -40,7 +40,8 @@ public struct ChatListBuilder: Sendable {
             lastDateISO: DateLabels.iso(date),
             unreadBadge: CountLabels.badge(summary.unreadCount),
             unreadLabel: CountLabels.unreadLabel(summary.unreadCount),
-            isCurrent: isCurrent
+            isCurrent: isCurrent,
+            dateLanguage: context.dates.language
         )
     }
 

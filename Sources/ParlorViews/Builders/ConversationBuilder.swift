@@ -132,7 +132,8 @@ public struct ConversationBuilder: Sendable {
         DaySectionViewModel(
             domID: Self.dayDomID(chat, dayKey: context.dates.dayKey(date)),
             label: context.dates.dayLabel(date, days: context.days),
-            messages: cells
+            messages: cells,
+            labelLanguage: context.dates.language
         )
     }
 

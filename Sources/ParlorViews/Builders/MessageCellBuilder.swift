@@ -52,7 +52,8 @@ public struct MessageCellBuilder: Sendable {
             replyURL: context.paths.reply(message.chatID, to: message.id),
             editURL: isOwn ? context.paths.edit(message.chatID, message: message.id) : nil,
             continuesGroup: continues(sender: message.senderID, at: message.createdAt, after: previous),
-            startsUnread: startsUnread
+            startsUnread: startsUnread,
+            timeLanguage: context.dates.language
         )
     }
 
@@ -81,7 +82,8 @@ public struct MessageCellBuilder: Sendable {
             replyURL: nil,
             editURL: nil,
             continuesGroup: continues(sender: context.viewer.id, at: pending.createdAt, after: previous),
-            startsUnread: false
+            startsUnread: false,
+            timeLanguage: context.dates.language
         )
     }
 

@@ -25,19 +25,56 @@ public struct SettingsBuilder: Sendable {
         Locale(identifier: identifier).localizedString(forIdentifier: identifier) ?? identifier
     }
 
+    /// The zones by region, regions and cities in alphabetical order, each labelled with its offset from UTC
+    /// now ("Buenos Aires, Argentina (UTC−03:00)"). "UTC", every account's default, is not in Foundation's
+    /// list: it comes first, and so does a zone the viewer has that the list lacks, or the first zone would
+    /// look chosen and saving would move the person there.
+    public func timeZoneGroups() -> [TimeZoneGroupViewModel] {
+        let chosen = context.viewer.timeZoneIdentifier
+        var leading = ["UTC"]
+        if chosen != "UTC", !timeZones.contains(chosen) { leading.append(chosen) }
+        var regions: [String: [SettingsOptionViewModel]] = [:]
+        var other: [SettingsOptionViewModel] = []
+        for identifier in timeZones where !leading.contains(identifier) {
+            let parts = identifier.split(separator: "/").map { $0.replacingOccurrences(of: "_", with: " ") }
+            if parts.count > 1 {
+                let place = parts.dropFirst().reversed().joined(separator: ", ")
+                regions[parts[0], default: []].append(option(identifier, place))
+            } else {
+                other.append(option(identifier, identifier))
+            }
+        }
+        func sorted(_ options: [SettingsOptionViewModel]) -> [SettingsOptionViewModel] { options.sorted { $0.label < $1.label } }
+        var groups = [TimeZoneGroupViewModel(label: "Universal", zones: leading.map { option($0, $0 == "UTC" ? "Coordinated Universal Time" : $0) })]
+        groups += regions.keys.sorted().map { TimeZoneGroupViewModel(label: $0, zones: sorted(regions[$0] ?? [])) }
+        if !other.isEmpty { groups.append(TimeZoneGroupViewModel(label: "Other", zones: sorted(other))) }
+        return groups
+    }
+
+    private func option(_ identifier: String, _ place: String) -> SettingsOptionViewModel {
+        let seconds = TimeZone(identifier: identifier)?.secondsFromGMT(for: context.now) ?? 0
+        return SettingsOptionViewModel(
+            value: identifier, label: "\(place) (\(Self.offset(seconds)))", isSelected: identifier == context.viewer.timeZoneIdentifier
+        )
+    }
+
+    /// "UTC+01:00", "UTC−03:30" (a minus sign, as people write it), "UTC+00:00".
+    public static func offset(_ seconds: Int) -> String {
+        let minutes = abs(seconds) / 60
+        let hours = String(minutes / 60), rest = String(minutes % 60)
+        return "UTC" + (seconds < 0 ? "\u{2212}" : "+") + String(repeating: "0", count: 2 - min(2, hours.count)) + hours + ":"
+            + String(repeating: "0", count: 2 - rest.count) + rest
+    }
+
     public func form(displayName: String? = nil, error: String? = nil, saved: Bool = false) -> SettingsFormViewModel {
         let viewer = context.viewer
-        // "UTC", every account's default, is not in Foundation's list: without it here the first zone
-        // would look chosen and saving would move the person to Africa/Abidjan.
-        var zones = timeZones
-        if !zones.contains(viewer.timeZoneIdentifier) { zones.insert(viewer.timeZoneIdentifier, at: 0) }
         var locales = Self.localeIdentifiers
         if !locales.contains(viewer.localeIdentifier) { locales.insert(viewer.localeIdentifier, at: 0) }
         return SettingsFormViewModel(
             actionURL: context.paths.settings,
             csrfToken: context.csrfToken,
             displayName: displayName ?? viewer.displayName,
-            timeZones: zones.map { SettingsOptionViewModel(value: $0, label: $0.replacingOccurrences(of: "_", with: " "), isSelected: $0 == viewer.timeZoneIdentifier) },
+            timeZoneGroups: timeZoneGroups(),
             locales: locales.map { identifier in
                 SettingsOptionViewModel(
                     value: identifier, label: Self.localeNames[identifier] ?? Self.name(of: identifier),
@@ -45,6 +82,7 @@ public struct SettingsBuilder: Sendable {
                 )
             },
             dateExample: "\(context.dates.dayLabel(context.now, now: context.now)) \(context.dates.timeOfDay(context.now)) · \(context.dates.fullDate(context.now))",
+            dateLanguage: context.dates.language,
             errorMessage: error,
             savedMessage: saved && error == nil ? "Saved. Dates now read as below." : nil
         )

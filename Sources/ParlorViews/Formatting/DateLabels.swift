@@ -11,6 +11,9 @@ import Synchronization
 public struct DateLabels: Sendable {
     public let locale: Locale
     public let timeZone: TimeZone
+    /// The BCP 47 tag of the dates' language ("ja-JP") for a `lang` attribute on them; nil for English,
+    /// the language of the page around them.
+    public let language: String?
     private let calendar: Calendar
     private let time: LockedDateFormatter
     private let weekday: Date.FormatStyle
@@ -23,9 +26,21 @@ public struct DateLabels: Sendable {
     private let yesterday: String
     private let memo = Memo()
 
+    /// "ja_JP" -> "ja-JP"; nil for English ("en", "en_GB") and for anything that is not letters, digits
+    /// and separators.
+    public static func languageTag(for identifier: String) -> String? {
+        let base = identifier.split(separator: "@", maxSplits: 1).first.map(String.init) ?? ""
+        let parts = base.split(whereSeparator: { $0 == "_" || $0 == "-" })
+        guard let first = parts.first, first.lowercased() != "en",
+              parts.allSatisfy({ !$0.isEmpty && $0.count <= 8 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
+        else { return nil }
+        return parts.joined(separator: "-")
+    }
+
     public init(locale: Locale, timeZone: TimeZone) {
         self.locale = locale
         self.timeZone = timeZone
+        language = Self.languageTag(for: locale.identifier)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         calendar.locale = locale

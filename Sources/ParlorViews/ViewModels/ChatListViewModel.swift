@@ -56,11 +56,13 @@ public struct ChatListItemViewModel: Renderable, Hashable {
     /// For screen readers: "3 unread messages".
     public let unreadLabel: String?
     public let isCurrent: Bool
+    /// The language of the date when it is not the page's English ("ja-JP").
+    public let dateLanguage: String?
 
     public init(
         domID: String, url: String, contactName: String, contactHandle: String, avatar: AvatarViewModel,
         lastMessagePreview: String, lastDate: String, lastDateTooltip: String, lastDateISO: String,
-        unreadBadge: String?, unreadLabel: String?, isCurrent: Bool
+        unreadBadge: String?, unreadLabel: String?, isCurrent: Bool, dateLanguage: String? = nil
     ) {
         self.domID = domID
         self.url = url
@@ -74,6 +76,7 @@ public struct ChatListItemViewModel: Renderable, Hashable {
         self.unreadBadge = unreadBadge
         self.unreadLabel = unreadLabel
         self.isCurrent = isCurrent
+        self.dateLanguage = dateLanguage
     }
 
     public static let templateFields = TemplateFields<ChatListItemViewModel>(
@@ -88,6 +91,7 @@ public struct ChatListItemViewModel: Renderable, Hashable {
         .text("lastDateISO", \.lastDateISO),
         .text("unreadBadge", \.unreadBadge),
         .text("unreadLabel", \.unreadLabel),
-        .flag("isCurrent", \.isCurrent)
+        .flag("isCurrent", \.isCurrent),
+        .text("dateLanguage", \.dateLanguage)
     )
 }

@@ -105,18 +105,22 @@ public struct DaySectionViewModel: Renderable, Hashable {
     public let listDomID: String
     public let label: String
     public let messages: [MessageCellViewModel]
+    /// The language of the label when it is not the page's English ("ja-JP").
+    public let labelLanguage: String?
 
-    public init(domID: String, label: String, messages: [MessageCellViewModel]) {
+    public init(domID: String, label: String, messages: [MessageCellViewModel], labelLanguage: String? = nil) {
         self.domID = domID
         self.listDomID = domID + "-messages"
         self.label = label
         self.messages = messages
+        self.labelLanguage = labelLanguage
     }
 
     public static let templateFields = TemplateFields<DaySectionViewModel>(
         .text("domID", \.domID),
         .text("listDomID", \.listDomID),
         .text("label", \.label),
-        .list("messages", \.messages)
+        .list("messages", \.messages),
+        .text("labelLanguage", \.labelLanguage)
     )
 }

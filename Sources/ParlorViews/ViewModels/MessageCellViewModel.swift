@@ -30,11 +30,14 @@ public struct MessageCellViewModel: Renderable, Hashable {
     public let continuesGroup: Bool
     /// The viewer's unread messages start here: the "New messages" line comes first.
     public let startsUnread: Bool
+    /// The language of the time when it is not the page's English ("ja-JP").
+    public let timeLanguage: String?
 
     public init(
         domID: String, authorLabel: String, avatar: AvatarViewModel, time: String, fullDate: String, isoDate: String,
         body: [BodySegmentViewModel], replyQuote: ReplyQuoteViewModel?, isOwn: Bool, delivery: DeliveryViewModel?,
-        replyURL: String?, editURL: String?, continuesGroup: Bool = false, startsUnread: Bool = false
+        replyURL: String?, editURL: String?, continuesGroup: Bool = false, startsUnread: Bool = false,
+        timeLanguage: String? = nil
     ) {
         self.domID = domID
         self.authorLabel = authorLabel
@@ -50,6 +53,7 @@ public struct MessageCellViewModel: Renderable, Hashable {
         self.editURL = editURL
         self.continuesGroup = continuesGroup
         self.startsUnread = startsUnread
+        self.timeLanguage = timeLanguage
     }
 
     public static let templateFields = TemplateFields<MessageCellViewModel>(
@@ -66,7 +70,8 @@ public struct MessageCellViewModel: Renderable, Hashable {
         .text("replyURL", \.replyURL),
         .text("editURL", \.editURL),
         .flag("continuesGroup", \.continuesGroup),
-        .flag("startsUnread", \.startsUnread)
+        .flag("startsUnread", \.startsUnread),
+        .text("timeLanguage", \.timeLanguage)
     )
 }
 

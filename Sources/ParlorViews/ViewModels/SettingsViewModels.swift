@@ -25,24 +25,28 @@ public struct SettingsFormViewModel: Renderable, Hashable {
     public let actionURL: String
     public let csrfToken: String
     public let displayName: String
-    public let timeZones: [SettingsOptionViewModel]
+    /// The zones by region ("Europe"), each with its offset now ("Paris (UTC+01:00)").
+    public let timeZoneGroups: [TimeZoneGroupViewModel]
     public let locales: [SettingsOptionViewModel]
     /// How a date reads with the current choices ("Today at 14:05 · Monday 23 November 2026").
     public let dateExample: String
+    /// The language of the example when it is not the page's English ("ja-JP").
+    public let dateLanguage: String?
     public let errorMessage: String?
     /// "Saved." after a change.
     public let savedMessage: String?
 
     public init(
-        actionURL: String, csrfToken: String, displayName: String, timeZones: [SettingsOptionViewModel],
-        locales: [SettingsOptionViewModel], dateExample: String, errorMessage: String?, savedMessage: String?
+        actionURL: String, csrfToken: String, displayName: String, timeZoneGroups: [TimeZoneGroupViewModel],
+        locales: [SettingsOptionViewModel], dateExample: String, dateLanguage: String? = nil, errorMessage: String?, savedMessage: String?
     ) {
         self.actionURL = actionURL
         self.csrfToken = csrfToken
         self.displayName = displayName
-        self.timeZones = timeZones
+        self.timeZoneGroups = timeZoneGroups
         self.locales = locales
         self.dateExample = dateExample
+        self.dateLanguage = dateLanguage
         self.errorMessage = errorMessage
         self.savedMessage = savedMessage
     }
@@ -51,11 +55,29 @@ public struct SettingsFormViewModel: Renderable, Hashable {
         .text("actionURL", \.actionURL),
         .text("csrfToken", \.csrfToken),
         .text("displayName", \.displayName),
-        .list("timeZones", \.timeZones),
+        .list("timeZoneGroups", \.timeZoneGroups),
         .list("locales", \.locales),
         .text("dateExample", \.dateExample),
+        .text("dateLanguage", \.dateLanguage),
         .text("errorMessage", \.errorMessage),
         .text("savedMessage", \.savedMessage)
+    )
+}
+
+/// The time zones of one region, an `<optgroup>`.
+public struct TimeZoneGroupViewModel: TemplateContext, Hashable {
+    /// "Europe", "America", "Other".
+    public let label: String
+    public let zones: [SettingsOptionViewModel]
+
+    public init(label: String, zones: [SettingsOptionViewModel]) {
+        self.label = label
+        self.zones = zones
+    }
+
+    public static let templateFields = TemplateFields<TimeZoneGroupViewModel>(
+        .text("label", \.label),
+        .list("zones", \.zones)
     )
 }
 

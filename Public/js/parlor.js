@@ -494,6 +494,16 @@
     }).finally(() => { clearTimeout(givingUp); button.disabled = false; });
   }
 
+  // Asked first; the cell turns into "Message deleted" when the stream says so, here and everywhere.
+  function deleteMessage(form, cell) {
+    if (!window.confirm("Delete this message for everyone? The text cannot be brought back.")) return;
+    const url = messagesURL(form) + "/" + cell.id.slice("message-".length) + "/delete";
+    post(url, { csrf: csrfToken() }).then(async (response) => {
+      if (!accepted(response)) window.alert(await refusal(response, "Not deleted"));
+    }).catch(() => window.alert("Not deleted: no connection. Try again."));
+    form.querySelector("textarea").focus();
+  }
+
   function enhanceComposer(form) {
     const textarea = form.querySelector("textarea");
     rememberPlainMode(form);
@@ -539,6 +549,12 @@
     if (action) {
       const cell = action.closest("li.message");
       const form = document.querySelector("form.composer");
+      if (action.classList.contains("delete-message")) {
+        if (!cell || !form || !cell.id.startsWith("message-")) return;
+        event.preventDefault();
+        deleteMessage(form, cell);
+        return;
+      }
       const kind = /[?&]edit=/.test(action.getAttribute("href")) ? "edit" : "reply";
       if (!cell || !form || !cell.id.startsWith("message-")) return;
       event.preventDefault();

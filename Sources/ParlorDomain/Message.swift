@@ -11,8 +11,13 @@ public struct Message: Hashable, Sendable {
     public let editedAt: Date?
     /// The message this one answers, if any.
     public let replyTo: MessageID?
+    /// Set once the sender deleted it; its text is gone from the store then (the body is empty).
+    public let deletedAt: Date?
 
-    public init(id: MessageID, chatID: ChatID, senderID: UserID, body: String, createdAt: Date, editedAt: Date? = nil, replyTo: MessageID? = nil) {
+    public init(
+        id: MessageID, chatID: ChatID, senderID: UserID, body: String, createdAt: Date, editedAt: Date? = nil, replyTo: MessageID? = nil,
+        deletedAt: Date? = nil
+    ) {
         self.id = id
         self.chatID = chatID
         self.senderID = senderID
@@ -20,6 +25,14 @@ public struct Message: Hashable, Sendable {
         self.createdAt = createdAt
         self.editedAt = editedAt
         self.replyTo = replyTo
+        self.deletedAt = deletedAt
+    }
+
+    public var isDeleted: Bool { deletedAt != nil }
+
+    /// The same message after its sender deleted it: no text, the time it went.
+    public func deleted(at date: Date) -> Message {
+        Message(id: id, chatID: chatID, senderID: senderID, body: "", createdAt: createdAt, editedAt: editedAt, replyTo: replyTo, deletedAt: date)
     }
 }
 

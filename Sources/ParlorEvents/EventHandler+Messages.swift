@@ -14,11 +14,11 @@ extension EventHandler {
             try await showFailed(outgoing, reason: reason)
         case .sent(let message, let token):
             try await showSent([(message, token)])
-        case .edited(let message):
-            try await showEdited(message)
+        case .edited(let message), .deleted(let message):
+            try await showChanged(message)
         case .userRead(let chat, let reader, let previous, let upTo):
             try await showRead(chat: chat, reader: reader, previous: previous, upTo: upTo)
-        case .editing, .failedEditing, .userReads:
+        case .editing, .failedEditing, .deleting, .failedDeleting, .userReads:
             break
         }
     }
@@ -146,8 +146,9 @@ extension EventHandler {
         }
     }
 
-    /// The new text and the "Edited" mark, for everyone viewing; the chat list preview too.
-    private func showEdited(_ message: Message) async throws {
+    /// The new text and the "Edited" mark, or "Message deleted", for everyone viewing; the chat list
+    /// preview too.
+    private func showChanged(_ message: Message) async throws {
         guard let chat = try await store.chat(message.chatID) else { return }
         let people = try await members(of: chat)
         guard let sender = people[message.senderID] else { return }

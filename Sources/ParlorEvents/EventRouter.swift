@@ -43,15 +43,17 @@ public final class EventRouter: EventSink {
         }
     }
 
-    /// `sending` answers `sent` or `failedSending`; `editing` answers `edited` or `failedEditing`;
+    /// `sending` answers `sent` or `failedSending`; `editing` answers `edited` or `failedEditing`; `deleting`
+    /// answers `deleted` or `failedDeleting`;
     /// `userReads` answers `userRead`, or itself when the read mark did not move.
     @discardableResult
     public func send(_ event: MessageEvent, requestID: String? = nil) async -> MessageEvent {
         switch event {
         case .sending(let outgoing): return await sendMessage(outgoing, requestID)
         case .editing(let edit): return await editMessage(edit, requestID)
+        case .deleting(let deletion): return await deleteMessage(deletion, requestID)
         case .userReads(let report): return await markRead(report, requestID)
-        case .sent, .failedSending, .edited, .failedEditing, .userRead: return event
+        case .sent, .failedSending, .edited, .failedEditing, .deleted, .failedDeleting, .userRead: return event
         }
     }
 
@@ -139,6 +141,17 @@ public final class EventRouter: EventSink {
             return await publish(.message(.edited(message)), .edited(message), requestID)
         } catch {
             return .failedEditing(edit, reason: refusal(error, "message.editing", requestID))
+        }
+    }
+
+    private func deleteMessage(_ deletion: MessageDeletion, _ requestID: String?) async -> MessageEvent {
+        do {
+            let message = try await store.delete(deletion)
+            // Deleted before (a second click): nothing changed, nothing to tell.
+            guard message.deletedAt == deletion.deletedAt else { return .deleted(message) }
+            return await publish(.message(.deleted(message)), .deleted(message), requestID)
+        } catch {
+            return .failedDeleting(deletion, reason: refusal(error, "message.deleting", requestID))
         }
     }
 

@@ -75,6 +75,10 @@ enum Migrations {
                 CREATE INDEX session_by_user ON session(userID);
                 """)
         }
+        migrator.registerMigration("4-deleted-messages") { db in
+            // A deleted message keeps its row (replies and read marks point at it) with an empty body.
+            try db.execute(sql: "ALTER TABLE message ADD COLUMN deletedAt REAL")
+        }
         return migrator
     }
 }

@@ -8,7 +8,7 @@ import ParlorDomain
 // where that list starts.
 
 extension User {
-    /// From the seven columns of ``Columns/user(in:)``, starting at `start`.
+    /// From the eight columns of ``Columns/user(in:)``, starting at `start`.
     init(row: Row, at start: Int = 0) {
         self.init(
             id: UserID(row[start] as Int64),
@@ -34,7 +34,8 @@ extension Message {
             body: row[start + 3],
             createdAt: Date(timeIntervalSince1970: row[start + 4]),
             editedAt: (row[start + 5] as Double?).map { Date(timeIntervalSince1970: $0) },
-            replyTo: (row[start + 6] as Int64?).map { MessageID($0) }
+            replyTo: (row[start + 6] as Int64?).map { MessageID($0) },
+            deletedAt: (row[start + 7] as Double?).map { Date(timeIntervalSince1970: $0) }
         )
     }
 }
@@ -42,7 +43,7 @@ extension Message {
 enum Columns {
     /// The `message` columns in the order `Message(row:at:)` reads them, qualified by `table` when given.
     static func message(in table: String?) -> String {
-        qualified(["id", "chatID", "senderID", "body", "createdAt", "editedAt", "replyToID"], by: table)
+        qualified(["id", "chatID", "senderID", "body", "createdAt", "editedAt", "replyToID", "deletedAt"], by: table)
     }
 
     /// The `user` columns in the order `User(row:at:)` reads them, qualified by `table` when given.

@@ -101,6 +101,25 @@ import Testing
         #expect(benOpen.fragments.compactMap(\.messageCell).map(\.body.first?.text) == ["Again"])
     }
 
+    @Test func aDeletionReachesEveryOpenPageAndTheListsOfBoth() async throws {
+        let world = try await ChatWorld()
+        let chat = try await world.chat(world.ana, world.ben)
+        let message = try await world.send(chat, world.ana, "Oops, wrong chat")
+        let (benOpen, _) = try await world.page(world.ben, open: chat)
+        let (anaList, _) = try await world.page(world.ana)
+        benOpen.clear()
+        anaList.clear()
+        let refused = await world.router.send(.deleting(MessageDeletion(messageID: message.id, requesterID: world.ben.id, deletedAt: world.clock.now)))
+        #expect(refused == .failedDeleting(MessageDeletion(messageID: message.id, requesterID: world.ben.id, deletedAt: world.clock.now), reason: .notYourMessage))
+        #expect(benOpen.updates.isEmpty, "a refusal changes no page")
+        await world.router.send(.deleting(MessageDeletion(messageID: message.id, requesterID: world.ana.id, deletedAt: world.clock.now)))
+        let cell = try #require(benOpen.fragments.compactMap(\.messageCell).first)
+        #expect(cell.domID == "message-\(message.id)" && cell.isDeleted && cell.body.isEmpty && cell.replyURL == nil)
+        #expect(benOpen.steps.first == "replace message-\(message.id)")
+        #expect(anaList.fragments.compactMap(\.chatListItem).map(\.lastMessagePreview) == ["Message deleted"])
+        #expect(try await world.store.message(message.id)?.body == "", "the text is gone from the store")
+    }
+
     @Test func readingShowsReadToTheSenderAndClearsTheReadersCounts() async throws {
         let world = try await ChatWorld()
         let chat = try await world.chat(world.ana, world.ben)

@@ -58,6 +58,50 @@ import Testing
         }
     }
 
+    @Test func aDeletedMessageSaysSoForEveryoneAndItsTextIsGoneFromTheDatabaseFile() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, chat) = try await Self.anaAndBen(parlor)
+            let secret = "the door code is 4471-zebra"
+            let sent = try await ana.say(secret, in: chat)
+            let id = try #require(sent.header("Location")?.split(separator: "-").last.map(String.init))
+            try await ben.say("Got it", in: chat, replyTo: id)
+            // Without the script, Delete asks first, in a form of its own.
+            let asking = try await ana.get(chat + "?delete=\(id)").text
+            #expect(asking.contains("<form class=\"delete-confirmation\" id=\"delete-confirmation\" method=\"post\" action=\"\(chat)/messages/\(id)/delete\">"))
+            #expect(asking.contains("Delete your message “the door code is 4471-zebra”?"))
+            // Only the sender may; Ben's try changes nothing.
+            try await ben.get(chat)
+            let stranger = try await ben.post(chat + "/messages/\(id)/delete", [])
+            #expect(stranger.status == 403 && stranger.text.contains("You can only change your own messages."))
+            #expect(try await ben.get(chat).text.contains(secret))
+            let deleted = try await ana.post(chat + "/messages/\(id)/delete", [])
+            #expect(deleted.status == 303 && deleted.header("Location") == chat + "#message-\(id)")
+            for visitor in [ana, ben] {
+                let page = try await visitor.get(chat).text
+                #expect(!page.contains("4471"), "the text is gone from every page")
+                #expect(page.contains("<p class=\"message-body message-deleted\">Message deleted</p>"))
+                #expect(page.contains("<span class=\"reply-quote-excerpt\">Message deleted</span>"), "the reply's quote too")
+            }
+            #expect(!(try await ana.get(chat).text.contains("?edit=\(id)")), "nothing left to edit or delete")
+            // Deleting again is no error; editing a deleted message is refused.
+            #expect(try await ana.post(chat + "/messages/\(id)/delete", []).status == 303)
+            try await ana.get(chat)
+            let edit = try await ana.post(chat + "/messages/\(id)", [("body", "back again")])
+            #expect(edit.status == 422 && edit.text.contains("That message was deleted."))
+            // The list preview follows when it was the last message.
+            let last = try await ben.say("One more", in: chat)
+            let lastID = try #require(last.header("Location")?.split(separator: "-").last.map(String.init))
+            try await ben.get(chat)
+            #expect(try await ben.post(chat + "/messages/\(lastID)/delete", []).status == 303)
+            #expect(try await ana.get("/chats").text.contains("<span class=\"chat-list-preview\">Message deleted</span>"))
+            // Not only hidden: the bytes are in neither the database file nor its log.
+            for file in ["parlor.sqlite", "parlor.sqlite-wal"] {
+                let bytes = (try? Data(contentsOf: parlor.folder.appendingPathComponent(file))) ?? Data()
+                #expect(bytes.range(of: Data("4471-zebra".utf8)) == nil, "\(file)")
+            }
+        }
+    }
+
     @Test func anEmptyOrTooLongMessageShowsWhyInTheComposerAndIsNotStored() async throws {
         try await RunningParlor.with { parlor in
             let (ana, ben, chat) = try await Self.anaAndBen(parlor)
@@ -102,7 +146,7 @@ import Testing
             #expect(page.contains("Ana Lima · Edited"))
             let refused = try await ben.post(chat + "/messages/\(id)", [("body", "Ben was here")])
             #expect(refused.status == 403)
-            #expect(refused.text.contains("You can only edit your own messages."))
+            #expect(refused.text.contains("You can only change your own messages."))
             #expect(!(try await ana.get(chat)).text.contains("Ben was here"))
         }
     }

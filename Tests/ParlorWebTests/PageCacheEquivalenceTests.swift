@@ -9,7 +9,7 @@ import Testing
 
 /// A page served from the page cache is byte for byte the page a fresh render gives. Two Parlors share one
 /// SQLite file and one clock: one keeps pages, the other never does. Every change goes through the first,
-/// as a person makes it (sends, replies, edits, reads, renames, time zones and languages, new chats), and
+/// as a person makes it (sends, replies, edits, deletions, reads, renames, time zones and languages, new chats), and
 /// the clock moves, past midnight in one viewer's zone or another's. After each step every page of every
 /// person is asked of both, and the two must be equal, but for the composer's fresh token.
 @Suite struct PageCacheEquivalenceTests {
@@ -77,9 +77,16 @@ import Testing
                     person.sent.append((chat, String(location[hash.upperBound...])))
                 }
             case 3:
-                guard let (chat, message) = person.sent.randomElement(using: &random) else { break }
-                let edited = try await person.cached.post(chat + "/messages/" + message, [("body", "Edited at step \(step)")])
-                #expect(edited.status == 303, "step \(step)")
+                guard let index = person.sent.indices.randomElement(using: &random) else { break }
+                let (chat, message) = person.sent[index]
+                if random.next(below: 4) == 0 {
+                    person.sent.remove(at: index)
+                    let deleted = try await person.cached.post(chat + "/messages/" + message + "/delete", [])
+                    #expect(deleted.status == 303, "step \(step)")
+                } else {
+                    let edited = try await person.cached.post(chat + "/messages/" + message, [("body", "Edited at step \(step)")])
+                    #expect(edited.status == 303, "step \(step)")
+                }
             case 4:
                 // Reading: opening the chat on the caching Parlor moves the read mark through its router.
                 guard let chat = chats.randomElement(using: &random) else { break }

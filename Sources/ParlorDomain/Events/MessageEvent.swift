@@ -15,6 +15,12 @@ public enum MessageEvent: Hashable, Sendable {
     case edited(Message)
     /// The edit was refused; the message is unchanged.
     case failedEditing(MessageEdit, reason: Refusal)
+    /// The sender asks to delete a message.
+    case deleting(MessageDeletion)
+    /// Its text is gone from the store; everyone viewing sees "Message deleted".
+    case deleted(Message)
+    /// The deletion was refused; the message is unchanged.
+    case failedDeleting(MessageDeletion, reason: Refusal)
     /// A member has seen a chat up to a message (the newest one when `upTo` is nil).
     case userReads(ReadReport)
     /// The store moved the member's read mark: their unread count drops, the other members see "Read".
@@ -54,6 +60,19 @@ public struct MessageEdit: Hashable, Sendable {
         self.editorID = editorID
         self.body = body
         self.editedAt = editedAt
+    }
+}
+
+/// A sender's deletion of their message.
+public struct MessageDeletion: Hashable, Sendable {
+    public let messageID: MessageID
+    public let requesterID: UserID
+    public let deletedAt: Date
+
+    public init(messageID: MessageID, requesterID: UserID, deletedAt: Date) {
+        self.messageID = messageID
+        self.requesterID = requesterID
+        self.deletedAt = deletedAt
     }
 }
 

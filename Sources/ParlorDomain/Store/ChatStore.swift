@@ -28,8 +28,11 @@ public protocol ChatStore: Sendable {
     // Messages
     /// Stores a validated message. The same sender and token twice returns the first message unchanged.
     func send(_ message: OutgoingMessage) async throws -> Message
-    /// Replaces the text of the editor's own message.
+    /// Replaces the text of the editor's own message; a deleted one cannot be edited.
     func edit(_ edit: MessageEdit) async throws -> Message
+    /// Deletes the requester's own message: its text is erased from the store, its place in the chat stays.
+    /// Deleting it again answers the deleted message.
+    func delete(_ deletion: MessageDeletion) async throws -> Message
     func message(_ id: MessageID) async throws -> Message?
     /// Up to `limit` messages older than `before` (the newest when nil), oldest first.
     func messages(in chat: ChatID, before: MessageID?, limit: Int) async throws -> MessagePage

@@ -140,12 +140,26 @@ public final class InMemoryChatStore: ChatStore, AccountStore {
                   state.chats[old.chatID]?.hasMember(edit.editorID) == true
             else { throw .notFound }
             guard old.senderID == edit.editorID else { throw .notYourMessage }
+            guard !old.isDeleted else { throw .messageDeleted }
             let edited = Message(
                 id: old.id, chatID: old.chatID, senderID: old.senderID, body: edit.body, createdAt: old.createdAt,
                 editedAt: edit.editedAt, replyTo: old.replyTo
             )
             state.messages[old.id] = edited
             return edited
+        }
+    }
+
+    public func delete(_ deletion: MessageDeletion) async throws -> Message {
+        try state.withLock { state throws(Refusal) in
+            guard let old = state.messages[deletion.messageID],
+                  state.chats[old.chatID]?.hasMember(deletion.requesterID) == true
+            else { throw .notFound }
+            guard old.senderID == deletion.requesterID else { throw .notYourMessage }
+            guard !old.isDeleted else { return old }
+            let deleted = old.deleted(at: deletion.deletedAt)
+            state.messages[old.id] = deleted
+            return deleted
         }
     }
 

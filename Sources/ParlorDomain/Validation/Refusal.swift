@@ -17,6 +17,8 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// so ids cannot be probed.
     case notFound
     case notYourMessage
+    /// The message was deleted: there is nothing left to edit.
+    case messageDeleted
     /// The store could not do it (a full disk, a lost connection); nothing was changed.
     case unavailable
 
@@ -34,7 +36,8 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidDisplayName: "A display name has 1 to 50 characters."
         case .chatExists: "You already have a chat with this person."
         case .notFound: "That chat or message does not exist."
-        case .notYourMessage: "You can only edit your own messages."
+        case .notYourMessage: "You can only change your own messages."
+        case .messageDeleted: "That message was deleted."
         case .unavailable: "Parlor could not save that just now. Please try again."
         }
     }

@@ -47,6 +47,7 @@ public struct ChatListBuilder: Sendable {
 
     private func preview(_ message: Message?) -> String {
         guard let message else { return "No messages yet" }
+        if message.isDeleted { return MessageCellBuilder.deletedText }
         let prefix = message.senderID == context.viewer.id ? "You: " : ""
         return prefix + TextPreview.excerpt(message.body, limit: Self.previewLimit - prefix.count)
     }

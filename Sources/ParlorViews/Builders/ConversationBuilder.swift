@@ -12,14 +12,18 @@ public struct ComposerDraft: Hashable, Sendable {
     public let replyTo: Message?
     /// The viewer's message being edited.
     public let editing: Message?
+    /// The viewer's message they asked to delete: the page asks first.
+    public let deleting: Message?
 
-    public init(text: String = "", errorMessage: String? = nil, isSending: Bool = false, token: String, replyTo: Message? = nil, editing: Message? = nil) {
+    public init(text: String = "", errorMessage: String? = nil, isSending: Bool = false, token: String, replyTo: Message? = nil, editing: Message? = nil,
+                deleting: Message? = nil) {
         self.text = text
         self.errorMessage = errorMessage
         self.isSending = isSending
         self.token = token
         self.replyTo = replyTo
         self.editing = editing
+        self.deleting = deleting
     }
 }
 
@@ -46,6 +50,12 @@ public struct ConversationBuilder: Sendable {
             olderMessagesURL: snapshot.hasOlder ? snapshot.messages.first.map { context.paths.olderMessages(snapshot.chatID, before: $0.id) } : nil,
             newestMessagesURL: history ? context.paths.chat(snapshot.chatID) : nil,
             messages: messages(snapshot, unreadAfter: unreadAfter),
+            deletion: draft.deleting.map { message in
+                DeletionConfirmationViewModel(
+                    actionURL: context.paths.deleteAction(snapshot.chatID, message: message.id), csrfToken: context.csrfToken,
+                    excerpt: TextPreview.excerpt(message.body, limit: MessageCellBuilder.quoteLimit), cancelURL: context.paths.chat(snapshot.chatID)
+                )
+            },
             composer: composer(chat: snapshot.chatID, contact: contact, draft: draft, autofocus: !history)
         )
     }

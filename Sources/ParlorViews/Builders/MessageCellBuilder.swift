@@ -35,22 +35,25 @@ public struct MessageCellBuilder: Sendable {
         startsUnread: Bool = false
     ) -> MessageCellViewModel {
         let isOwn = message.senderID == context.viewer.id
+        let isDeleted = message.isDeleted
         let delivery: DeliveryViewModel? = isOwn
             ? (contactLastRead.map { $0 >= message.id } ?? false ? Self.read : Self.sent)
             : nil
         return MessageCellViewModel(
             domID: "message-\(message.id)",
-            authorLabel: authorLabel(sender, edited: message.editedAt != nil),
+            authorLabel: authorLabel(sender, edited: message.editedAt != nil && !isDeleted),
             avatar: AvatarBuilder.avatar(for: sender, paths: context.paths),
             time: context.dates.timeOfDay(message.createdAt),
             fullDate: context.dates.fullDate(message.createdAt),
             isoDate: DateLabels.iso(message.createdAt),
-            body: Self.body(message.body),
-            replyQuote: quoted.map { quote($0.message, author: $0.author) },
+            body: isDeleted ? [] : Self.body(message.body),
+            replyQuote: isDeleted ? nil : quoted.map { quote($0.message, author: $0.author) },
             isOwn: isOwn,
             delivery: delivery,
-            replyURL: context.paths.reply(message.chatID, to: message.id),
-            editURL: isOwn ? context.paths.edit(message.chatID, message: message.id) : nil,
+            replyURL: isDeleted ? nil : context.paths.reply(message.chatID, to: message.id),
+            editURL: isOwn && !isDeleted ? context.paths.edit(message.chatID, message: message.id) : nil,
+            deleteURL: isOwn && !isDeleted ? context.paths.delete(message.chatID, message: message.id) : nil,
+            isDeleted: isDeleted,
             continuesGroup: continues(sender: message.senderID, at: message.createdAt, after: previous),
             startsUnread: startsUnread,
             timeLanguage: context.dates.language
@@ -91,7 +94,7 @@ public struct MessageCellBuilder: Sendable {
     public func quote(_ message: Message, author: User) -> ReplyQuoteViewModel {
         ReplyQuoteViewModel(
             author: message.senderID == context.viewer.id ? "You" : author.displayName,
-            excerpt: TextPreview.excerpt(message.body, limit: Self.quoteLimit),
+            excerpt: message.isDeleted ? Self.deletedText : TextPreview.excerpt(message.body, limit: Self.quoteLimit),
             url: "#message-\(message.id)"
         )
     }
@@ -105,6 +108,9 @@ public struct MessageCellBuilder: Sendable {
     static func body(_ text: String) -> [BodySegmentViewModel] {
         Linkifier.segments(text).map { BodySegmentViewModel(text: $0.text, linkURL: $0.url) }
     }
+
+    /// What a deleted message shows, in its cell, in quotes and in the chat list.
+    public static let deletedText = "Message deleted"
 
     static let sending = DeliveryViewModel(label: "Sending", stateClass: "delivery-sending", isFailed: false, failureReason: nil, retryURL: nil)
     static let sent = DeliveryViewModel(label: "Sent", stateClass: "delivery-sent", isFailed: false, failureReason: nil, retryURL: nil)

@@ -28,6 +28,9 @@ public struct Paths: Sendable, Hashable {
     public func reply(_ id: ChatID, to message: MessageID) -> String { basePath + "/chats/\(id)?reply=\(message)#composer-\(id)" }
     public func edit(_ id: ChatID, message: MessageID) -> String { basePath + "/chats/\(id)?edit=\(message)#composer-\(id)" }
     public func editAction(_ id: ChatID, message: MessageID) -> String { basePath + "/chats/\(id)/messages/\(message)" }
+    /// Asks "Delete this message?" in the conversation (pages without the script).
+    public func delete(_ id: ChatID, message: MessageID) -> String { basePath + "/chats/\(id)?delete=\(message)#delete-confirmation" }
+    public func deleteAction(_ id: ChatID, message: MessageID) -> String { basePath + "/chats/\(id)/messages/\(message)/delete" }
     public func retry(_ id: ChatID, token: String) -> String { basePath + "/chats/\(id)?retry=\(token)#composer-\(id)" }
     public func events(chat: ChatID?) -> String { basePath + "/events" + (chat.map { "?chat=\($0)" } ?? "") }
     public func image(_ id: ImageID) -> String { basePath + "/images/\(id)" }

@@ -13,17 +13,20 @@ public struct ConversationViewModel: Renderable, Hashable {
     public let newestMessagesURL: String?
     /// The history, replaced as a whole when a page (re)connects.
     public let messages: ConversationMessagesViewModel
+    /// "Delete this message?", asked above the composer on pages without the script.
+    public let deletion: DeletionConfirmationViewModel?
     public let composer: ComposerViewModel
 
     public init(
         domID: String, header: ConversationHeaderViewModel, olderMessagesURL: String?, newestMessagesURL: String? = nil,
-        messages: ConversationMessagesViewModel, composer: ComposerViewModel
+        messages: ConversationMessagesViewModel, deletion: DeletionConfirmationViewModel? = nil, composer: ComposerViewModel
     ) {
         self.domID = domID
         self.header = header
         self.olderMessagesURL = olderMessagesURL
         self.newestMessagesURL = newestMessagesURL
         self.messages = messages
+        self.deletion = deletion
         self.composer = composer
     }
 
@@ -36,7 +39,31 @@ public struct ConversationViewModel: Renderable, Hashable {
         .text("olderMessagesURL", \.olderMessagesURL),
         .text("newestMessagesURL", \.newestMessagesURL),
         .object("messages", \.messages),
+        .object("deletion", \.deletion),
         .object("composer", \.composer)
+    )
+}
+
+/// The question asked before the viewer's message is deleted, as a form of its own.
+public struct DeletionConfirmationViewModel: TemplateContext, Hashable {
+    public let actionURL: String
+    public let csrfToken: String
+    /// The start of the message, so the person knows which one.
+    public let excerpt: String
+    public let cancelURL: String
+
+    public init(actionURL: String, csrfToken: String, excerpt: String, cancelURL: String) {
+        self.actionURL = actionURL
+        self.csrfToken = csrfToken
+        self.excerpt = excerpt
+        self.cancelURL = cancelURL
+    }
+
+    public static let templateFields = TemplateFields<DeletionConfirmationViewModel>(
+        .text("actionURL", \.actionURL),
+        .text("csrfToken", \.csrfToken),
+        .text("excerpt", \.excerpt),
+        .text("cancelURL", \.cancelURL)
     )
 }
 

@@ -25,6 +25,10 @@ public struct MessageCellViewModel: Renderable, Hashable {
     public let replyURL: String?
     /// Set for the viewer's own, stored messages.
     public let editURL: String?
+    /// Set for the viewer's own, stored messages; asks before deleting.
+    public let deleteURL: String?
+    /// The sender deleted it: "Message deleted" in place of the text, no actions.
+    public let isDeleted: Bool
     /// The same person's previous message is just above: the page shows name and avatar once for the group
     /// (and again below the "New messages" line).
     public let continuesGroup: Bool
@@ -36,7 +40,7 @@ public struct MessageCellViewModel: Renderable, Hashable {
     public init(
         domID: String, authorLabel: String, avatar: AvatarViewModel, time: String, fullDate: String, isoDate: String,
         body: [BodySegmentViewModel], replyQuote: ReplyQuoteViewModel?, isOwn: Bool, delivery: DeliveryViewModel?,
-        replyURL: String?, editURL: String?, continuesGroup: Bool = false, startsUnread: Bool = false,
+        replyURL: String?, editURL: String?, deleteURL: String? = nil, isDeleted: Bool = false, continuesGroup: Bool = false, startsUnread: Bool = false,
         timeLanguage: String? = nil
     ) {
         self.domID = domID
@@ -51,6 +55,8 @@ public struct MessageCellViewModel: Renderable, Hashable {
         self.delivery = delivery
         self.replyURL = replyURL
         self.editURL = editURL
+        self.deleteURL = deleteURL
+        self.isDeleted = isDeleted
         self.continuesGroup = continuesGroup
         self.startsUnread = startsUnread
         self.timeLanguage = timeLanguage
@@ -69,6 +75,8 @@ public struct MessageCellViewModel: Renderable, Hashable {
         .object("delivery", \.delivery),
         .text("replyURL", \.replyURL),
         .text("editURL", \.editURL),
+        .text("deleteURL", \.deleteURL),
+        .flag("isDeleted", \.isDeleted),
         .flag("continuesGroup", \.continuesGroup),
         .flag("startsUnread", \.startsUnread),
         .text("timeLanguage", \.timeLanguage)

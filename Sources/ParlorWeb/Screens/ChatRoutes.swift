@@ -22,7 +22,7 @@ extension ParlorApp {
         router.get("/chats/{id}", signedIn { [self] request, signedIn in
             let chat = try chatID(request)
             let before = request.query["before"].flatMap(Int64.init).map { MessageID($0) }
-            if before == nil, request.query["reply"] == nil, request.query["edit"] == nil {
+            if before == nil, request.query["reply"] == nil, request.query["edit"] == nil, request.query["delete"] == nil {
                 return try await livePage(signedIn, chat: chat, requestID: request.id.description)
             }
             let draft = try await draft(request, chat: chat, viewer: signedIn.user)
@@ -49,6 +49,11 @@ extension ParlorApp {
            message.chatID == chat, message.senderID == viewer.id
         {
             return ComposerDraft(text: message.body, token: token, editing: message)
+        }
+        if let raw = request.query["delete"], let id = Int64(raw), let message = try await store.message(MessageID(id)),
+           message.chatID == chat, message.senderID == viewer.id, !message.isDeleted
+        {
+            return ComposerDraft(token: token, deleting: message)
         }
         return ComposerDraft(token: token)
     }

@@ -21,6 +21,9 @@ extension ParlorApp {
         router.post("/chats/{id}/messages/{message}", bodyLimit: Self.messageBodyLimit, signedIn { [self] request, signedIn in
             try await editMessage(request, signedIn)
         })
+        router.post("/chats/{id}/messages/{message}/delete", bodyLimit: 4 * 1024, signedIn { [self] request, signedIn in
+            try await deleteMessage(request, signedIn)
+        })
         router.post("/chats/{id}/read", bodyLimit: 4 * 1024, signedIn { [self] request, signedIn in
             let chat = try chatID(request)
             let upTo = request.form["upTo"].flatMap(Int64.init).map { MessageID($0) }
@@ -73,6 +76,24 @@ extension ParlorApp {
             return try await chatsPage(signedIn, chat: chat, draft: draft, status: Self.status(for: reason))
         default:
             throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+        }
+    }
+
+    private func deleteMessage(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
+        let chat = try chatID(request)
+        // The message must be in the chat of the path; the store checks membership and ownership.
+        guard let raw = request.parameters["message"], let id = Int64(raw), id > 0,
+              let original = try await store.message(MessageID(id)), original.chatID == chat
+        else { throw Self.noSuchChat }
+        let deletion = MessageDeletion(messageID: original.id, requesterID: signedIn.user.id, deletedAt: clock.now)
+        switch await events.send(.deleting(deletion), requestID: request.id.description) {
+        case .deleted(let message):
+            if Self.isFromScript(request) { return Response(status: .noContent) }
+            return .redirect(to: paths.chat(chat) + "#message-\(message.id)")
+        case .failedDeleting(_, let reason) where reason != .notFound:
+            throw HTTPError(Self.status(for: reason), reason.message)
+        default:
+            throw Self.noSuchChat
         }
     }
 

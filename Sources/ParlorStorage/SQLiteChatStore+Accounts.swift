@@ -57,6 +57,16 @@ extension SQLiteChatStore {
         }
     }
 
+    public func changePassword(of user: UserID, to passwordHash: String, keeping idHash: String) async throws -> Int {
+        try await pool.write { db in
+            try db.cachedStatement(sql: "UPDATE user SET passwordHash = ? WHERE id = ? AND passwordHash IS NOT NULL")
+                .execute(arguments: [passwordHash, user.rawValue])
+            guard db.changesCount == 1 else { throw Refusal.notFound }
+            try db.cachedStatement(sql: "DELETE FROM session WHERE userID = ? AND idHash <> ?").execute(arguments: [user.rawValue, idHash])
+            return db.changesCount
+        }
+    }
+
     public func deleteSession(idHash: String) async throws {
         try await pool.write { db in
             try db.cachedStatement(sql: "DELETE FROM session WHERE idHash = ?").execute(arguments: [idHash])

@@ -75,6 +75,39 @@ import Testing
         }
     }
 
+    @Test func changingThePasswordNeedsTheCurrentOneAndSignsOutEveryOtherBrowser() async throws {
+        try await RunningParlor.with { parlor in
+            let ana = Visitor(port: parlor.port)
+            try await ana.signUp("ana", password: "correct horse battery")
+            // The same person in a second browser, with a live page open.
+            let laptop = Visitor(port: parlor.port)
+            try await laptop.get("/signin")
+            #expect(try await laptop.post("/signin", [("handle", "ana"), ("password", "correct horse battery")]).status == 303)
+            let (stream, _) = try await laptop.openEvents("/events")
+            _ = try await stream.read(until: "action=\"badge\"")
+            try await ana.get("/settings")
+            let wrong = try await ana.post("/settings/password", [("currentPassword", "wrong horse battery"), ("newPassword", "a brand new secret")])
+            #expect(wrong.status == 422)
+            #expect(wrong.text.contains("<p class=\"field-error\" id=\"password-current-error\" role=\"alert\">That is not your current password.</p>"))
+            let short = try await ana.post("/settings/password", [("currentPassword", "correct horse battery"), ("newPassword", "short")])
+            #expect(short.status == 422 && short.text.contains("id=\"password-new-error\""))
+            #expect(try await laptop.get("/chats").status == 200, "refusals change nothing")
+            let changed = try await ana.post("/settings/password", [("currentPassword", "correct horse battery"), ("newPassword", "a brand new secret")])
+            #expect(changed.status == 303 && changed.header("Location") == "/settings?password=changed#password")
+            #expect(try await ana.get("/settings?password=changed").text.contains("Password changed."))
+            #expect(try await ana.get("/chats").status == 200, "this browser stays signed in")
+            // The other browser is signed out, and its live page was closed.
+            stream.setTimeout(5)
+            _ = try await stream.readToEnd()
+            let signedOut = try await laptop.get("/chats")
+            #expect(signedOut.status == 303 && signedOut.header("Location") == "/signin")
+            let again = Visitor(port: parlor.port)
+            try await again.get("/signin")
+            #expect(try await again.post("/signin", [("handle", "ana"), ("password", "correct horse battery")]).status == 422)
+            #expect(try await again.post("/signin", [("handle", "ana"), ("password", "a brand new secret")]).status == 303)
+        }
+    }
+
     @Test func signingInWithTheRightPasswordWorksAndAWrongOneSaysSoWithoutSayingWhich() async throws {
         try await RunningParlor.with { parlor in
             try await Visitor(port: parlor.port).signUp("ana", password: "correct horse battery")

@@ -13,6 +13,9 @@ public protocol AccountStore: Sendable {
     func liveSession(idHash: String, now: Date) async throws -> LiveSession?
     /// Ends a session; nothing happens when it is already gone.
     func deleteSession(idHash: String) async throws
+    /// Replaces the person's password hash and ends every other session of theirs, in one transaction:
+    /// a browser that had the old password is signed out. Answers how many sessions ended.
+    func changePassword(of user: UserID, to passwordHash: String, keeping idHash: String) async throws -> Int
 }
 
 /// An account's password hash.

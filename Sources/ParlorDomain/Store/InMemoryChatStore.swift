@@ -242,6 +242,16 @@ public final class InMemoryChatStore: ChatStore, AccountStore {
         }
     }
 
+    public func changePassword(of user: UserID, to passwordHash: String, keeping idHash: String) async throws -> Int {
+        try state.withLock { state throws(Refusal) in
+            guard state.passwordHashes[user] != nil else { throw .notFound }
+            state.passwordHashes[user] = passwordHash
+            let others = state.sessions.values.filter { $0.userID == user && $0.idHash != idHash }
+            for session in others { state.sessions[session.idHash] = nil }
+            return others.count
+        }
+    }
+
     public func deleteSession(idHash: String) async throws {
         _ = state.withLock { $0.sessions.removeValue(forKey: idHash) }
     }

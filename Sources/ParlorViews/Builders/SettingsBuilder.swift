@@ -66,6 +66,21 @@ public struct SettingsBuilder: Sendable {
             + String(repeating: "0", count: 2 - rest.count) + rest
     }
 
+    /// Which field of the password form an error belongs to.
+    public enum PasswordField: Sendable { case current, new }
+
+    /// The password form, with an error at one field or the news that it changed.
+    public func passwordForm(error: String? = nil, at field: PasswordField = .current, changed: Bool = false) -> PasswordFormViewModel {
+        PasswordFormViewModel(
+            actionURL: context.paths.settings + "/password",
+            csrfToken: context.csrfToken,
+            currentPasswordError: field == .current ? error : nil,
+            newPasswordError: field == .new ? error : nil,
+            changedMessage: changed && error == nil ? "Password changed. Every other browser signed in as you was signed out." : nil,
+            newPasswordHint: "At least \(AuthFormBuilder.minimumPasswordLength) characters."
+        )
+    }
+
     public func form(displayName: String? = nil, error: String? = nil, saved: Bool = false) -> SettingsFormViewModel {
         let viewer = context.viewer
         var locales = Self.localeIdentifiers

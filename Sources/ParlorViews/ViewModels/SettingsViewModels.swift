@@ -6,15 +6,53 @@ public struct SettingsPageViewModel: Renderable, Hashable {
 
     public let layout: PageLayoutViewModel
     public let form: SettingsFormViewModel
+    public let password: PasswordFormViewModel
 
-    public init(layout: PageLayoutViewModel, form: SettingsFormViewModel) {
+    public init(layout: PageLayoutViewModel, form: SettingsFormViewModel, password: PasswordFormViewModel) {
         self.layout = layout
         self.form = form
+        self.password = password
     }
 
     public static let templateFields = TemplateFields<SettingsPageViewModel>(
         .object("layout", \.layout),
-        .object("form", \.form)
+        .object("form", \.form),
+        .object("password", \.password)
+    )
+}
+
+/// Changing the password: the current one, a new one, and what went wrong at which field.
+public struct PasswordFormViewModel: TemplateContext, Hashable {
+    public let actionURL: String
+    public let csrfToken: String
+    /// Why the current password was not accepted.
+    public let currentPasswordError: String?
+    /// Why the new password was not accepted.
+    public let newPasswordError: String?
+    /// "Password changed. …" after a change.
+    public let changedMessage: String?
+    /// "At least 8 characters."
+    public let newPasswordHint: String
+
+    public init(
+        actionURL: String, csrfToken: String, currentPasswordError: String?, newPasswordError: String?, changedMessage: String?,
+        newPasswordHint: String
+    ) {
+        self.actionURL = actionURL
+        self.csrfToken = csrfToken
+        self.currentPasswordError = currentPasswordError
+        self.newPasswordError = newPasswordError
+        self.changedMessage = changedMessage
+        self.newPasswordHint = newPasswordHint
+    }
+
+    public static let templateFields = TemplateFields<PasswordFormViewModel>(
+        .text("actionURL", \.actionURL),
+        .text("csrfToken", \.csrfToken),
+        .text("currentPasswordError", \.currentPasswordError),
+        .text("newPasswordError", \.newPasswordError),
+        .text("changedMessage", \.changedMessage),
+        .text("newPasswordHint", \.newPasswordHint)
     )
 }
 

@@ -10,6 +10,8 @@ final class AccountStreams: Sendable {
     private struct Open {
         let id: ObjectIdentifier
         let stream: EventStream
+        /// The session that opened it.
+        let session: String
     }
 
     let limit: Int
@@ -23,10 +25,10 @@ final class AccountStreams: Sendable {
 
     /// Counts `stream` as one of `user`'s, closing the oldest past the limit; it stops counting when its
     /// connection ends.
-    func add(_ stream: EventStream, for user: UserID) {
+    func add(_ stream: EventStream, for user: UserID, session: String) {
         let id = ObjectIdentifier(stream)
         let evicted = open.withLock { open -> ArraySlice<Open> in
-            open[user, default: []].append(Open(id: id, stream: stream))
+            open[user, default: []].append(Open(id: id, stream: stream, session: session))
             let excess = open[user, default: []].count - limit
             guard excess > 0 else { return [] }
             defer { open[user]?.removeFirst(excess) }
@@ -38,6 +40,13 @@ final class AccountStreams: Sendable {
             old.stream.close()
         }
         stream.onClose { [weak self] in self?.remove(id, for: user) }
+    }
+
+    /// Closes the streams of `user`'s sessions other than `session` (they were just ended): nothing more
+    /// reaches a browser that was signed out. Its page finds out when it reconnects.
+    func closeOthers(of user: UserID, except session: String) {
+        let others = open.withLock { open in open[user, default: []].filter { $0.session != session } }
+        for other in others { other.stream.close() }
     }
 
     private func remove(_ id: ObjectIdentifier, for user: UserID) {

@@ -38,7 +38,7 @@ extension ParlorApp {
                 throw HTTPError(.notFound, "There is no such chat.")
             }
             stream.onClose { registration.cancel() }
-            accountStreams.add(stream, for: signedIn.user.id)
+            accountStreams.add(stream, for: signedIn.user.id, session: signedIn.session.idHash)
             return .eventStream(stream)
         }
     }

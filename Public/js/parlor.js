@@ -67,6 +67,7 @@
       case "prepend":
         if (!element || !fragment) return;
         const announced = announcement(fragment);
+        if (announced) notifyCell(fragment);
         removeExisting(fragment, element);
         if (action === "append") element.append(fragment); else element.prepend(fragment);
         if (announced) announce(announced);
@@ -76,6 +77,7 @@
         if (element) element.remove();
         break;
       case "toast":
+        notifyToast(fragment);
         showToast(fragment);
         break;
       case "badge":
@@ -136,6 +138,109 @@
   function announce(text) {
     const region = document.getElementById("live-announcer");
     if (region) region.textContent = text;
+  }
+
+  // ---------------------------------------------------------------- notifications
+
+  // A system notification for a message that arrives while the tab is hidden, once the person turned
+  // them on in Settings (a choice of this browser, kept in localStorage). Tabs ask each other first: if
+  // one is showing that chat, the person is reading it and nothing pops up. The tag makes the browser
+  // show one notification per message however many hidden tabs hear of it.
+  const NOTIFY_KEY = "parlor-notifications";
+  const channel = window.BroadcastChannel ? new BroadcastChannel("parlor") : null;
+  let asked = 0;
+
+  function notificationsOn() {
+    return !!window.Notification && Notification.permission === "granted" && localStorage.getItem(NOTIFY_KEY) === "on";
+  }
+
+  // The chat this page shows, from its conversation's id ("conversation-7").
+  function openChat() {
+    const conversation = document.querySelector(".conversation");
+    return conversation ? conversation.id.replace("conversation-", "") : null;
+  }
+
+  function readingHere(chat) {
+    return document.visibilityState === "visible" && openChat() === chat;
+  }
+
+  if (channel) {
+    channel.onmessage = (event) => {
+      const question = event.data || {};
+      if (question.type === "reading?" && readingHere(question.chat)) channel.postMessage({ type: "reading", nonce: question.nonce });
+    };
+  }
+
+  // Whether another tab is showing `chat`: it answers within a moment when it is.
+  function readElsewhere(chat) {
+    if (!channel) return Promise.resolve(false);
+    const nonce = String(Date.now()) + "-" + (++asked);
+    return new Promise((resolve) => {
+      const listener = (event) => { if (event.data && event.data.type === "reading" && event.data.nonce === nonce) done(true); };
+      const timer = setTimeout(() => done(false), 400);
+      function done(answer) {
+        clearTimeout(timer);
+        channel.removeEventListener("message", listener);
+        resolve(answer);
+      }
+      channel.addEventListener("message", listener);
+      channel.postMessage({ type: "reading?", chat: chat, nonce: nonce });
+    });
+  }
+
+  async function notify(id, chat, title, text, url) {
+    if (!notificationsOn() || document.visibilityState !== "hidden" || !chat) return;
+    if (await readElsewhere(chat)) return;
+    const shown = new Notification(title, { body: text, tag: "parlor-message-" + id, icon: (document.getElementById("favicon") || {}).href });
+    shown.onclick = () => { window.focus(); window.location.href = url; shown.close(); };
+  }
+
+  function notifyToast(fragment) {
+    const toast = fragment && fragment.querySelector(".toast");
+    const link = toast && toast.querySelector("a");
+    if (!link) return;
+    const title = toast.querySelector(".toast-text strong");
+    const preview = toast.querySelector(".toast-text span");
+    const chat = (link.getAttribute("href").match(/\/chats\/(\d+)/) || [])[1];
+    notify(toast.id.replace("toast-", ""), chat, title ? title.textContent : "Parlor", preview ? preview.textContent : "", link.href);
+  }
+
+  function notifyCell(fragment) {
+    const cell = fragment.querySelector("li.message:not(.is-own)");
+    if (!cell) return;
+    const author = cell.querySelector(".message-author");
+    const text = cell.querySelector(".message-body");
+    notify(cell.id.replace("message-", ""), openChat(), author ? author.textContent : "Parlor", text ? text.textContent : "", window.location.href);
+  }
+
+  // Settings: the switch, shown only where the browser can notify.
+  function enhanceNotificationSetting(section) {
+    if (!window.Notification) return;
+    const button = section.querySelector("button");
+    const state = section.querySelector(".notifications-state");
+    function show() {
+      const on = notificationsOn();
+      button.textContent = on ? "Turn off notifications" : "Turn on notifications";
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      if (Notification.permission === "denied") {
+        state.textContent = "This browser blocks notifications from Parlor; allow them in its site settings.";
+        button.disabled = true;
+      } else {
+        state.textContent = on
+          ? "On: a message that arrives while Parlor is in a hidden tab shows a notification."
+          : "Off: messages show only in Parlor's own tab.";
+      }
+    }
+    button.addEventListener("click", async () => {
+      if (notificationsOn()) {
+        localStorage.setItem(NOTIFY_KEY, "off");
+      } else if ((await Notification.requestPermission()) === "granted") {
+        localStorage.setItem(NOTIFY_KEY, "on");
+      }
+      show();
+    });
+    section.hidden = false;
+    show();
   }
 
   // ---------------------------------------------------------------- connection state
@@ -724,6 +829,7 @@
     document.querySelectorAll("form.composer").forEach(enhanceComposer);
     document.querySelectorAll("form.auth-form").forEach(addTimeZone);
     document.querySelectorAll("#settings-time-zone").forEach(deviceZoneFirst);
+    document.querySelectorAll("#notifications").forEach(enhanceNotificationSetting);
     document.querySelectorAll("form.create-chat").forEach(enhanceNewChat);
     const errorField = document.querySelector("[data-error-field]");
     if (errorField) {

@@ -43,6 +43,19 @@
     }
   }
 
+  // The "New messages" line belongs to the opening of the page; the history the stream sends when it
+  // (re)connects does not have it, so it stays above the message it was above.
+  function keptUnreadLine(element, fragment) {
+    const line = element.querySelector("#unread-marker");
+    if (!line || fragment.querySelector("#unread-marker") || !line.nextElementSibling) return null;
+    return { line: line, before: line.nextElementSibling.id };
+  }
+
+  function restoreUnreadLine(kept) {
+    const cell = kept.before && document.getElementById(kept.before);
+    if (cell && !document.getElementById("unread-marker")) cell.before(kept.line);
+  }
+
   // Whether the conversation is scrolled to (nearly) its end: then new messages keep it there.
   function followsEnd() {
     const messages = document.querySelector(".conversation .messages");
@@ -57,9 +70,11 @@
         if (!element || !fragment) return;
         const edited = element.matches("li.message:not(.is-own)") ? announcement(fragment) : null;
         const unsent = unsentCells(element);
+        const unreadLine = keptUnreadLine(element, fragment);
         removeExisting(fragment, element);
         element.replaceWith(fragment);
         restoreUnsent(unsent);
+        if (unreadLine) restoreUnreadLine(unreadLine);
         if (edited) announce("Edited. " + edited);
         if (following) scrollToEnd(null);
         break;

@@ -2,22 +2,43 @@ import Foundation
 import HTTPTestSupport
 import Testing
 
-/// Two people chat in two real headless Chromium browsers against the real `parlor` binary
-/// (Tests/Browser/two_people_chat.py, driven with selenium). Screenshots of every step are kept in
-/// `.build/browser-artifacts`. Needs `bash .ci/install-packages --tests` (chromium, its driver, selenium).
-@Suite struct BrowserTests {
+/// People chat in real headless Chromium browsers against the real `parlor` binary (the scenarios in
+/// Tests/Browser, driven with selenium). Screenshots of every step are kept in `.build/browser-artifacts`.
+/// Needs `bash .ci/install-packages --tests` (chromium, its driver, selenium, axe-selenium-python).
+/// One scenario at a time: each drives two or three browsers, and some steps are timed.
+@Suite(.serialized) struct BrowserTests {
     static let python = ServeCommandTests.repository.appendingPathComponent(".build/browser-venv/bin/python").path
     static let artifacts = ServeCommandTests.repository.appendingPathComponent(".build/browser-artifacts").path
 
     @Test(.timeLimit(.minutes(5))) func twoPeopleChatLiveAcrossARestartAndWithParlorBot() async throws {
+        let output = try await Self.run("two_people_chat.py", artifacts: Self.artifacts + "/two-people")
+        for step in ["signed-up", "message-read", "edited", "toast-and-badge", "hostile-text", "after-restart", "parlor-bot"] {
+            #expect(output.contains(step), "step \(step) did not run")
+        }
+    }
+
+    /// Tests/Browser/conversation_ux.py: the conversation at desktop and phone sizes, and axe on every screen.
+    @Test(.timeLimit(.minutes(5))) func theConversationBehavesAsPeopleExpectAtBothSizes() async throws {
+        let output = try await Self.run("conversation_ux.py", artifacts: Self.artifacts + "/conversation")
+        for step in [
+            "eleventh-page-at-once", "focus-in-composer", "grouped-and-unread-line", "inline-reply", "inline-edit", "toast", "reconnecting",
+            "send-waiting", "send-failed", "history-in-place", "history-leads-back", "rename-live", "dates-say-their-language", "deleted",
+            "notifications-on", "notified-while-hidden", "axe-clean",
+        ] {
+            #expect(output.contains(step), "step \(step) did not run")
+        }
+    }
+
+    /// Runs a scenario to its end (or four minutes) and answers what it printed; it must pass.
+    static func run(_ scenario: String, artifacts: String) async throws -> String {
         try #require(
             FileManager.default.isExecutableFile(atPath: Self.python),
-            "the browser tests need chromium, chromium-driver and selenium: run `bash .ci/install-packages --tests`"
+            "the browser tests need chromium, chromium-driver, selenium and axe: run `bash .ci/install-packages --tests`"
         )
-        try? FileManager.default.removeItem(atPath: Self.artifacts)
-        let script = ServeCommandTests.repository.appendingPathComponent("Tests/Browser/two_people_chat.py").path
+        try? FileManager.default.removeItem(atPath: artifacts)
+        let script = ServeCommandTests.repository.appendingPathComponent("Tests/Browser/" + scenario).path
         let child = try ChildProcess(executable: Self.python, arguments: [
-            script, ServeCommandTests.executable.path, ServeCommandTests.repository.path, Self.artifacts,
+            script, ServeCommandTests.executable.path, ServeCommandTests.repository.path, artifacts,
         ])
         // Read its output while waiting, so a full pipe never stalls it.
         var output = ""
@@ -32,10 +53,8 @@ import Testing
             _ = await child.waitForExit(within: 10)
         }
         output += child.readErrors()
-        #expect(status == 0, "browser scenario failed:\n\(output)")
+        #expect(status == 0, "browser scenario \(scenario) failed:\n\(output)")
         #expect(output.contains("all steps passed"))
-        for step in ["signed-up", "message-read", "edited", "toast-and-badge", "hostile-text", "after-restart", "parlor-bot"] {
-            #expect(output.contains(step), "step \(step) did not run")
-        }
+        return output
     }
 }

@@ -1,0 +1,380 @@
+"""The conversation as people use it, in headless Chromium at desktop (1366x850) and phone (390x844) sizes.
+
+Usage: python conversation_ux.py PARLOR_BINARY REPOSITORY ARTIFACTS_FOLDER
+
+Every step proves one behaviour of the conversation issue and fails without it: no stall after quick
+chat switches with the back/forward cache on, an honest connection state, waiting and failed sends with a
+Retry that never duplicates, inline reply and edit, focus in the composer, toasts that keep off the
+composer and close, history loaded in place, grouped messages and the unread line, a one-line phone
+header, live renames, dates that say their language, the time-zone picker, deleting a message,
+notifications for hidden tabs, and axe on every screen in light and dark mode. A screenshot of every
+step is saved in ARTIFACTS_FOLDER.
+"""
+
+import json
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import two_people_chat as common  # noqa: E402 (reads the same three arguments)
+from keep_in_history import KeepInHistoryProxy  # noqa: E402
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+from axe_selenium_python import Axe  # noqa: E402
+
+step, wait_for, text_in, send, own_cell = common.step, common.wait_for, common.text_in, common.send, common.own_cell
+
+# Seen by the page before its own script: the test can hide a tab (headless tabs are always visible)
+# and read the notifications the page showed.
+PAGE_HOOKS = """
+window.__hidden = false;
+Object.defineProperty(Document.prototype, "visibilityState", { configurable: true, get() { return window.__hidden ? "hidden" : "visible"; } });
+Object.defineProperty(Document.prototype, "hidden", { configurable: true, get() { return !!window.__hidden; } });
+window.__notifications = [];
+if (window.Notification) {
+  const Real = window.Notification;
+  const Recording = function (title, options) {
+    window.__notifications.push({ title: title, body: (options || {}).body, tag: (options || {}).tag });
+    try { return new Real(title, options); } catch (error) { return { close() {}, set onclick(f) {} }; }
+  };
+  Object.defineProperty(Recording, "permission", { get() { return Real.permission; } });
+  Recording.requestPermission = (...rest) => Real.requestPermission(...rest);
+  window.Notification = Recording;
+}
+"""
+
+
+def browser(width, height, zone="Europe/Paris"):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=%d,%d" % (width, height),
+                     "--disable-gpu", "--lang=en-US"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    driver.execute_cdp_cmd("Emulation.setFocusEmulationEnabled", {"enabled": True})
+    driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": zone})
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": PAGE_HOOKS})
+    return driver
+
+
+def click_link(driver, url):
+    """A navigation as a person makes it (a link), which keeps the page left in the back/forward cache."""
+    driver.execute_script("const a = document.createElement('a'); a.href = arguments[0]; document.body.append(a); a.click();", url)
+    wait_for(driver, lambda d: d.current_url == url and d.execute_script("return document.readyState") == "complete",
+             "the page at " + url)
+
+
+def rect(driver, element):
+    return driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];", element)
+
+
+def overlaps(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def mark_page(driver):
+    """A marker that survives only as long as this very page does (no reload, no navigation)."""
+    driver.execute_script("window.__samePage = true;")
+    return lambda d: d.execute_script("return window.__samePage === true")
+
+
+def chat_link(driver, name):
+    return driver.find_element(By.XPATH, "//li[contains(@class,'chat-list-item')][.//span[text()='%s']]/a" % name).get_attribute("href")
+
+
+def post_from_page(driver, path, fields):
+    """A POST the way the page's script makes it; answers the status."""
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const fields = Object.assign({ csrf: document.querySelector("input[name=csrf]").value }, arguments[1]);
+        fetch(arguments[0], { method: "POST", headers: { "X-Parlor-Script": "1" }, body: new URLSearchParams(fields), redirect: "manual" })
+            .then((r) => done(r.status), () => done(0));
+    """, path, fields)
+
+
+def axe_clean(driver, label):
+    """No axe violation on this screen, in light and in dark mode."""
+    axe = Axe(driver)
+    for scheme in ("light", "dark"):
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        axe.inject()
+        results = axe.run(options=json.dumps({"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa", "best-practice"]}}))
+        driver.save_screenshot(os.path.join(common.ARTIFACTS, "axe-%s-%s.png" % (label, scheme)))
+        violations = results["violations"]
+        assert not violations, "axe on %s (%s): %s" % (label, scheme, axe.report(violations))
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def main():
+    os.makedirs(common.ARTIFACTS, exist_ok=True)
+    folder = tempfile.mkdtemp(prefix="parlor-ux-")
+    parlor = common.Parlor(os.path.join(folder, "parlor.sqlite"))
+    proxy = KeepInHistoryProxy(parlor.port)
+    base = "http://127.0.0.1:%d" % proxy.port
+    ana = browser(1366, 850)
+    ben = browser(390, 844, zone="Asia/Tokyo")
+    try:
+        common.sign_up(ana, base, "ana", "Ana Lima")
+        common.sign_up(ben, base, "ben", "Ben Okafor")
+        wait_for(ana, text_in(".chat-list", "Parlor Bot"), "Ana has Parlor Bot's chat")
+        bot_chat = chat_link(ana, "Parlor Bot")
+        ana.get(base + "/chats/new")
+        ana.find_element(By.ID, "new-chat-handle").send_keys("ben")
+        ana.find_element(By.CSS_SELECTOR, "form.create-chat > button[type=submit]").click()
+        wait_for(ana, lambda d: "/chats/" in d.current_url and d.find_elements(By.CSS_SELECTOR, "form.composer"), "the chat with Ben")
+        chat = ana.current_url.split("#")[0]
+        chat_id = chat.rsplit("/", 1)[1]
+
+        # 1. Ten quick switches between chats with the back/forward cache on; the eleventh page is at once.
+        started = time.time()
+        for index in range(10):
+            click_link(ana, chat if index % 2 == 0 else bot_chat)
+        assert time.time() - started < 60, "ten switches took %.1f s" % (time.time() - started)
+        eleventh = time.time()
+        click_link(ana, chat)
+        took = time.time() - eleventh
+        assert took < 1.0, "the eleventh page took %.2f s" % took
+        same = mark_page(ana)
+        click_link(ana, bot_chat)
+        ana.back()
+        wait_for(ana, same, "the page comes back from the back/forward cache (so the cache really is on)")
+        wait_for(ana, lambda d: d.execute_script("return document.body.hasAttribute('data-offline')") is False, "its stream reopens")
+        step("eleventh-page-at-once", ana)
+
+        # 2. Opening a chat puts the focus in its text box; the conversation has one h1.
+        ana.get(chat)
+        wait_for(ana, lambda d: d.switch_to.active_element.get_attribute("id") == "composer-%s-text" % chat_id, "focus in the composer")
+        assert len(ana.find_elements(By.TAG_NAME, "h1")) == 1
+        ana.get(base + "/chats")
+        assert len(ana.find_elements(By.TAG_NAME, "h1")) == 1, "/chats has an h1"
+        ana.get(chat)
+        step("focus-in-composer", ana)
+
+        # 3. Messages close together: the name and avatar once. Then the unread line where Ben's new ones start.
+        ben.get(base + "/chats")
+        for text in ("First of three", "Second of three", "Third of three"):
+            send(ana, text)
+            own_cell(ana, text)
+        wait_for(ben, text_in(".chat-list", "Third of three"), "Ben's list has Ana's messages")
+        ben.get(chat)
+        # Read in one go: the stream replaces the history once it connects.
+        seen = wait_for(ben, lambda d: d.execute_script("""
+            const line = document.getElementById("unread-marker");
+            const next = line && line.nextElementSibling;
+            if (!next) return null;
+            const grouped = Array.from(document.querySelectorAll("li.message.continues-group"));
+            return {
+                above: next.querySelector(".message-body").textContent,
+                grouped: grouped.map((cell) => cell.querySelector(".message-body").textContent),
+                avatars: grouped.map((cell) => getComputedStyle(cell.querySelector(".avatar")).visibility),
+                names: grouped.map((cell) => cell.querySelector(".message-meta").getBoundingClientRect().width),
+            };
+        """), "the unread line")
+        assert seen["above"] == "First of three", seen
+        assert seen["grouped"] == ["Second of three", "Third of three"], seen
+        assert seen["avatars"] == ["hidden", "hidden"] and all(width <= 1 for width in seen["names"]), "name and avatar once: %s" % seen
+        step("grouped-and-unread-line", ben)
+
+        # 4. The phone header is one line; dates in the page's own English carry no lang of their own.
+        header = ben.find_element(By.CSS_SELECTOR, ".app-header")
+        assert header.size["height"] < 64, "the phone header is %d px high" % header.size["height"]
+        assert not ben.find_elements(By.CSS_SELECTOR, "time[lang]"), "English dates carry no lang"
+
+        # 5. Reply inline: no reload, focus in the box, Enter sends, the quote shows. Escape leaves reply mode.
+        same = mark_page(ben)
+        cell = ben.find_element(By.XPATH, "//li[contains(@class,'message')][.//p[text()='Third of three']]")
+        cell.find_element(By.LINK_TEXT, "Reply").click()
+        wait_for(ben, text_in("form.composer", "Replying to"), "the composer is replying")
+        assert ben.switch_to.active_element.tag_name == "textarea", "focus in the text box"
+        ben.switch_to.active_element.send_keys(Keys.ESCAPE)
+        wait_for(ben, lambda d: not d.find_elements(By.CSS_SELECTOR, "form.composer input[name=replyTo]"), "Escape cancels the reply")
+        cell = ben.find_element(By.XPATH, "//li[contains(@class,'message')][.//p[text()='Third of three']]")
+        cell.find_element(By.LINK_TEXT, "Reply").click()
+        wait_for(ben, text_in("form.composer", "Replying to"), "replying again")
+        ben.switch_to.active_element.send_keys("Yes to all three", Keys.ENTER)
+        wait_for(ana, text_in(".messages .reply-quote", "Third of three"), "Ana gets the reply with its quote")
+        assert same(ben), "replying did not reload Ben's page"
+        step("inline-reply", ana, ben)
+
+        # 6. Edit inline: the box holds the text, Enter saves, Ben hears "Edited", Escape cancels.
+        same = mark_page(ana)
+        mine = second = own_cell(ana, "Second of three")
+        ana.find_element(By.ID, mine).find_element(By.LINK_TEXT, "Edit").click()
+        box = wait_for(ana, lambda d: d.switch_to.active_element if d.switch_to.active_element.get_attribute("value") == "Second of three" else None,
+                       "the text box holds the message and has the focus")
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys("Second, edited", Keys.ENTER)
+        wait_for(ben, text_in(".messages", "Second, edited"), "Ben sees the edit live")
+        wait_for(ben, text_in("#live-announcer", "Edited."), "the edit is announced to Ben's screen reader")
+        assert same(ana), "editing did not reload Ana's page"
+        ana.find_element(By.ID, mine).find_element(By.LINK_TEXT, "Edit").click()
+        wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, "form.composer").get_attribute("data-editing") is not None, "edit mode")
+        ana.switch_to.active_element.send_keys(Keys.ESCAPE)
+        wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, "form.composer").get_attribute("data-editing") is None, "Escape leaves edit mode")
+        step("inline-edit", ana, ben)
+
+        # 7. A toast keeps off the composer at both sizes and closes with its button.
+        for reader, writer in ((ben, ana), (ana, ben)):
+            reader.get(bot_chat if reader is ana else chat_link(reader, "Parlor Bot"))
+            writer.get(chat)
+            send(writer, "A toast for you")
+            toast = wait_for(reader, lambda d: d.find_element(By.CSS_SELECTOR, "#toasts .toast"), "a toast")
+            composer = reader.find_element(By.CSS_SELECTOR, "form.composer")
+            assert not overlaps(rect(reader, toast), rect(reader, composer)), "the toast covers the composer"
+            step("toast", reader)
+            toast.find_element(By.CSS_SELECTOR, ".toast-close").click()
+            wait_for(reader, lambda d: not d.find_elements(By.CSS_SELECTOR, "#toasts .toast"), "the toast closes")
+
+        # 8. Connection state in a fixed place that moves nothing: Reconnecting, then Back online.
+        ana.get(chat)
+        links = [rect(ana, a) for a in ana.find_elements(By.CSS_SELECTOR, ".app-header a, .app-header button")]
+        ana.execute_script("window.dispatchEvent(new Event('offline'))")
+        wait_for(ana, text_in("#connection-status", "Reconnecting"), "Reconnecting…")
+        assert [rect(ana, a) for a in ana.find_elements(By.CSS_SELECTOR, ".app-header a, .app-header button")] == links, "the header moved"
+        step("reconnecting", ana)
+        ana.execute_script("window.dispatchEvent(new Event('online'))")
+        wait_for(ana, text_in("#connection-status", "Back online"), "Back online")
+
+        # 9. Parlor does not answer: the send says it is waiting, then Failed with Retry; Retry sends it once.
+        os.kill(parlor.process.pid, signal.SIGSTOP)
+        try:
+            send(ana, "Said while Parlor froze")
+            wait_for(ana, text_in(".is-pending .delivery-waiting", "Waiting for Parlor"), "the send is waiting")
+            step("send-waiting", ana)
+            common_wait = common.WAIT
+            common.WAIT = 25
+            wait_for(ana, text_in(".is-pending .delivery-failed", "Failed"), "the send fails after a while")
+            common.WAIT = common_wait
+            step("send-failed", ana)
+            # Retry while Parlor is still frozen: once it wakes it gets the first POST and the retry, one token.
+            ana.find_element(By.CSS_SELECTOR, ".is-pending .delivery-failed .retry").click()
+            wait_for(ana, lambda d: not d.find_elements(By.CSS_SELECTOR, ".is-pending .delivery-failed"), "Retry sends again")
+        finally:
+            os.kill(parlor.process.pid, signal.SIGCONT)
+        wait_for(ben, text_in(".messages", "Said while Parlor froze"), "the retried message reaches Ben")
+        time.sleep(1)
+        for driver in (ana, ben):
+            driver.get(chat)
+            copies = driver.execute_script(
+                "return Array.from(document.querySelectorAll('.messages li.message .message-body')).filter((b) => b.textContent === arguments[0]).length",
+                "Said while Parlor froze")
+            assert copies == 1, "the retried message is shown %d times" % copies
+
+        # 10. History: older messages load in place, live ones keep arriving, and without the script the
+        #     older page leads back to the latest.
+        for index in range(60):
+            assert post_from_page(ana, chat + "/messages", {"body": "History %02d" % index, "token": "history-%02d" % index}) == 204
+        ben.get(chat)
+        wait_for(ben, text_in(".messages", "History 59"), "Ben has the newest")
+        same = mark_page(ben)
+        older = ben.find_element(By.CSS_SELECTOR, ".older-messages a")
+        older_url = older.get_attribute("href")
+        older.click()
+        wait_for(ben, text_in(".messages", "First of three"), "older messages load in place")
+        assert ben.current_url.split("#")[0] == chat and same(ben), "loading older messages kept the page"
+        send(ana, "Live after history")
+        wait_for(ben, text_in(".messages", "Live after history"), "live messages keep arriving")
+        step("history-in-place", ben)
+        ben.get(older_url)
+        back = ben.find_element(By.CSS_SELECTOR, ".newest-messages a")
+        assert back.get_attribute("href").split("#")[0] == chat, back.get_attribute("href")
+        step("history-leads-back", ben)
+
+        # 11. A rename reaches the header of the other person's open conversation.
+        ana.get(chat)
+        ben.get(base + "/settings")
+        name = ben.find_element(By.ID, "settings-display-name")
+        name.clear()
+        name.send_keys("Benedict Okafor")
+        ben.find_element(By.CSS_SELECTOR, ".settings-form button[type=submit]").click()
+        wait_for(ana, text_in(".conversation-header h1", "Benedict Okafor"), "the new name in Ana's open conversation")
+        step("rename-live", ana)
+
+        # 12. Settings: this device's zone first, zones by region with offsets; dates in Japanese say so.
+        ben.get(base + "/settings")
+        groups = ben.find_elements(By.CSS_SELECTOR, "#settings-time-zone optgroup")
+        assert groups[0].get_attribute("label") == "This device", groups[0].get_attribute("label")
+        assert groups[0].find_element(By.TAG_NAME, "option").get_attribute("value") == "Asia/Tokyo"
+        assert any(g.get_attribute("label") == "Europe" for g in groups)
+        assert "UTC+09:00" in groups[0].find_element(By.TAG_NAME, "option").get_attribute("textContent")
+        ben.find_element(By.CSS_SELECTOR, "#settings-locale option[value=ja_JP]").click()
+        ben.find_element(By.CSS_SELECTOR, ".settings-form button[type=submit]").click()
+        wait_for(ben, text_in(".form-saved", "Saved"), "saved")
+        ben.get(chat)
+        assert ben.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en"
+        assert ben.find_elements(By.CSS_SELECTOR, ".messages time[lang=ja-JP]"), "Japanese times say so"
+        step("dates-say-their-language", ben)
+
+        # 13. Deleting a message: "Message deleted" for everyone, live, and in the list.
+        ana.get(chat)
+        send(ana, "Wrong chat, sorry")
+        mine = own_cell(ana, "Wrong chat, sorry")
+        wait_for(ben, text_in(".messages", "Wrong chat, sorry"), "Ben has it")
+        ana.find_element(By.ID, mine).find_element(By.LINK_TEXT, "Delete").click()
+        ana.switch_to.alert.accept()
+        wait_for(ben, lambda d: "Message deleted" in d.find_element(By.ID, mine).text, "Ben sees Message deleted live")
+        wait_for(ana, lambda d: "Message deleted" in d.find_element(By.ID, mine).text, "so does Ana")
+        assert "Wrong chat, sorry" not in ben.find_element(By.CSS_SELECTOR, ".messages").text
+        wait_for(ana, text_in("#chat-item-%s .chat-list-preview" % chat_id, "Message deleted"), "the list preview follows")
+        step("deleted", ana, ben)
+
+        # 14. Notifications: on in Settings; a message to a hidden tab notifies, one to a chat being read does not.
+        ana.execute_cdp_cmd("Browser.grantPermissions", {"origin": base, "permissions": ["notifications"]})
+        ana.get(base + "/settings")
+        toggle = wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, "#notifications button") if d.find_element(By.ID, "notifications").is_displayed() else None,
+                          "the notification switch")
+        toggle.click()
+        wait_for(ana, text_in("#notifications .notifications-state", "On:"), "notifications on")
+        step("notifications-on", ana)
+        ana.get(chat)
+        ben.get(chat)
+        send(ben, "Seen while reading")
+        wait_for(ana, text_in(".messages", "Seen while reading"), "Ana reads it")
+        time.sleep(0.6)
+        assert ana.execute_script("return window.__notifications.length") == 0, "no notification for the chat being read"
+        ana.get(bot_chat)
+        ana.execute_script("window.__hidden = true; document.dispatchEvent(new Event('visibilitychange'))")
+        send(ben, "While you were away")
+        shown = wait_for(ana, lambda d: d.execute_script("return window.__notifications[0] || null"), "a notification")
+        assert shown["title"] == "Benedict Okafor" and "While you were away" in shown["body"], shown
+        wait_for(ana, lambda d: d.title.startswith("("), "the title counts")
+        assert ana.find_element(By.ID, "favicon").get_attribute("href").endswith("favicon-unread.svg")
+        ana.execute_script("window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'))")
+        step("notified-while-hidden", ana)
+
+        # 15. axe on every screen, light and dark, desktop and phone.
+        for driver, label in ((ana, "desktop"), (ben, "phone")):
+            for path, screen in ((base + "/chats", "chats"), (chat, "conversation"), (chat + "?delete=" + second.split("-")[1], "delete-question"),
+                                 (base + "/chats/new", "new-chat"), (base + "/settings", "settings")):
+                if screen == "delete-question" and driver is ben:
+                    continue
+                driver.get(path)
+                axe_clean(driver, label + "-" + screen)
+        signed_out = browser(1366, 850)
+        try:
+            for path, screen in ((base + "/signin", "sign-in"), (base + "/signup", "sign-up")):
+                signed_out.get(path)
+                axe_clean(signed_out, screen)
+        finally:
+            signed_out.quit()
+        step("axe-clean", ana, ben)
+    finally:
+        for driver in (ana, ben):
+            driver.quit()
+        proxy.close()
+        if parlor.process.poll() is None:
+            parlor.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    print("all steps passed", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    main()

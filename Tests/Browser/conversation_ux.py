@@ -5,9 +5,10 @@ Usage: python conversation_ux.py PARLOR_BINARY REPOSITORY ARTIFACTS_FOLDER
 Every step proves one behaviour of the conversation issue and fails without it: no stall after quick
 chat switches with the back/forward cache on, an honest connection state, waiting and failed sends with a
 Retry that never duplicates, inline reply and edit, focus in the composer, toasts that keep off the
-composer and close, history loaded in place, grouped messages and the unread line, a one-line phone
-header, live renames, dates that say their language, the time-zone picker, deleting a message,
-notifications for hidden tabs, and axe on every screen in light and dark mode. A screenshot of every
+composer and close, history loaded in place under sticky day separators, grouped messages and the
+unread line, a one-line phone header, live renames, dates that say their language, the time-zone
+picker, deleting a message, notifications for hidden tabs, a password change that signs out the other
+browser, a gallery that can be judged, and axe on every screen in light and dark mode. A screenshot of every
 step is saved in ARTIFACTS_FOLDER.
 """
 
@@ -116,7 +117,7 @@ def axe_clean(driver, label):
 def main():
     os.makedirs(common.ARTIFACTS, exist_ok=True)
     folder = tempfile.mkdtemp(prefix="parlor-ux-")
-    parlor = common.Parlor(os.path.join(folder, "parlor.sqlite"))
+    parlor = common.Parlor(os.path.join(folder, "parlor.sqlite"), extra=("--gallery",))
     proxy = KeepInHistoryProxy(parlor.port)
     base = "http://127.0.0.1:%d" % proxy.port
     ana = browser(1366, 850)
@@ -282,6 +283,15 @@ def main():
         assert ben.current_url.split("#")[0] == chat and same(ben), "loading older messages kept the page"
         send(ana, "Live after history")
         wait_for(ben, text_in(".messages", "Live after history"), "live messages keep arriving")
+        # The day stays in view while its messages scroll under it.
+        pinned = ben.execute_script("""
+            const messages = document.querySelector(".conversation .messages");
+            const separators = messages.querySelectorAll(".day-separator");
+            const last = separators[separators.length - 1];
+            messages.scrollTop = last.closest(".day").offsetTop + last.closest(".day").offsetHeight / 2;
+            return [last.getBoundingClientRect().top - messages.getBoundingClientRect().top, last.closest(".day").offsetHeight];
+        """)
+        assert abs(pinned[0]) < 2 and pinned[1] > ben.get_window_size()["height"], "the day separator stays at the top: %s" % pinned
         step("history-in-place", ben)
         ben.get(older_url)
         back = ben.find_element(By.CSS_SELECTOR, ".newest-messages a")
@@ -350,7 +360,33 @@ def main():
         ana.execute_script("window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'))")
         step("notified-while-hidden", ana)
 
-        # 15. axe on every screen, light and dark, desktop and phone.
+        # 15. A password change signs out Ben's other browser: its open page goes to sign-in by itself.
+        other = browser(1366, 850)
+        try:
+            other.get(base + "/signin")
+            other.find_element(By.ID, "auth-handle").send_keys("ben")
+            other.find_element(By.ID, "auth-password").send_keys("correct horse battery")
+            other.find_element(By.CSS_SELECTOR, ".auth-form button[type=submit]").click()
+            wait_for(other, lambda d: d.current_url == base + "/chats", "Ben signed in a second time")
+            ben.get(base + "/settings")
+            ben.find_element(By.ID, "password-current").send_keys("correct horse battery")
+            ben.find_element(By.ID, "password-new").send_keys("a brand new secret")
+            ben.find_element(By.CSS_SELECTOR, ".password-form button[type=submit]").click()
+            wait_for(ben, text_in(".password-form .form-saved", "Password changed"), "the password changed")
+            wait_for(other, lambda d: d.current_url.startswith(base + "/signin"), "the other browser is signed out")
+            step("password-changed", ben, other)
+        finally:
+            other.quit()
+
+        # 16. The gallery: each state in a frame big enough to judge it, and the page stays at its top.
+        ana.get(base + "/gallery")
+        time.sleep(1)
+        assert ana.execute_script("return window.scrollY") == 0, "the gallery opened scrolled"
+        frames = ana.find_elements(By.CSS_SELECTOR, "iframe.gallery-frame")
+        assert frames and all(f.size["height"] >= 360 and f.size["width"] >= 900 for f in frames[:5]), [f.size for f in frames[:5]]
+        step("gallery", ana)
+
+        # 17. axe on every screen, light and dark, desktop and phone.
         for driver, label in ((ana, "desktop"), (ben, "phone")):
             for path, screen in ((base + "/chats", "chats"), (chat, "conversation"), (chat + "?delete=" + second.split("-")[1], "delete-question"),
                                  (base + "/chats/new", "new-chat"), (base + "/settings", "settings")):

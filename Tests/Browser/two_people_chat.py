@@ -31,7 +31,7 @@ WAIT = 15  # seconds any one thing may take to appear
 class Parlor:
     """A `parlor serve` process and the port it listens on."""
 
-    def __init__(self, database, port=0):
+    def __init__(self, database, port=0, extra=()):
         self.log_path = database + ".log"
         self.log = open(self.log_path, "ab")
         # Only this run's lines count: a restart appends to the same log.
@@ -39,7 +39,7 @@ class Parlor:
         self.process = subprocess.Popen(
             [BINARY, "serve", "--host", "127.0.0.1", "--port", str(port), "--database", database,
              "--public", os.path.join(REPOSITORY, "Public"), "--templates", os.path.join(REPOSITORY, "Templates"),
-             "--bot-read-delay", "0.3", "--bot-reply-delay", "0.6"],
+             "--bot-read-delay", "0.3", "--bot-reply-delay", "0.6", *extra],
             stdout=self.log, stderr=self.log)
         self.port = self.wait_for_port(port)
 

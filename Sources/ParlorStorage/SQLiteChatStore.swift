@@ -196,17 +196,24 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
         try await sends.submit(message)
     }
 
+    /// The message, when `person` sent it: `notFound` unless they are a member of its chat (ids cannot be
+    /// probed), `notYourMessage` when someone else sent it.
+    static func ownMessage(_ db: Database, _ id: MessageID, of person: UserID) throws -> Message {
+        guard let row = try Row.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT \(Columns.message) FROM message
+                WHERE id = ? AND EXISTS (SELECT 1 FROM member WHERE member.chatID = message.chatID AND member.userID = ?)
+                """),
+            arguments: [id.rawValue, person.rawValue]
+        ), let message = Message(row: row)
+        else { throw Refusal.notFound }
+        guard message.senderID == person else { throw Refusal.notYourMessage }
+        return message
+    }
+
     public func edit(_ edit: MessageEdit) async throws -> Message {
         try await pool.write { db in
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT \(Columns.message) FROM message
-                    WHERE id = ? AND EXISTS (SELECT 1 FROM member WHERE member.chatID = message.chatID AND member.userID = ?)
-                    """),
-                arguments: [edit.messageID.rawValue, edit.editorID.rawValue]
-            ), let old = Message(row: row)
-            else { throw Refusal.notFound }
-            guard old.senderID == edit.editorID else { throw Refusal.notYourMessage }
+            let old = try Self.ownMessage(db, edit.messageID, of: edit.editorID)
             guard !old.isDeleted else { throw Refusal.messageDeleted }
             try db.cachedStatement(sql: "UPDATE message SET body = ?, editedAt = ? WHERE id = ?").execute(arguments: [edit.body, edit.editedAt.timeIntervalSince1970, old.id.rawValue])
             return Message(
@@ -218,15 +225,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
 
     public func delete(_ deletion: MessageDeletion) async throws -> Message {
         let deleted = try await pool.write { db in
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT \(Columns.message) FROM message
-                    WHERE id = ? AND EXISTS (SELECT 1 FROM member WHERE member.chatID = message.chatID AND member.userID = ?)
-                    """),
-                arguments: [deletion.messageID.rawValue, deletion.requesterID.rawValue]
-            ), let old = Message(row: row)
-            else { throw Refusal.notFound }
-            guard old.senderID == deletion.requesterID else { throw Refusal.notYourMessage }
+            let old = try Self.ownMessage(db, deletion.messageID, of: deletion.requesterID)
             guard !old.isDeleted else { return old }
             try db.cachedStatement(sql: "UPDATE message SET body = '', deletedAt = ? WHERE id = ?")
                 .execute(arguments: [deletion.deletedAt.timeIntervalSince1970, old.id.rawValue])

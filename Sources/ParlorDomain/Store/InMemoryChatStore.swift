@@ -134,12 +134,17 @@ public final class InMemoryChatStore: ChatStore, AccountStore {
         }
     }
 
+    /// The message, when `person` sent it; as ``SQLiteChatStore``'s, the same refusal for a chat they are
+    /// not in as for no message at all.
+    private static func ownMessage(_ state: State, _ id: MessageID, of person: UserID) throws(Refusal) -> Message {
+        guard let message = state.messages[id], state.chats[message.chatID]?.hasMember(person) == true else { throw .notFound }
+        guard message.senderID == person else { throw .notYourMessage }
+        return message
+    }
+
     public func edit(_ edit: MessageEdit) async throws -> Message {
         try state.withLock { state throws(Refusal) in
-            guard let old = state.messages[edit.messageID],
-                  state.chats[old.chatID]?.hasMember(edit.editorID) == true
-            else { throw .notFound }
-            guard old.senderID == edit.editorID else { throw .notYourMessage }
+            let old = try Self.ownMessage(state, edit.messageID, of: edit.editorID)
             guard !old.isDeleted else { throw .messageDeleted }
             let edited = Message(
                 id: old.id, chatID: old.chatID, senderID: old.senderID, body: edit.body, createdAt: old.createdAt,
@@ -152,10 +157,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore {
 
     public func delete(_ deletion: MessageDeletion) async throws -> Message {
         try state.withLock { state throws(Refusal) in
-            guard let old = state.messages[deletion.messageID],
-                  state.chats[old.chatID]?.hasMember(deletion.requesterID) == true
-            else { throw .notFound }
-            guard old.senderID == deletion.requesterID else { throw .notYourMessage }
+            let old = try Self.ownMessage(state, deletion.messageID, of: deletion.requesterID)
             guard !old.isDeleted else { return old }
             let deleted = old.deleted(at: deletion.deletedAt)
             state.messages[old.id] = deleted

@@ -749,13 +749,15 @@
     loadOlder(link);
   });
 
+  // Listened for on the document (scroll events do not bubble, but they can be caught on the way down):
+  // the stream replaces the history element when it connects, and a listener on it would go with it.
   function watchTopOfHistory() {
-    const messages = document.querySelector(".conversation .messages");
-    if (!messages) return;
-    messages.addEventListener("scroll", () => {
+    document.addEventListener("scroll", (event) => {
+      const messages = event.target;
+      if (!(messages instanceof Element) || !messages.matches(".conversation .messages")) return;
       const link = document.querySelector(".older-messages a");
       if (link && messages.scrollTop < 80) loadOlder(link);
-    }, { passive: true });
+    }, { capture: true, passive: true });
   }
 
   // ---------------------------------------------------------------- read receipts

@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ParlorFixtures", targets: ["ParlorFixtures"]),
         .library(name: "ParlorSnapshotTesting", targets: ["ParlorSnapshotTesting"]),
         .library(name: "ParlorWeb", targets: ["ParlorWeb"]),
+        .library(name: "ParlorImages", targets: ["ParlorImages"]),
         .executable(name: "parlor", targets: ["parlor"]),
     ],
     dependencies: [
@@ -41,6 +42,20 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
+        // libvips from Debian (libvips-dev): decoding, resizing and encoding uploaded images. A C target of
+        // fixed-arity wrappers whose header keeps images opaque; only its .c file sees libvips's and GLib's
+        // headers (pkg-config's flags for vips include -pthread, which SwiftPM refuses with a warning).
+        .target(
+            name: "CVips",
+            cSettings: [.unsafeFlags([
+                "-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
+            ])],
+            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+        ),
+        // Threads of their own for slow, blocking work, with a waiting limit: password hashes, images.
+        .target(name: "BoundedWork"),
+        // The image service on libvips: accepted by their bytes, bounded by their headers, stripped, resized.
+        .target(name: "ParlorImages", dependencies: ["CVips", "ParlorDomain", "BoundedWork"]),
         // A growable byte buffer shared by the renderer and the HTTP front; no dependencies.
         .target(name: "ByteOutput"),
         // Parlor's Mustache compiler and renderer: view models read through key-path tables, checked at load.
@@ -78,7 +93,7 @@ let package = Package(
             name: "ParlorWeb",
             dependencies: [
                 "MicroHTTP", "CSodium", "ParlorDomain", "ParlorEvents", "ParlorViews",
-                "ParlorTemplates", "ByteOutput",
+                "ParlorTemplates", "ByteOutput", "BoundedWork",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -128,10 +143,12 @@ let package = Package(
         .testTarget(
             name: "ParlorWebTests",
             dependencies: [
-                "ParlorWeb", "MicroHTTP", "ParlorDomain", "ParlorEvents", "ParlorStorage", "ParlorBots", "HTTPTestSupport",
+                "ParlorWeb", "MicroHTTP", "ParlorDomain", "ParlorEvents", "ParlorStorage", "ParlorBots", "HTTPTestSupport", "BoundedWork",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Real libvips on files the tests make.
+        .testTarget(name: "ParlorImagesTests", dependencies: ["ParlorImages", "CVips", "ParlorDomain"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -153,6 +170,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzTemplate", ["ParlorTemplates", "ByteOutput"]),
         ("FuzzLinkifier", ["ParlorViews"]),
         ("FuzzTextExcerpt", ["ParlorViews"]),
+        ("FuzzImageSniffing", ["ParlorDomain"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(

@@ -1,3 +1,4 @@
+import BoundedWork
 import Dispatch
 import Foundation
 import HTTPTestSupport
@@ -127,7 +128,7 @@ import Testing
     }
 
     @Test func hashesPastTheWaitingLimitAreRefusedAtOnceAndWaitingOnesHoldNoThread() async throws {
-        let queue = HashingQueue(concurrency: 1, waitingLimit: 1)
+        let queue = BoundedWorkQueue(label: "test", concurrency: 1, waitingLimit: 1)
         let gate = DispatchSemaphore(value: 0)
         async let first = queue.run { () -> Int in
             gate.wait()

@@ -1,3 +1,4 @@
+import BoundedWork
 import CSodium
 import Dispatch
 import Foundation
@@ -22,14 +23,14 @@ public struct PasswordHasher: Sendable {
 
     private let opsLimit: UInt64
     private let memLimit: Int
-    private let queue: HashingQueue
+    private let queue: BoundedWorkQueue
 
     /// Hashes at `cost`, on at most `concurrency` threads (default: one per core), with at most
     /// `waitingLimit` more hashes waiting (default: 16 per thread); past that ``hashed(_:)`` and
     /// ``verified(_:against:)`` throw ``PasswordError/busy``.
     public init(cost: Cost = .interactive, concurrency: Int? = nil, waitingLimit: Int? = nil) {
         let threads = concurrency ?? ProcessInfo.processInfo.activeProcessorCount
-        queue = HashingQueue(concurrency: threads, waitingLimit: waitingLimit ?? 16 * max(1, threads))
+        queue = BoundedWorkQueue(label: "parlor.passwords", concurrency: threads, waitingLimit: waitingLimit ?? 16 * max(1, threads))
         Sodium.ready()
         switch cost {
         case .interactive:

@@ -1,29 +1,31 @@
 import Dispatch
 import Synchronization
 
-/// Where password hashes are computed: on at most `concurrency` threads of their own, so sign-ins never
-/// hold the threads that serve every other request. At most `waitingLimit` more hashes wait their turn,
-/// as closures, not as blocked threads; past that a burst of sign-ins is refused at once (the caller
-/// answers 503) instead of queueing without bound.
-final class HashingQueue: Sendable {
+/// Where slow, blocking work runs (password hashes, image processing): on at most `concurrency` threads
+/// of its own, so it never holds the threads that serve every other request. At most `waitingLimit` more
+/// jobs wait their turn, as closures, not as blocked threads; past that a burst is refused at once (the
+/// caller answers 503) instead of queueing without bound.
+public final class BoundedWorkQueue: Sendable {
     private struct State {
         var running = 0
         var waiting: [@Sendable () -> Void] = []
         var nextWaiting = 0
     }
 
-    let concurrency: Int
-    let waitingLimit: Int
+    public let concurrency: Int
+    public let waitingLimit: Int
     private let state = Mutex(State())
-    private let threads = DispatchQueue(label: "parlor.passwords", attributes: .concurrent)
+    private let threads: DispatchQueue
 
-    init(concurrency: Int, waitingLimit: Int) {
+    /// `label` names the threads in a debugger or a profile ("parlor.passwords").
+    public init(label: String, concurrency: Int, waitingLimit: Int) {
+        threads = DispatchQueue(label: label, attributes: .concurrent)
         self.concurrency = max(1, concurrency)
         self.waitingLimit = max(0, waitingLimit)
     }
 
-    /// Runs `body` on a hashing thread; nil at once when the queue is full.
-    func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result? {
+    /// Runs `body` on one of the queue's threads; nil at once when the queue is full.
+    public func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result? {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result?, Never>) in
             let job: @Sendable () -> Void = { continuation.resume(returning: body()) }
             switch admit(job) {
@@ -48,8 +50,8 @@ final class HashingQueue: Sendable {
         }
     }
 
-    /// Hashes waiting or running now.
-    var load: (running: Int, waiting: Int) {
+    /// Jobs waiting or running now.
+    public var load: (running: Int, waiting: Int) {
         state.withLock { ($0.running, $0.waiting.count - $0.nextWaiting) }
     }
 

@@ -162,6 +162,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzQuery", ["MicroHTTP", "CMicroHTTPD"]),
         ("FuzzURLEncodedForm", ["MicroHTTP"]),
         ("FuzzMultipartForm", ["MicroHTTP"]),
+        ("FuzzMultipartStream", ["MicroHTTP"]),
         ("FuzzCookies", ["MicroHTTP"]),
         ("FuzzHTTPDate", ["MicroHTTP"]),
         ("FuzzRequestFraming", ["MicroHTTP"]),

@@ -5,6 +5,8 @@ enum FormParser {
     enum Failure: Error, Equatable {
         case malformed
         case invalidUTF8
+        /// More text fields, or a longer part head, than a streamed form may hold in memory.
+        case tooLarge
     }
 
     enum Kind: Equatable {
@@ -109,13 +111,13 @@ enum FormParser {
         }
     }
 
-    private struct PartHead {
+    struct PartHead {
         var name: String
         var filename: String?
         var contentType: String?
     }
 
-    private static func partHead(_ bytes: ArraySlice<UInt8>) throws(Failure) -> PartHead {
+    static func partHead(_ bytes: ArraySlice<UInt8>) throws(Failure) -> PartHead {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
         var name: String?
         var filename: String?

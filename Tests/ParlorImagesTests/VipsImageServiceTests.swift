@@ -73,10 +73,10 @@ import Testing
     }
 
     @Test func aPNGWhoseHeaderClaims50000By50000IsRefusedFromItsHeader() async throws {
+        // The file has a few bytes of pixel data: only its header can say it is too large, so this refusal
+        // (not "unreadable") shows the header was checked before any decoding was tried.
         let file = try TestFile(Codec.pngClaiming(width: 50_000, height: 50_000))
-        let started = ContinuousClock.now
         await #expect(throws: ImageRefusal.tooManyPixels(megapixels: 40)) { try await service.process(file: file.path, for: .message) }
-        #expect(ContinuousClock.now - started < .seconds(2), "refused before decoding 2.5 gigapixels")
     }
 
     @Test func aGIFWithHTMLAppendedComesOutWithoutIt() async throws {

@@ -7,6 +7,8 @@ enum FormParser {
         case invalidUTF8
         /// More text fields, or a longer part head, than a streamed form may hold in memory.
         case tooLarge
+        /// An uploaded file could not be written to disk (full, or not writable).
+        case cannotStore
     }
 
     enum Kind: Equatable {

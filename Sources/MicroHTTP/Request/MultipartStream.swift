@@ -122,6 +122,10 @@ struct MultipartStream<Writer: UploadWriter> {
     }
 }
 
+extension MultipartStream where Writer == FileUploadWriter {
+    mutating func removeWriterFiles() { writer.removeAll() }
+}
+
 /// Keeps uploaded files in memory: for tests and the fuzz target, which compare with ``FormParser``.
 struct MemoryUploadWriter: UploadWriter {
     private(set) var files: [FormData.File] = []

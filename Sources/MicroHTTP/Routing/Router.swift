@@ -18,6 +18,8 @@ public struct Router: Sendable {
         let method: HTTPMethod
         let pattern: RoutePattern
         let bodyLimit: Int?
+        /// Multipart files go to disk as they arrive (``FormData/uploads``) instead of into memory.
+        var streamsUploads = false
         let handler: Handler
     }
 
@@ -56,6 +58,13 @@ public struct Router: Sendable {
     }
     public mutating func post(_ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping AsyncHandler) {
         add(.post, pattern, bodyLimit: bodyLimit, handler)
+    }
+
+    /// A POST whose multipart files are written to the server's upload folder as they arrive, up to
+    /// `bodyLimit` bytes in all, and given to the handler as ``FormData/uploads``; a larger
+    /// `Content-Length` is refused with 413 before the body is read.
+    public mutating func post(_ pattern: String, bodyLimit: Int, streamingUploads: Bool, _ handler: @escaping AsyncHandler) {
+        routes.append(Route(method: .post, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, streamsUploads: streamingUploads, handler: .async(handler)))
     }
 
     /// Finds the route for a request.

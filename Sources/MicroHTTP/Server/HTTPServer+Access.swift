@@ -69,8 +69,12 @@ extension HTTPServer {
         if let type = MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Type") {
             context.formKind = FormParser.kind(contentType: String(cString: type))
         }
-        // Memory only for a body that will be kept: a form for a route that will run.
-        if context.refusal == nil, context.formKind != nil, let length = contentLength, length > 0 {
+        if context.refusal == nil, context.route?.streamsUploads == true, case .multipart(let boundary)? = context.formKind {
+            context.uploads = MultipartStream(
+                boundary: boundary, writer: FileUploadWriter(folder: configuration.uploadFolder, prefix: "r\(context.id)")
+            )
+        } else if context.refusal == nil, context.formKind != nil, let length = contentLength, length > 0 {
+            // Memory only for a body that will be kept: a form for a route that will run.
             context.body.reserveCapacity(length)
         }
         return .YES
@@ -89,7 +93,16 @@ extension HTTPServer {
             context.refusal = HTTPError(.unsupportedMediaType, "Send this as a form (urlencoded or multipart).")
             return .YES
         }
-        context.body.append(contentsOf: UnsafeRawBufferPointer(start: upload, count: size))
+        let bytes = UnsafeRawBufferPointer(start: upload, count: size)
+        if context.uploads != nil {
+            do {
+                try context.uploads?.feed(bytes)
+            } catch {
+                context.refusal = Self.uploadRefusal(error)
+            }
+            return .YES
+        }
+        context.body.append(contentsOf: bytes)
         return .YES
     }
 
@@ -97,7 +110,14 @@ extension HTTPServer {
     private func respond(_ context: RequestContext, _ connection: ConnectionHandle) -> MHD_Result {
         let id = context.id
         var form = FormData()
-        if context.refusal == nil, let kind = context.formKind, !context.body.isEmpty {
+        if context.refusal == nil, let stream = context.uploads {
+            do {
+                try context.uploads?.finish()
+                form = FormData(fields: stream.fields, uploads: stream.writer.uploads)
+            } catch {
+                context.refusal = Self.uploadRefusal(error)
+            }
+        } else if context.refusal == nil, let kind = context.formKind, !context.body.isEmpty {
             do {
                 form = try FormParser.parse(context.body, as: kind)
             } catch .invalidUTF8 {
@@ -139,6 +159,16 @@ extension HTTPServer {
                 pendingReplies.remove(reply)
             }
             return .YES
+        }
+    }
+
+    /// What a person is told when a streamed upload could not be read or kept.
+    static func uploadRefusal(_ failure: FormParser.Failure) -> HTTPError {
+        switch failure {
+        case .invalidUTF8: HTTPError(.badRequest, "The form contains text that is not valid UTF-8.")
+        case .tooLarge: HTTPError(.contentTooLarge, "The form's text fields are too long.")
+        case .cannotStore: HTTPError(.serviceUnavailable, "The upload could not be stored just now. Please try again.")
+        case .malformed: HTTPError(.badRequest, "The form could not be read.")
         }
     }
 

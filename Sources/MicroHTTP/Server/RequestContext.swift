@@ -15,6 +15,8 @@ final class RequestContext {
     /// The form kind announced by `Content-Type`, when the request may carry a form.
     var formKind: FormParser.Kind?
     var body: [UInt8] = []
+    /// The multipart parser of a route that streams uploads, and the files it wrote.
+    var uploads: MultipartStream<FileUploadWriter>?
     let id: RequestID
     let connection: ConnectionHandle
     let started = ContinuousClock.now
@@ -24,6 +26,11 @@ final class RequestContext {
         self.method = method
         self.path = path
         self.connection = connection
+    }
+
+    /// The request is over (answered, refused or dropped): its uploaded files go.
+    deinit {
+        uploads?.removeWriterFiles()
     }
 }
 

@@ -35,8 +35,17 @@ public struct ServerConfiguration: Sendable {
     /// Milliseconds browsers wait before reconnecting a dropped event stream (`retry:`). Default 2,000.
     public var eventStreamRetryMilliseconds: Int = 2_000
 
+    /// Where routes that stream uploads write them while a request lasts. Default: `parlor-uploads` in the
+    /// system's temporary folder.
+    public var uploadFolder: String = ServerConfiguration.temporaryFolder + "/parlor-uploads"
+
     /// The defaults.
     public init() {}
+
+    static var temporaryFolder: String {
+        guard let value = getenv("TMPDIR"), value.pointee != 0 else { return "/tmp" }
+        return String(cString: value)
+    }
 
     /// The number of online cores, at least 1.
     public static var onlineCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }

@@ -30,6 +30,10 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "parlor-image-bench",
+            dependencies: [.product(name: "ParlorImages", package: "Parlor"), .product(name: "ParlorDomain", package: "Parlor")]
+        ),
+        .executableTarget(
             name: "parlor-store-bench",
             dependencies: [
                 .product(name: "ParlorStorage", package: "Parlor"),

@@ -16,6 +16,8 @@ int parlor_vips_start(void) {
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);
+    // Parlor runs uploads side by side on its own workers: one thread each inside libvips.
+    vips_concurrency_set(1);
     vips_block_untrusted_set(TRUE);
     vips_operation_block_set("VipsForeignLoad", TRUE);
     vips_operation_block_set("VipsForeignLoadJpeg", FALSE);

@@ -14,7 +14,6 @@ step is saved in ARTIFACTS_FOLDER.
 
 import json
 import os
-import shutil
 import signal
 import sys
 import tempfile
@@ -24,8 +23,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import two_people_chat as common  # noqa: E402 (reads the same three arguments)
 from keep_in_history import KeepInHistoryProxy  # noqa: E402
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
@@ -58,16 +55,7 @@ if (window.Notification) {
 
 
 def browser(width, height, zone="Europe/Paris"):
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=%d,%d" % (width, height),
-                     "--disable-gpu", "--lang=en-US"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
-    driver.execute_cdp_cmd("Emulation.setFocusEmulationEnabled", {"enabled": True})
-    driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": zone})
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": PAGE_HOOKS})
-    return driver
+    return common.browser(width, height, zone=zone, hooks=PAGE_HOOKS)
 
 
 def click_link(driver, url):
@@ -409,12 +397,8 @@ def main():
             signed_out.quit()
         step("axe-clean", ana, ben)
     finally:
-        for driver in (ana, ben):
-            driver.quit()
         proxy.close()
-        if parlor.process.poll() is None:
-            parlor.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        common.shut_down((ana, ben), parlor, folder)
     print("all steps passed", file=sys.stderr, flush=True)
 
 

@@ -63,16 +63,31 @@ class Parlor:
         return self.process.returncode
 
 
-def browser():
+def browser(width=1200, height=850, zone=None, hooks=None):
+    """Headless Chromium at a window size; `zone` overrides its time zone, `hooks` is script every page
+    runs before its own."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,850",
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=%d,%d" % (width, height),
                      "--disable-gpu", "--lang=en-US"):
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
     # Each headless browser counts as focused, as a person's front window would: read receipts need it.
     driver.execute_cdp_cmd("Emulation.setFocusEmulationEnabled", {"enabled": True})
+    if zone:
+        driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": zone})
+    if hooks:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": hooks})
     return driver
+
+
+def shut_down(drivers, parlor, folder):
+    """Stops what a scenario started: its browsers, its Parlor, its folder."""
+    for driver in drivers:
+        driver.quit()
+    if parlor.process.poll() is None:
+        parlor.stop()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 step_number = 0
@@ -246,11 +261,7 @@ def main():
         wait_for(ana, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".messages li.message:not(.is-own)")) >= 2, "the bot answers")
         step("parlor-bot", ana)
     finally:
-        for driver in (ana, ben):
-            driver.quit()
-        if parlor.process.poll() is None:
-            parlor.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        shut_down((ana, ben), parlor, folder)
     print("all steps passed", file=sys.stderr, flush=True)
 
 

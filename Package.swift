@@ -101,7 +101,7 @@ let package = Package(
             name: "parlor",
             dependencies: [
                 "MicroHTTP", "ParlorWeb", "ParlorTemplates", "ParlorStorage", "ParlorBots", "ParlorDomain", "ParlorEvents",
-                "ParlorFixtures", "ParlorViews",
+                "ParlorFixtures", "ParlorViews", "ParlorImages",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

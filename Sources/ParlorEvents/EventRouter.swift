@@ -97,7 +97,10 @@ public final class EventRouter: EventSink {
                     userID: change.userID,
                     displayName: try change.displayName.map { name throws(Refusal) in try DisplayName.validated(name) },
                     timeZoneIdentifier: change.timeZoneIdentifier.flatMap(Self.timeZone),
-                    localeIdentifier: change.localeIdentifier.flatMap(StoredText.identifier)
+                    localeIdentifier: change.localeIdentifier.flatMap(StoredText.identifier),
+                    avatar: change.avatar.map { avatar in
+                        NewImage(ownerID: change.userID, purpose: .avatar, versions: avatar.versions, createdAt: avatar.createdAt)
+                    }
                 )
                 let user = try await store.updateProfile(valid)
                 return await publish(.user(.profileUpdated(user)), .profileUpdated(user), requestID)

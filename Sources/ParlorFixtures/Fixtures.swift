@@ -23,13 +23,20 @@ public enum Fixtures {
         // A few zones, not the machine's whole list: the snapshot stays short and the same everywhere.
         let settings = SettingsBuilder(context: world.context, timeZones: ["America/Sao_Paulo", "Asia/Tokyo", "Europe/Berlin", "Europe/Paris"])
         return [
-            Fixture("settings-page/saved", SettingsPageViewModel(layout: pages.layout(title: "Settings"), form: settings.form(saved: true), password: settings.passwordForm()), isPage: true),
+            Fixture("settings-page/saved", SettingsPageViewModel(
+                layout: pages.layout(title: "Settings"), form: settings.form(saved: true), password: settings.passwordForm(), avatarForm: settings.avatarForm()
+            ), isPage: true),
+            Fixture("settings-page/photo-refused", SettingsPageViewModel(
+                layout: pages.layout(title: "Settings"), form: settings.form(), password: settings.passwordForm(),
+                avatarForm: settings.avatarForm(error: ImageRefusal.notAnImage(kind: "an SVG drawing or another XML file").message)
+            ), isPage: true),
             Fixture("settings-page/wrong-current-password", SettingsPageViewModel(
                 layout: pages.layout(title: "Settings"), form: settings.form(),
-                password: settings.passwordForm(error: "That is not your current password.", at: .current)
+                password: settings.passwordForm(error: "That is not your current password.", at: .current), avatarForm: settings.avatarForm()
             ), isPage: true),
             Fixture("settings-page/password-changed", SettingsPageViewModel(
-                layout: pages.layout(title: "Settings"), form: settings.form(), password: settings.passwordForm(changed: true)
+                layout: pages.layout(title: "Settings"), form: settings.form(), password: settings.passwordForm(changed: true),
+                avatarForm: settings.avatarForm(changed: true)
             ), isPage: true),
             Fixture("settings-form/empty-name", settings.form(displayName: "", error: "A display name has 1 to 50 characters.")),
             Fixture("chats-page/conversation-open", pages.chats(list: list.loaded(world.summaries, current: ChatID(7)), conversation: open, contactName: "Ben Okafor", unreadTotal: unread, openChat: ChatID(7)), isPage: true),

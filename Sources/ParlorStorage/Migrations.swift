@@ -79,6 +79,28 @@ enum Migrations {
             // A deleted message keeps its row (replies and read marks point at it) with an empty body.
             try db.execute(sql: "ALTER TABLE message ADD COLUMN deletedAt REAL")
         }
+        migrator.registerMigration("5-images") { db in
+            // An image's content never changes; its versions are files named by their hash in the media folder.
+            try db.execute(sql: """
+                CREATE TABLE image (
+                    id INTEGER PRIMARY KEY,
+                    ownerID INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    purpose TEXT NOT NULL,
+                    createdAt REAL NOT NULL
+                );
+                CREATE TABLE imageVersion (
+                    imageID INTEGER NOT NULL REFERENCES image(id) ON DELETE CASCADE,
+                    role TEXT NOT NULL,
+                    format TEXT NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    hash TEXT NOT NULL,
+                    byteCount INTEGER NOT NULL,
+                    PRIMARY KEY (imageID, role)
+                ) WITHOUT ROWID;
+                CREATE INDEX imageVersion_by_hash ON imageVersion(hash);
+                """)
+        }
         return migrator
     }
 }

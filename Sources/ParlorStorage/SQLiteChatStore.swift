@@ -5,7 +5,7 @@ import ParlorDomain
 /// The ``ChatStore`` Parlor uses by default: one SQLite file in WAL mode, with foreign keys, and every
 /// acknowledged write on disk (`synchronous = FULL`). Sends from many people at once share one commit
 /// (see ``GroupCommit``), so durability does not cost one disk flush per message.
-public final class SQLiteChatStore: ChatStore, AccountStore {
+public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore {
     let pool: DatabasePool
     private let sends: GroupCommit
     /// One read-only connection for ``readHere(_:)``.
@@ -93,10 +93,14 @@ public final class SQLiteChatStore: ChatStore, AccountStore {
 
     public func updateProfile(_ change: ProfileChange) async throws -> User {
         try await pool.write { db in
+            let avatar = try change.avatar.map { image in try Self.insert(db, image) }
             try db.cachedStatement(sql: """
-                UPDATE user SET displayName = IFNULL(?, displayName), timeZone = IFNULL(?, timeZone), locale = IFNULL(?, locale)
+                UPDATE user SET displayName = IFNULL(?, displayName), timeZone = IFNULL(?, timeZone), locale = IFNULL(?, locale),
+                    avatarID = IFNULL(?, avatarID)
                 WHERE id = ?
-                """).execute(arguments: [change.displayName, change.timeZoneIdentifier, change.localeIdentifier, change.userID.rawValue])
+                """).execute(arguments: [
+                    change.displayName, change.timeZoneIdentifier, change.localeIdentifier, avatar?.rawValue, change.userID.rawValue,
+                ])
             guard db.changesCount == 1,
                   let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE id = ?"), arguments: [change.userID.rawValue])
             else { throw Refusal.notFound }

@@ -4,6 +4,7 @@ import Logging
 import MicroHTTP
 import ParlorBots
 import ParlorDomain
+import ParlorImages
 import ParlorStorage
 import ParlorTemplates
 import ParlorWeb
@@ -27,6 +28,14 @@ struct Serve: AsyncParsableCommand {
     var gallery = false
     @Option(help: "The SQLite file people, chats and messages are kept in (created when missing).")
     var database = "parlor.sqlite"
+    @Option(help: "Folder of image files, named by their hash (default: 'media' beside the database).")
+    var media: String?
+    @Option(help: "Largest photo upload, in megabytes.")
+    var imageMegabytes = ImageLimits().maximumBytes / 1_000_000
+    @Option(help: "Photos processed at once (default: one per core).")
+    var imageThreads = ServerConfiguration.onlineCores
+    @Option(help: "Photos that may wait to be processed before more get 503.")
+    var imageWaitingLimit = 16
     @Option(help: "Address of a reverse proxy whose X-Forwarded-Proto and X-Forwarded-For are believed (repeatable).")
     var trustedProxy: [String] = []
     @Option(help: "Seconds Parlor Bot waits before marking a message read.")
@@ -72,6 +81,10 @@ struct Serve: AsyncParsableCommand {
         guard streamsPerAccount >= 1 else { throw ValidationError("--streams-per-account must be at least 1") }
         guard (0...65_536).contains(pageCacheMegabytes) else { throw ValidationError("--page-cache-megabytes must be 0 to 65536") }
         guard (passwordWaitingLimit ?? 0) >= 0 else { throw ValidationError("--password-waiting-limit cannot be negative") }
+        // Megabytes become bytes and a body limit: bounded first.
+        guard (1...1_000).contains(imageMegabytes) else { throw ValidationError("--image-megabytes must be 1 to 1000") }
+        guard (1...256).contains(imageThreads) else { throw ValidationError("--image-threads must be 1 to 256") }
+        guard (0...10_000).contains(imageWaitingLimit) else { throw ValidationError("--image-waiting-limit must be 0 to 10000") }
     }
 
     func run() async throws {
@@ -101,6 +114,14 @@ struct Serve: AsyncParsableCommand {
         web.eventStreamsPerAccount = streamsPerAccount
         web.passwordWaitingLimit = passwordWaitingLimit
         web.pageCacheBytes = pageCacheMegabytes * 1024 * 1024
+        // Beside the database: "data/parlor.sqlite" keeps its images in "data/media".
+        web.mediaFolder = media ?? (database.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            .nonEmpty.map { $0 + "/media" } ?? (database.hasPrefix("/") ? "/media" : "media"))
+        web.imageLimits = ImageLimits(maximumBytes: imageMegabytes * 1_000_000)
+        guard let images = VipsImageService(limits: web.imageLimits, concurrency: imageThreads, queueLimit: imageWaitingLimit) else {
+            logger.critical("libvips could not start")
+            throw ExitCode(70)
+        }
         // The store and Parlor Bot are chosen here; the web app is handed them.
         let store: SQLiteChatStore
         let liveStore: SQLiteChatStore
@@ -118,7 +139,7 @@ struct Serve: AsyncParsableCommand {
         let app: ParlorApp
         do {
             app = try await ParlorApp(
-                configuration: web, store: store, liveStore: liveStore, clock: clock, eventRing: eventRing, logger: logger
+                configuration: web, store: store, images: images, liveStore: liveStore, clock: clock, eventRing: eventRing, logger: logger
             )
         } catch let error as TemplateLoadError {
             // Every mistake with its file and line; a broken template never starts serving blank text.
@@ -152,3 +173,7 @@ struct Serve: AsyncParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+extension String {
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+}

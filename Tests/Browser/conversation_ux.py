@@ -12,6 +12,7 @@ browser, a gallery that can be judged, and axe on every screen in light and dark
 step is saved in ARTIFACTS_FOLDER.
 """
 
+import base64
 import json
 import os
 import signal
@@ -29,6 +30,9 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from axe_selenium_python import Axe  # noqa: E402
 
 step, wait_for, text_in, send, own_cell = common.step, common.wait_for, common.text_in, common.send, common.own_cell
+
+# A 240x180 JPEG, as a camera would send a small photo: Parlor crops it square and shrinks it.
+FACE_JPEG = "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAC0APADASIAAhEBAxEB/8QAFwABAQEBAAAAAAAAAAAAAAAAAAMEBv/EABYQAQEBAAAAAAAAAAAAAAAAAAASEf/EABcBAQEBAQAAAAAAAAAAAAAAAAADBAX/xAAVEQEBAAAAAAAAAAAAAAAAAAAAEv/aAAwDAQACEQMRAD8A4iCF5Jd+nDlCCF5JKJQgheSSiUIIXkkolCCF5JKJQgheSSiUIIXkkolCCF5JKJQgheSSiUIIXkkolCCF5JKJQgheSSiUIIXkkolCCF5JKJQgheSSiV5JXklnpaUJJXkkolCSV5JKJQkleSSiUJJXkkolCSV5JKJQkleSSiUJJXkkolCSV5JKJQkleSSiUJJXkkolCSV5JKJQkleSSiUJJXkkolCSV5JKJXgheSUKWlCCF5JKJQgheSSiUIIXkkolCCF5JKJQgheSSiUIIXkkolCCF5JKJQgheSSiUIIXkkolCCF5JKJQgheSSiUIIXkkolCCF5JKJQgheSSiV5JWklnpaUZJWkkolGSVpJKJRklaSSiUZJWkkolGSVpJKJRklaSSiUZJWkkolGSVpJKJRklaSSiUZJWkkolGSVpJKJRklaSSiUZJWkkolGSVpJKJXkleCEKWlCSV4IKJQkleCCiUJJXggolCSV4IKJQkleCCiUJJXggolCSV4IKJQkleCCiUJJXggolCSV4IKJQkleCCiUJJXggolCSV4IKJQkleCCiV4IXklnpaUIIXkkolCCF5JKJQgheSSiUIIXkkolCCF5JKJQgheSSiUIIXkkolCCF5JKJQgheSSiUIIXkkolCCF5JKJQgheSSiUIIXkkolCCF5JKJXkloghnpaWeSWiCCiWeSWiCCiWeSWiCCiWeSWiCCiWeSWiCCiWeSWiCCiWeSWiCCiWeSWiCCiWeSWiCCiWeSWiCCiWeSWiCCiWeSWiCCiWeSWiCCiWeSWiCCiVoIXklClZQgheSSiUIIXkkolCCF5JKJQgheSSiUIIXkkolCCF5JKJQgheSSiUIIXkkolCCF5JKJQgheSSiUIIXkkolCCF5JKJQgheSSiUIIXkkoleSV5JZ6WlCSV5JKJQkleSSiUJJXkkolCSV5JKJQkleSSiUJJXkkolCSV5JKJQkleSSiUJJXkkolCSV5JKJQkleSSiUJJXkkolCSV5JKJQkleSSiV5JXghnpaUJJXggolCSV4IKJQkleCCiUJJXggolCSV4IKJQkleCCiUJJXggolCSV4IKJQkleCCiUJJXggolCSV4IKJQkleCCiUJJXggolCSV4IKJXghaSUKWlGCFpJKJRghaSSiUYIWkkolGCFpJKJRghaSSiUYIWkkolGCFpJKJRghaSSiUYIWkkolGCFpJKJRghaSSiUYIWkkolGCFpJKJRghaSSiV8MBJQwwAMMADDAAwwAMMADDAAwwAMMADDAAwwAMMADDAAwwAMMAH/2Q=="
 
 # Seen by the page before its own script: the test can hide a tab (headless tabs are always visible)
 # and read the notifications the page showed.
@@ -372,7 +376,22 @@ def main():
         finally:
             other.quit()
 
-        # 16. The gallery: each state in a frame big enough to judge it, and the page stays at its top.
+        # 16. A face: Ben uploads a photo in Settings; Ana's open conversation shows it live, square, processed.
+        photo = os.path.join(common.ARTIFACTS, "face.jpg")
+        with open(photo, "wb") as file:
+            file.write(base64.b64decode(FACE_JPEG))
+        ana.get(chat)
+        ben.get(base + "/settings")
+        ben.find_element(By.ID, "avatar-file").send_keys(photo)
+        ben.find_element(By.CSS_SELECTOR, ".avatar-form button[type=submit]").click()
+        wait_for(ben, text_in(".avatar-form .form-saved", "Photo changed"), "the photo is taken")
+        face = wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, ".conversation-header img.avatar"), "Ben's face in Ana's header, live")
+        wait_for(ana, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", face) == 96,
+                 "the face loads, 96 px square")
+        assert face.get_attribute("src").endswith("/avatarSmall")
+        step("avatar-live", ana, ben)
+
+        # 17. The gallery: each state in a frame big enough to judge it, and the page stays at its top.
         ana.get(base + "/gallery")
         time.sleep(1)
         assert ana.execute_script("return window.scrollY") == 0, "the gallery opened scrolled"
@@ -380,7 +399,7 @@ def main():
         assert frames and all(f.size["height"] >= 360 and f.size["width"] >= 900 for f in frames[:5]), [f.size for f in frames[:5]]
         step("gallery", ana)
 
-        # 17. axe on every screen, light and dark, desktop and phone.
+        # 18. axe on every screen, light and dark, desktop and phone.
         for driver, label in ((ana, "desktop"), (ben, "phone")):
             for path, screen in ((base + "/chats", "chats"), (chat, "conversation"), (chat + "?delete=" + second.split("-")[1], "delete-question"),
                                  (base + "/chats/new", "new-chat"), (base + "/settings", "settings")):

@@ -23,7 +23,7 @@ import Testing
         for step in [
             "eleventh-page-at-once", "focus-in-composer", "grouped-and-unread-line", "inline-reply", "inline-edit", "toast", "reconnecting",
             "send-waiting", "send-failed", "history-in-place", "history-leads-back", "rename-live", "dates-say-their-language", "deleted",
-            "notifications-on", "notified-while-hidden", "axe-clean",
+            "notifications-on", "notified-while-hidden", "password-changed", "avatar-live", "gallery", "axe-clean",
         ] {
             #expect(output.contains(step), "step \(step) did not run")
         }

@@ -177,8 +177,8 @@ final class TwinParlors {
             configuration.pageCacheBytes = pageCacheBytes
             return configuration
         }
-        cachedApp = try await ParlorApp(configuration: configuration(pageCacheBytes: 8 * 1024 * 1024), store: store, clock: clock, logger: logger)
-        freshApp = try await ParlorApp(configuration: configuration(pageCacheBytes: 0), store: store, clock: clock, logger: logger)
+        cachedApp = try await ParlorApp(configuration: configuration(pageCacheBytes: 8 * 1024 * 1024), store: store, images: InMemoryImageService(), clock: clock, logger: logger)
+        freshApp = try await ParlorApp(configuration: configuration(pageCacheBytes: 0), store: store, images: InMemoryImageService(), clock: clock, logger: logger)
         let app = cachedApp
         liveUpdates = Task { await app.runLiveUpdates() }
         var servers: [HTTPServer] = []

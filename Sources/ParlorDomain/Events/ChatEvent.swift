@@ -49,11 +49,17 @@ public struct ProfileChange: Hashable, Sendable {
     public let displayName: String?
     public let timeZoneIdentifier: String?
     public let localeIdentifier: String?
+    /// A new face: stored with the change, in the same transaction.
+    public let avatar: NewImage?
 
-    public init(userID: UserID, displayName: String? = nil, timeZoneIdentifier: String? = nil, localeIdentifier: String? = nil) {
+    public init(
+        userID: UserID, displayName: String? = nil, timeZoneIdentifier: String? = nil, localeIdentifier: String? = nil,
+        avatar: NewImage? = nil
+    ) {
         self.userID = userID
         self.displayName = displayName
         self.timeZoneIdentifier = timeZoneIdentifier
         self.localeIdentifier = localeIdentifier
+        self.avatar = avatar
     }
 }

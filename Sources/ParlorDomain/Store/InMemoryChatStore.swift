@@ -3,7 +3,7 @@ import Synchronization
 
 /// A ``ChatStore`` in memory: the same behaviour as the SQLite store, for tests and for trying Parlor out.
 /// Every method runs under one lock, so each is atomic like a transaction.
-public final class InMemoryChatStore: ChatStore, AccountStore {
+public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore {
     private struct State {
         var users: [UserID: User] = [:]
         var userIDsByHandle: [String: UserID] = [:]
@@ -18,6 +18,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore {
         var lastRead: [ChatKey: MessageID] = [:]
         var passwordHashes: [UserID: String] = [:]
         var sessions: [String: StoredSession] = [:]
+        var images: [ImageID: StoredImage] = [:]
         var nextUser: Int64 = 1
         var nextChat: Int64 = 1
         var nextMessage: Int64 = 1
@@ -72,10 +73,25 @@ public final class InMemoryChatStore: ChatStore, AccountStore {
             let updated = User(
                 id: old.id, handle: old.handle, displayName: change.displayName ?? old.displayName,
                 timeZoneIdentifier: change.timeZoneIdentifier ?? old.timeZoneIdentifier,
-                localeIdentifier: change.localeIdentifier ?? old.localeIdentifier, avatar: old.avatar, isBot: old.isBot
+                localeIdentifier: change.localeIdentifier ?? old.localeIdentifier,
+                avatar: change.avatar.map { avatar in
+                    let id = ImageID(Int64(state.images.count + 1))
+                    state.images[id] = StoredImage(id: id, ownerID: old.id, purpose: avatar.purpose, versions: avatar.versions)
+                    return id
+                } ?? old.avatar,
+                isBot: old.isBot
             )
             state.users[old.id] = updated
             return updated
+        }
+    }
+
+    public func image(_ id: ImageID, visibleTo viewer: UserID) async throws -> StoredImage? {
+        state.withLock { state in
+            guard let image = state.images[id] else { return nil }
+            if image.ownerID == viewer { return image }
+            let shared = state.chatIDsByPair[[image.ownerID, viewer].sorted()] != nil
+            return image.purpose == .avatar && shared ? image : nil
         }
     }
 

@@ -4,7 +4,7 @@ import ParlorDomain
 public enum AvatarBuilder {
     public static func avatar(for user: User, paths: Paths) -> AvatarViewModel {
         AvatarViewModel(
-            imageURL: user.avatar.map(paths.imageFile),
+            imageURL: user.avatar.map(paths.avatar),
             initials: Initials.of(displayName: user.displayName, handle: user.handle),
             colorClass: "avatar-hue-\(Initials.paletteIndex(for: user.id.rawValue))",
             label: user.displayName

@@ -1,4 +1,5 @@
 import Foundation
+import ParlorDomain
 
 /// Builds the settings form: the time zones it is given, and the languages Parlor offers, each named
 /// in its own language. The zones are injected (the app reads the system's list once; fixtures give a
@@ -78,6 +79,18 @@ public struct SettingsBuilder: Sendable {
             newPasswordError: field == .new ? error : nil,
             changedMessage: changed && error == nil ? "Password changed. Every other browser signed in as you was signed out." : nil,
             newPasswordHint: "At least \(AuthFormBuilder.minimumPasswordLength) characters."
+        )
+    }
+
+    /// The photo form, with why a photo was refused or the news that it changed.
+    public func avatarForm(error: String? = nil, changed: Bool = false, maximumBytes: Int = ImageLimits().maximumBytes) -> AvatarFormViewModel {
+        AvatarFormViewModel(
+            actionURL: context.paths.avatarAction,
+            csrfToken: context.csrfToken,
+            avatar: AvatarBuilder.avatar(for: context.viewer, paths: context.paths),
+            hint: "\(ImageFormat.acceptedNames), up to \(maximumBytes / 1_000_000) MB. It is cropped to a square.",
+            errorMessage: error,
+            changedMessage: changed && error == nil ? "Photo changed. Everyone who chats with you sees it now." : nil
         )
     }
 

@@ -7,17 +7,51 @@ public struct SettingsPageViewModel: Renderable, Hashable {
     public let layout: PageLayoutViewModel
     public let form: SettingsFormViewModel
     public let password: PasswordFormViewModel
+    public let avatarForm: AvatarFormViewModel
 
-    public init(layout: PageLayoutViewModel, form: SettingsFormViewModel, password: PasswordFormViewModel) {
+    public init(layout: PageLayoutViewModel, form: SettingsFormViewModel, password: PasswordFormViewModel, avatarForm: AvatarFormViewModel) {
         self.layout = layout
         self.form = form
         self.password = password
+        self.avatarForm = avatarForm
     }
 
     public static let templateFields = TemplateFields<SettingsPageViewModel>(
         .object("layout", \.layout),
         .object("form", \.form),
-        .object("password", \.password)
+        .object("password", \.password),
+        .object("avatarForm", \.avatarForm)
+    )
+}
+
+/// The person's photo: the one they have (or their initials), and a file field for a new one.
+public struct AvatarFormViewModel: TemplateContext, Hashable {
+    public let actionURL: String
+    public let csrfToken: String
+    public let avatar: AvatarViewModel
+    /// "JPEG, PNG, WebP or GIF, up to 25 MB. It is cropped to a square."
+    public let hint: String
+    /// Why the photo was not taken.
+    public let errorMessage: String?
+    /// "Photo changed." after a change.
+    public let changedMessage: String?
+
+    public init(actionURL: String, csrfToken: String, avatar: AvatarViewModel, hint: String, errorMessage: String?, changedMessage: String?) {
+        self.actionURL = actionURL
+        self.csrfToken = csrfToken
+        self.avatar = avatar
+        self.hint = hint
+        self.errorMessage = errorMessage
+        self.changedMessage = changedMessage
+    }
+
+    public static let templateFields = TemplateFields<AvatarFormViewModel>(
+        .text("actionURL", \.actionURL),
+        .text("csrfToken", \.csrfToken),
+        .object("avatar", \.avatar),
+        .text("hint", \.hint),
+        .text("errorMessage", \.errorMessage),
+        .text("changedMessage", \.changedMessage)
     )
 }
 

@@ -13,7 +13,9 @@ import ParlorViews
 /// whoever runs the app, on ``events``.
 public final class ParlorApp: Sendable {
     let configuration: WebConfiguration
-    let store: any ChatStore & AccountStore
+    let store: any ChatStore & AccountStore & ImageStore
+    let images: any ImageService
+    let media: MediaFolder
     /// The single entry point for every change: routes send their events here, and so must any other
     /// source (a bot, a feed, another instance).
     public let events: EventRouter
@@ -45,7 +47,8 @@ public final class ParlorApp: Sendable {
     /// server that will serve the app. Throws ``TemplateLoadError`` for a template mistake. Run
     /// ``runLiveUpdates()`` while serving.
     public init(
-        configuration: WebConfiguration, store: any ChatStore & AccountStore, liveStore: (any ChatStore)? = nil,
+        configuration: WebConfiguration, store: any ChatStore & AccountStore & ImageStore, images: any ImageService,
+        liveStore: (any ChatStore)? = nil,
         bus: any EventBus = InProcessEventBus(), clock: any WallClock = SystemClock(), eventRing: EventRing = EventRing(),
         logger: Logger
     ) async throws {
@@ -58,6 +61,8 @@ public final class ParlorApp: Sendable {
         let templates = try PageTemplates(folder: configuration.templatesFolder, reloads: configuration.reloadTemplates, logger: logger)
         self.templates = templates
         self.store = store
+        self.images = images
+        media = MediaFolder(path: configuration.mediaFolder)
         // The live pages may read through a store of their own (the same data on other connections), so a crowd
         // of requests never queues the fan-out behind its reads.
         self.eventRing = eventRing
@@ -110,6 +115,7 @@ public final class ParlorApp: Sendable {
         registerMessageRoutes(on: &router)
         registerEventStreamRoute(on: &router)
         registerSettingsRoutes(on: &router)
+        registerImageRoutes(on: &router)
         extra(&router)
         return router
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ParlorDomain
 
 /// How `parlor serve` runs the chat: where its files are, who may be trusted, how long things last.
 public struct WebConfiguration: Sendable {
@@ -24,6 +25,10 @@ public struct WebConfiguration: Sendable {
     public var evictedStreamRetry: Duration = .seconds(10)
     /// Bytes of rendered chat pages kept between requests (0: none); the pages used longest ago go first.
     public var pageCacheBytes = 64 * 1024 * 1024
+    /// Where image files are kept, named by their hash.
+    public var mediaFolder = "media"
+    /// How large an upload may be; the rest of the limits are the image service's.
+    public var imageLimits = ImageLimits()
 
     public init() {}
 }

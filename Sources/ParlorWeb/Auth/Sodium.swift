@@ -38,10 +38,12 @@ enum Sodium {
     }
 
     /// BLAKE2b-256 of `text`, in hex: how a session id is stored.
-    static func hash(_ text: String) -> String {
+    static func hash(_ text: String) -> String { hash(bytes: Array(text.utf8)) }
+
+    /// BLAKE2b-256 of `input`, in hex: how a session id is stored, and a media file named.
+    static func hash(bytes input: [UInt8]) -> String {
         ready()
         var output = [UInt8](repeating: 0, count: 32)
-        let input = Array(text.utf8)
         crypto_generichash(&output, output.count, input, UInt64(input.count), nil, 0)
         // Hex by hand: String(format:) went through Foundation's formatter for every byte of every request.
         let digits = Array("0123456789abcdef".utf8)

@@ -9,7 +9,8 @@ extension ParlorApp {
         router.get("/settings", signedIn { [self] request, signedIn in
             let builder = settingsBuilder(signedIn)
             return try await settingsPage(
-                signedIn, form: builder.form(saved: request.query["saved"] == "1"), password: builder.passwordForm(changed: request.query["password"] == "changed")
+                signedIn, form: builder.form(saved: request.query["saved"] == "1"), password: builder.passwordForm(changed: request.query["password"] == "changed"),
+                avatarForm: builder.avatarForm(changed: request.query["avatar"] == "changed", maximumBytes: configuration.imageLimits.maximumBytes)
             )
         })
         router.post("/settings/password", bodyLimit: 4 * 1024, signedIn { [self] request, signedIn in
@@ -38,19 +39,24 @@ extension ParlorApp {
         })
     }
 
-    private func settingsBuilder(_ signedIn: SignedIn) -> SettingsBuilder {
+    func settingsBuilder(_ signedIn: SignedIn) -> SettingsBuilder {
         SettingsBuilder(context: context(signedIn), timeZones: timeZones)
     }
 
-    private func settingsPage(
-        _ signedIn: SignedIn, form: SettingsFormViewModel? = nil, password: PasswordFormViewModel? = nil, status: HTTPStatus = .ok
+    func settingsPage(
+        _ signedIn: SignedIn, form: SettingsFormViewModel? = nil, password: PasswordFormViewModel? = nil,
+        avatarForm: AvatarFormViewModel? = nil, status: HTTPStatus = .ok
     ) async throws -> Response {
         let context = context(signedIn)
         let builder = settingsBuilder(signedIn)
         let unread = try await store.unreadTotal(for: signedIn.user.id)
         let layout = PageBuilder(context: context).layout(title: "Settings", unreadTotal: unread)
         return page(
-            SettingsPageViewModel(layout: layout, form: form ?? builder.form(), password: password ?? builder.passwordForm()), status: status
+            SettingsPageViewModel(
+                layout: layout, form: form ?? builder.form(), password: password ?? builder.passwordForm(),
+                avatarForm: avatarForm ?? builder.avatarForm(maximumBytes: configuration.imageLimits.maximumBytes)
+            ),
+            status: status
         )
     }
 

@@ -33,12 +33,13 @@ final class RunningParlor {
         // Argon2id at its minimum cost: the suite makes about a hundred accounts while other suites run.
         // The interactive cost is what `parlor serve` uses; the browser test and one test here keep it.
         configuration.passwordCost = .minimum
+        configuration.mediaFolder = folder.appendingPathComponent("media").path
         configure(&configuration)
         let logger = Logger(label: "parlor-test") { _ in SwiftLogNoOpLogHandler() }
         // A fixed "now", so dates read the same on every run.
         let store = try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         let clock = ManualClock(Self.now)
-        let app = try await ParlorApp(configuration: configuration, store: store, clock: clock, logger: logger)
+        let app = try await ParlorApp(configuration: configuration, store: store, images: InMemoryImageService(), clock: clock, logger: logger)
         self.app = app
         liveUpdates = Task { await app.runLiveUpdates() }
         _ = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)

@@ -28,6 +28,28 @@ final class Visitor {
         return try await send("POST", target, headers: ["Content-Type: application/x-www-form-urlencoded"] + headers, body: body)
     }
 
+    /// Posts a multipart form with one file (and this visitor's CSRF token), as a browser's file field does.
+    @discardableResult
+    func postFile(_ target: String, field: String, filename: String, contentType: String, bytes: [UInt8], fields: [(String, String)] = []) async throws
+        -> TestResponse
+    {
+        let boundary = "----parlorTest\(UInt32.random(in: 1...UInt32.max))"
+        var body: [UInt8] = []
+        for (name, value) in [("csrf", csrf)] + fields {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(filename)\"\r\nContent-Type: \(contentType)\r\n\r\n".utf8)
+        body += bytes + Array("\r\n--\(boundary)--\r\n".utf8)
+        let client = try RawClient(port: port, timeout: 15)
+        var head = "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\n"
+        for header in cookieHeader { head += header + "\r\n" }
+        head += "Content-Length: \(body.count)\r\n\r\n"
+        try client.send(Array(head.utf8) + body)
+        let response = try await client.readResponse()
+        remember(response)
+        return response
+    }
+
     /// Sends a POST without waiting for its answer, which the caller reads from the returned connection:
     /// several visitors' requests can then reach the server at once.
     func startPost(_ target: String, _ fields: [(String, String)]) throws -> RawClient {

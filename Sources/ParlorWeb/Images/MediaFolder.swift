@@ -1,0 +1,82 @@
+import Foundation
+import ParlorDomain
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Image files, named by the BLAKE2b of their bytes ("3f/3fa4…c2.webp"), so a file is written once
+/// however many images share it, and never changes. A file is written under a temporary name, flushed, then
+/// renamed: a crash leaves no half file under a real name. Files are written before the row that names
+/// them, so a row never points at nothing.
+struct MediaFolder: Sendable {
+    let path: String
+
+    /// Writes each version's bytes and answers what the store records of them.
+    func store(_ versions: [ImageVersion]) throws -> [StoredImageVersion] {
+        try versions.map { version in
+            let hash = Sodium.hash(bytes: version.bytes)
+            try write(version.bytes, to: file(hash: hash, format: version.format))
+            return StoredImageVersion(
+                role: version.role, format: version.format, width: version.width, height: version.height, hash: hash, byteCount: version.bytes.count
+            )
+        }
+    }
+
+    /// Where a version's file is; the hash is checked to be what this folder writes (64 hex digits).
+    func file(hash: String, format: ImageFormat) throws -> String {
+        guard hash.utf8.count == 64, hash.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+            throw MediaError.badName
+        }
+        return path + "/" + hash.prefix(2) + "/" + hash + "." + format.fileExtension
+    }
+
+    private func write(_ bytes: [UInt8], to file: String) throws {
+        if FileManager.default.fileExists(atPath: file) { return }
+        let folder = (file as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let temporary = file + ".part-" + UUID().uuidString
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o640)
+        guard descriptor >= 0 else { throw MediaError.cannotWrite }
+        var ok = bytes.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        ok = ok && fsync(descriptor) == 0
+        close(descriptor)
+        guard ok, rename(temporary, file) == 0 else {
+            unlink(temporary)
+            throw MediaError.cannotWrite
+        }
+    }
+
+    enum MediaError: Error {
+        case cannotWrite
+        case badName
+    }
+}
+
+extension ImageFormat {
+    var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .png: "png"
+        case .gif: "gif"
+        case .webp: "webp"
+        }
+    }
+
+    var mediaType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .gif: "image/gif"
+        case .webp: "image/webp"
+        }
+    }
+}

@@ -77,6 +77,16 @@ import Testing
         try? FileManager.default.removeItem(atPath: folder)
     }
 
+    @Test func aRouteThatStreamsUploadsTakesNoOtherKindOfBody() async throws {
+        let seen = Seen()
+        try await withServer(Self.router(seen)) { _, port in
+            let response = try await RawClient(port: port).exchange(
+                "POST", "/upload", headers: ["Content-Type: application/x-www-form-urlencoded"], body: "caption=" + String(repeating: "a", count: 100_000))
+            #expect(response.status == 415)
+        }
+        #expect(seen.value.withLock { $0 } == nil)
+    }
+
     @Test func anUploadOverTheLimitIs413BeforeItIsRead() async throws {
         let seen = Seen()
         try await withServer(Self.router(seen)) { _, port in

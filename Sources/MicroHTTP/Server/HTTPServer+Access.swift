@@ -69,7 +69,12 @@ extension HTTPServer {
         if let type = MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Type") {
             context.formKind = FormParser.kind(contentType: String(cString: type))
         }
-        if context.refusal == nil, context.route?.streamsUploads == true, case .multipart(let boundary)? = context.formKind {
+        if context.refusal == nil, context.route?.streamsUploads == true {
+            // Its large limit is for files on disk: any other body would be held in memory, so it is refused.
+            guard case .multipart(let boundary)? = context.formKind else {
+                context.refusal = HTTPError(.unsupportedMediaType, "Send this as a form with a file (multipart/form-data).")
+                return .YES
+            }
             context.uploads = MultipartStream(
                 boundary: boundary, writer: FileUploadWriter(folder: configuration.uploadFolder, prefix: "r\(context.id)")
             )

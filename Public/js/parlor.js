@@ -1,5 +1,5 @@
-// Parlor's one script: live updates, instant "Sending", connection state, inline reply and edit,
-// history in place, read receipts, type-to-find.
+// Parlor's one script: live updates, instant "Sending", connection state, inline reply, edit and delete,
+// history in place, read receipts, notifications for hidden tabs, type-to-find.
 // Every page works without it (forms POST, then 303); this only makes them live.
 // No framework, no build step. The server renders every fragment; the script only places them.
 "use strict";

@@ -20,8 +20,10 @@ struct ImageBench {
             FileHandle.standardError.write(Data("libvips did not start\n".utf8))
             exit(1)
         }
+        let rssAtStart = peakRSSMegabytes()
         // One to warm up (libvips loads its codecs on first use).
         let first = try await service.process(file: photo, for: .message)
+        let rssAfterFirst = peakRSSMegabytes()
         let sizes = first.versions.map { "\($0.role.rawValue) \($0.width)x\($0.height) \($0.format.rawValue) \($0.bytes.count / 1024) KB" }
 
         let serialStart = ContinuousClock.now
@@ -40,7 +42,7 @@ struct ImageBench {
         print("versions: " + sizes.joined(separator: ", "))
         print(String(format: "parlor serial: %.2f images/s", serial))
         print(String(format: "parlor 4 at once: %.2f images/s", parallel))
-        print("parlor peak RSS: one at a time \(rssAfterSerial) MB, four at once \(peakRSSMegabytes()) MB")
+        print("parlor peak RSS: started \(rssAtStart) MB, after one image \(rssAfterFirst) MB, one at a time \(rssAfterSerial) MB, four at once \(peakRSSMegabytes()) MB")
     }
 
     static func seconds(_ duration: Duration) -> Double {

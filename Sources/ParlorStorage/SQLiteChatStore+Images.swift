@@ -20,6 +20,10 @@ extension SQLiteChatStore {
         return id
     }
 
+    public func imageHashes() async throws -> Set<String> {
+        try await pool.read { db in Set(try String.fetchAll(db, sql: "SELECT DISTINCT hash FROM imageVersion")) }
+    }
+
     public func image(_ id: ImageID, visibleTo viewer: UserID) async throws -> StoredImage? {
         try await pool.read { db in
             // Their own, or an avatar of someone who shares a chat with them.

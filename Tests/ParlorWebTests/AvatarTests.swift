@@ -49,6 +49,43 @@ import Testing
         }
     }
 
+    @Test func atStartMediaFilesNoImageNamesAreRemovedOnceTheyAreOld() async throws {
+        let first = try await RunningParlor()
+        let media = first.folder.appendingPathComponent("media").path
+        do {
+            let ana = Visitor(port: first.port)
+            try await ana.signUp("ana", name: "Ana Lima")
+            try await ana.get("/settings")
+            #expect(try await ana.postFile("/settings/avatar", field: "avatar", filename: "me.gif", contentType: "image/gif", bytes: Self.gif).status == 303)
+        }
+        await first.stop()
+        let kept = Self.mediaFiles(first)
+        #expect(!kept.isEmpty)
+        // What a crash between writing files and recording their image leaves, an hour ago and just now.
+        let old = Date().addingTimeInterval(-3_600)
+        func stray(_ name: String, age: Date) throws {
+            let folder = media + "/" + name.prefix(2)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder + "/" + name))
+            try FileManager.default.setAttributes([.modificationDate: age], ofItemAtPath: folder + "/" + name)
+        }
+        let orphan = String(repeating: "ab", count: 32) + ".webp"
+        let fresh = String(repeating: "cd", count: 32) + ".webp"
+        let partial = String(repeating: "ef", count: 32) + ".webp.part-1234"
+        try stray(orphan, age: old)
+        try stray(fresh, age: Date())
+        try stray(partial, age: old)
+        for existing in kept {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: media + "/" + existing)
+        }
+        let second = try await RunningParlor(folder: first.folder)
+        let after = Set(Self.mediaFiles(second).map { String($0.split(separator: "/").last!) })
+        await second.finish()
+        #expect(Set(kept.map { String($0.split(separator: "/").last!) }).isSubset(of: after), "the avatar's files stay")
+        #expect(!after.contains(orphan) && !after.contains(partial), "old leftovers go")
+        #expect(after.contains(fresh), "a file that may be on its way to its row stays")
+    }
+
     @Test func whatIsNotAPhotoIsRefusedAtTheFieldAndChangesNothing() async throws {
         try await RunningParlor.with { parlor in
             let ana = Visitor(port: parlor.port)

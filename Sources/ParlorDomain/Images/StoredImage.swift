@@ -57,6 +57,8 @@ public protocol ImageStore: Sendable {
     /// The image, if `viewer` may see it: their own, or the avatar of someone they share a chat with.
     /// Anyone else gets nil, the same answer as for no image, so ids cannot be probed.
     func image(_ id: ImageID, visibleTo viewer: UserID) async throws -> StoredImage?
+    /// The hash of every version of every image: the media files that must stay.
+    func imageHashes() async throws -> Set<String>
 }
 
 extension ImagePurpose {

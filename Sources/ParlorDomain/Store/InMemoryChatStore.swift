@@ -86,6 +86,10 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore {
         }
     }
 
+    public func imageHashes() async throws -> Set<String> {
+        state.withLock { Set($0.images.values.flatMap { $0.versions.map(\.hash) }) }
+    }
+
     public func image(_ id: ImageID, visibleTo viewer: UserID) async throws -> StoredImage? {
         state.withLock { state in
             guard let image = state.images[id] else { return nil }

@@ -83,6 +83,9 @@ public final class ParlorApp: Sendable {
         throttle = SignInThrottle(limits: configuration.signInLimits)
         accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)
         decoyHash = try await passwords.hashed("parlor-decoy-password")
+        // File ages are the file system's, so the real time, not the injected clock.
+        let swept = media.sweep(keeping: try await store.imageHashes(), now: Date())
+        if swept > 0 { logger.notice("media files without an image removed", metadata: ["count": "\(swept)"]) }
     }
 
     /// Applies every published event to the open pages, and registers pages that connect, until cancelled.

@@ -22,6 +22,29 @@ struct MediaFolder: Sendable {
         }
     }
 
+    /// Removes files no image row names (and temporary ones): what a crash between writing the files and
+    /// recording the image left behind. Only files older than `grace`, so an upload still on its way to
+    /// its row (in this or another instance) keeps its files. Answers how many went.
+    func sweep(keeping hashes: Set<String>, now: Date, grace: TimeInterval = 600) -> Int {
+        let manager = FileManager.default
+        guard let folders = try? manager.contentsOfDirectory(atPath: path) else { return 0 }
+        var removed = 0
+        for folder in folders where folder.utf8.count == 2 {
+            let folderPath = path + "/" + folder
+            for name in (try? manager.contentsOfDirectory(atPath: folderPath)) ?? [] {
+                let hash = String(name.prefix { $0 != "." })
+                let isTemporary = name.contains(".part-")
+                guard isTemporary || !hashes.contains(hash) else { continue }
+                let file = folderPath + "/" + name
+                guard let modified = (try? manager.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
+                      now.timeIntervalSince(modified) > grace
+                else { continue }
+                if unlink(file) == 0 { removed += 1 }
+            }
+        }
+        return removed
+    }
+
     /// Where a version's file is; the hash is checked to be what this folder writes (64 hex digits).
     func file(hash: String, format: ImageFormat) throws -> String {
         guard hash.utf8.count == 64, hash.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {

@@ -1,28 +1,27 @@
 import Foundation
-import HTTPTestSupport
 
 /// A browser without JavaScript, as far as the server can tell: it keeps cookies, posts forms with the
 /// token the last page carried, and does not follow redirects (tests look at them).
-final class Visitor {
-    let port: UInt16
-    var cookies: [String: String] = [:]
+public final class Visitor {
+    public let port: UInt16
+    public var cookies: [String: String] = [:]
     /// The `csrf` field of the last page that had one.
-    var csrf = ""
+    public var csrf = ""
     /// The `token` field of the last composer seen.
-    var composerToken = ""
+    public var composerToken = ""
 
-    init(port: UInt16) {
+    public init(port: UInt16) {
         self.port = port
     }
 
     @discardableResult
-    func get(_ target: String, headers: [String] = []) async throws -> TestResponse {
+    public func get(_ target: String, headers: [String] = []) async throws -> TestResponse {
         try await send("GET", target, headers: headers)
     }
 
     /// Posts `fields` (plus this visitor's CSRF token unless `csrf` is given).
     @discardableResult
-    func post(_ target: String, _ fields: [(String, String)], csrf: String? = nil, headers: [String] = []) async throws -> TestResponse {
+    public func post(_ target: String, _ fields: [(String, String)], csrf: String? = nil, headers: [String] = []) async throws -> TestResponse {
         let all = [("csrf", csrf ?? self.csrf)] + fields
         let body = all.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
         return try await send("POST", target, headers: ["Content-Type: application/x-www-form-urlencoded"] + headers, body: body)
@@ -30,7 +29,7 @@ final class Visitor {
 
     /// Posts a multipart form with one file (and this visitor's CSRF token), as a browser's file field does.
     @discardableResult
-    func postFile(_ target: String, field: String, filename: String, contentType: String, bytes: [UInt8], fields: [(String, String)] = []) async throws
+    public func postFile(_ target: String, field: String, filename: String, contentType: String, bytes: [UInt8], fields: [(String, String)] = []) async throws
         -> TestResponse
     {
         let boundary = "----parlorTest\(UInt32.random(in: 1...UInt32.max))"
@@ -52,7 +51,7 @@ final class Visitor {
 
     /// Sends a POST without waiting for its answer, which the caller reads from the returned connection:
     /// several visitors' requests can then reach the server at once.
-    func startPost(_ target: String, _ fields: [(String, String)]) throws -> RawClient {
+    public func startPost(_ target: String, _ fields: [(String, String)]) throws -> RawClient {
         let all = [("csrf", csrf)] + fields
         let body = all.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
         let client = try RawClient(port: port, timeout: 15)
@@ -60,7 +59,7 @@ final class Visitor {
         return client
     }
 
-    func send(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) async throws -> TestResponse {
+    public func send(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) async throws -> TestResponse {
         let client = try RawClient(port: port, timeout: 15)
         let fields = headers + cookieHeader
         let response = try await client.exchange(method, target, headers: fields, body: body)
@@ -69,7 +68,7 @@ final class Visitor {
     }
 
     /// Opens the event stream of a page; the caller reads it.
-    func openEvents(_ target: String, lastEventID: String? = nil) async throws -> (RawClient, TestResponse) {
+    public func openEvents(_ target: String, lastEventID: String? = nil) async throws -> (RawClient, TestResponse) {
         let client = try RawClient(port: port, timeout: 15)
         var fields = ["Accept: text/event-stream"] + cookieHeader
         if let lastEventID { fields.append("Last-Event-ID: \(lastEventID)") }
@@ -94,13 +93,13 @@ final class Visitor {
         if let token = Self.field("token", in: html) { composerToken = token }
     }
 
-    static func field(_ name: String, in html: String) -> String? {
+    public static func field(_ name: String, in html: String) -> String? {
         guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
         let rest = html[range.upperBound...]
         return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
 
-    static func encode(_ text: String) -> String {
+    public static func encode(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
@@ -110,13 +109,13 @@ final class Visitor {
 
     /// Signs up; afterwards this visitor is signed in.
     @discardableResult
-    func signUp(_ handle: String, name: String? = nil, password: String = "correct horse battery") async throws -> TestResponse {
+    public func signUp(_ handle: String, name: String? = nil, password: String = "correct horse battery") async throws -> TestResponse {
         try await get("/signup")
         return try await post("/signup", [("handle", handle), ("displayName", name ?? handle.capitalized), ("password", password)])
     }
 
     /// Starts a chat with `handle` and returns its path ("/chats/3").
-    func startChat(with handle: String) async throws -> String {
+    public func startChat(with handle: String) async throws -> String {
         try await get("/chats/new")
         let response = try await post("/chats/new", [("handle", handle)])
         guard response.status == 303, let location = response.header("Location") else {
@@ -127,7 +126,7 @@ final class Visitor {
 
     /// The path of the chat with `name` in this visitor's chat list ("/chats/1"). Parlor Bot starts its chat
     /// on its own after sign-up, so the list is asked again for up to two seconds.
-    func chat(named name: String) async throws -> String {
+    public func chat(named name: String) async throws -> String {
         for _ in 0..<100 {
             let list = try await get("/chats").text
             if let nameRange = list.range(of: "<span class=\"chat-list-name\">\(name)</span>"),
@@ -143,7 +142,7 @@ final class Visitor {
 
     /// Opens `chat` and sends `text` from its composer.
     @discardableResult
-    func say(_ text: String, in chat: String, replyTo: String? = nil) async throws -> TestResponse {
+    public func say(_ text: String, in chat: String, replyTo: String? = nil) async throws -> TestResponse {
         try await get(chat)
         var fields = [("body", text), ("token", composerToken)]
         if let replyTo { fields.append(("replyTo", replyTo)) }

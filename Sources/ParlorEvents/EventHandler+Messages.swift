@@ -170,6 +170,8 @@ extension EventHandler {
                 deliver([renderer.update(.replace, cell.domID, .messageCell(cell))], to: open)
             }
             try await sendListItem(chat.id, viewer: viewer, context: context, pages: pages, movingToTop: false)
+            // A deleted message no longer counts as unread for the others.
+            if message.isDeleted, member != message.senderID { deliver([try await badgeUpdate(for: viewer, context: context)], to: pages) }
         }
     }
 

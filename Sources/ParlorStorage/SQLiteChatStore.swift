@@ -233,6 +233,11 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore {
             guard !old.isDeleted else { return old }
             try db.cachedStatement(sql: "UPDATE message SET body = '', deletedAt = ? WHERE id = ?")
                 .execute(arguments: [deletion.deletedAt.timeIntervalSince1970, old.id.rawValue])
+            // Whoever had not read it has one message fewer to read.
+            try db.cachedStatement(sql: """
+                UPDATE member SET unreadCount = MAX(0, unreadCount - 1)
+                WHERE chatID = ? AND userID <> ? AND IFNULL(lastReadMessageID, 0) < ?
+                """).execute(arguments: [old.chatID.rawValue, old.senderID.rawValue, old.id.rawValue])
             return old.deleted(at: deletion.deletedAt)
         }
         // Older copies of the page stay in the write-ahead log until it is copied back and emptied: done
@@ -279,7 +284,8 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore {
             try db.cachedStatement(sql: """
                 UPDATE member SET unreadCount = (
                     SELECT COUNT(*) FROM message
-                    WHERE message.chatID = ?1 AND message.id > IFNULL(member.lastReadMessageID, 0) AND message.senderID <> ?2)
+                    WHERE message.chatID = ?1 AND message.id > IFNULL(member.lastReadMessageID, 0) AND message.senderID <> ?2
+                        AND message.deletedAt IS NULL)
                 WHERE chatID = ?1 AND userID = ?2
                 """).execute(arguments: [report.chatID.rawValue, report.readerID.rawValue])
             let mark = try Int64.fetchOne(

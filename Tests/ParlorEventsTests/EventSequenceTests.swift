@@ -117,6 +117,10 @@ import Testing
         #expect(cell.domID == "message-\(message.id)" && cell.isDeleted && cell.body.isEmpty && cell.replyURL == nil)
         #expect(benOpen.steps.first == "replace message-\(message.id)")
         #expect(anaList.fragments.compactMap(\.chatListItem).map(\.lastMessagePreview) == ["Message deleted"])
+        // Ben had not read it: it no longer counts, in the store and on his badge.
+        #expect(try await world.store.unreadTotal(for: world.ben.id) == 0)
+        let badges = benOpen.fragments.compactMap(\.badge)
+        #expect(!badges.isEmpty && badges.last?.count == nil, "\(badges)")
         #expect(try await world.store.message(message.id)?.body == "", "the text is gone from the store")
     }
 

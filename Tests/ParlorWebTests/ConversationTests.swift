@@ -94,6 +94,14 @@ import Testing
             try await ben.get(chat)
             #expect(try await ben.post(chat + "/messages/\(lastID)/delete", []).status == 303)
             #expect(try await ana.get("/chats").text.contains("<span class=\"chat-list-preview\">Message deleted</span>"))
+            // A message deleted before it was read is nothing left to read.
+            try await ana.get(chat)
+            let oops = try await ana.say("Oops", in: chat)
+            let oopsID = try #require(oops.header("Location")?.split(separator: "-").last.map(String.init))
+            #expect(try await ben.get("/chats").text.contains("<title>(2) Chats · Parlor</title>"), "the bot's welcome and Oops")
+            try await ana.get(chat)
+            #expect(try await ana.post(chat + "/messages/\(oopsID)/delete", []).status == 303)
+            #expect(try await ben.get("/chats").text.contains("<title>(1) Chats · Parlor</title>"))
             // Not only hidden: the bytes are in neither the database file nor its log.
             for file in ["parlor.sqlite", "parlor.sqlite-wal"] {
                 let bytes = (try? Data(contentsOf: parlor.folder.appendingPathComponent(file))) ?? Data()

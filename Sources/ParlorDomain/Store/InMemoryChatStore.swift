@@ -233,7 +233,8 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore {
         var count = 0
         for id in ids.reversed() {
             guard id > mark else { break }
-            if state.messages[id]?.senderID != viewer { count += 1 }
+            // A deleted message is nothing left to read.
+            if let message = state.messages[id], message.senderID != viewer, !message.isDeleted { count += 1 }
         }
         return count
     }

@@ -87,7 +87,7 @@ public struct ConversationBuilder: Sendable {
         }
 
         let firstUnread = unreadAfter.flatMap { mark in
-            snapshot.messages.first { $0.id > mark && $0.senderID != context.viewer.id }?.id
+            snapshot.messages.first { $0.id > mark && $0.senderID != context.viewer.id && !$0.isDeleted }?.id
         }
         var entries: [(date: Date, cell: MessageCellViewModel)] = []
         entries.reserveCapacity(snapshot.messages.count + snapshot.pending.count)

@@ -56,6 +56,14 @@
     if (cell && !document.getElementById("unread-marker")) cell.before(kept.line);
   }
 
+  // A renamed contact: the page's title ("(2) Ben · Parlor") takes the new name, keeping its count and suffix.
+  function retitle(headerID) {
+    const heading = document.getElementById(headerID + "-title");
+    const name = heading && heading.firstChild ? heading.firstChild.textContent.trim() : "";
+    const parts = document.title.match(/^(\(\d+\+?\)\s*)?(.*?)(\s·\s[^·]+)$/);
+    if (name && parts) document.title = (parts[1] || "") + name + parts[3];
+  }
+
   // Whether the conversation is scrolled to (nearly) its end: then new messages keep it there.
   function followsEnd() {
     const messages = document.querySelector(".conversation .messages");
@@ -75,6 +83,7 @@
         element.replaceWith(fragment);
         restoreUnsent(unsent);
         if (unreadLine) restoreUnreadLine(unreadLine);
+        if (target.startsWith("conversation-header-")) retitle(target);
         if (edited) announce("Edited. " + edited);
         if (following) scrollToEnd(null);
         break;

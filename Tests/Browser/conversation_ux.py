@@ -302,6 +302,7 @@ def main():
         name.send_keys("Benedict Okafor")
         ben.find_element(By.CSS_SELECTOR, ".settings-form button[type=submit]").click()
         wait_for(ana, text_in(".conversation-header h1", "Benedict Okafor"), "the new name in Ana's open conversation")
+        wait_for(ana, lambda d: "Benedict Okafor · Parlor" in d.title, "and in its title: " + ana.title)
         step("rename-live", ana)
 
         # 12. Settings: this device's zone first, zones by region with offsets; dates in Japanese say so.

@@ -5,9 +5,9 @@ import Glibc
 #endif
 
 /// Image files, named by the BLAKE2b of their bytes ("3f/3fa4…c2.webp"), so a file is written once
-/// however many images share it, and never changes. A file is written under a temporary name, flushed, then
-/// renamed: a crash leaves no half file under a real name. Files are written before the row that names
-/// them, so a row never points at nothing.
+/// however many images share it, and never changes. A file is written under a temporary name, flushed,
+/// renamed, and its folder flushed: a crash or a power loss leaves no half file under a real name. Files
+/// are written before the row that names them, so a row never points at nothing.
 struct MediaFolder: Sendable {
     let path: String
 
@@ -76,6 +76,11 @@ struct MediaFolder: Sendable {
             unlink(temporary)
             throw MediaError.cannotWrite
         }
+        // The rename itself must reach the disk before the row that names the file: flush the folder too.
+        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else { throw MediaError.cannotWrite }
+        defer { close(directory) }
+        guard fsync(directory) == 0 else { throw MediaError.cannotWrite }
     }
 
     enum MediaError: Error {

@@ -100,7 +100,8 @@ public final class EventRouter: EventSink {
                     localeIdentifier: change.localeIdentifier.flatMap(StoredText.identifier),
                     avatar: change.avatar.map { avatar in
                         NewImage(ownerID: change.userID, purpose: .avatar, versions: avatar.versions, createdAt: avatar.createdAt)
-                    }
+                    },
+                    removesAvatar: change.removesAvatar && change.avatar == nil
                 )
                 let user = try await store.updateProfile(valid)
                 return await publish(.user(.profileUpdated(user)), .profileUpdated(user), requestID)

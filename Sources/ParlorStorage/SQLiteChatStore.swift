@@ -96,10 +96,11 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore {
             let avatar = try change.avatar.map { image in try Self.insert(db, image) }
             try db.cachedStatement(sql: """
                 UPDATE user SET displayName = IFNULL(?, displayName), timeZone = IFNULL(?, timeZone), locale = IFNULL(?, locale),
-                    avatarID = IFNULL(?, avatarID)
+                    avatarID = CASE WHEN ? THEN NULL ELSE IFNULL(?, avatarID) END
                 WHERE id = ?
                 """).execute(arguments: [
-                    change.displayName, change.timeZoneIdentifier, change.localeIdentifier, avatar?.rawValue, change.userID.rawValue,
+                    change.displayName, change.timeZoneIdentifier, change.localeIdentifier, change.removesAvatar, avatar?.rawValue,
+                    change.userID.rawValue,
                 ])
             guard db.changesCount == 1,
                   let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE id = ?"), arguments: [change.userID.rawValue])

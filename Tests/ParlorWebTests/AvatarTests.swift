@@ -46,6 +46,13 @@ import Testing
             #expect(try await ana.get(url.replacingOccurrences(of: "avatarSmall", with: "display")).status == 404, "no such version")
             #expect(try await ana.get("/images/99999/avatarSmall").status == 404)
             #expect(try await ben.get(chat).text.contains(url), "Ben's page shows her face")
+            // And back to initials.
+            try await ana.get("/settings")
+            let removed = try await ana.post("/settings/avatar/remove", [])
+            #expect(removed.status == 303 && removed.header("Location") == "/settings?avatar=removed#avatar")
+            let after = try await ana.get("/settings?avatar=removed").text
+            #expect(after.contains("Photo removed.") && !after.contains("/images/") && !after.contains("Remove photo"))
+            #expect(!(try await ben.get(chat).text.contains(url)), "Ben sees her initials again")
         }
     }
 

@@ -51,15 +51,18 @@ public struct ProfileChange: Hashable, Sendable {
     public let localeIdentifier: String?
     /// A new face: stored with the change, in the same transaction.
     public let avatar: NewImage?
+    /// Back to initials (the image stays for messages that may show it; nobody's profile names it).
+    public let removesAvatar: Bool
 
     public init(
         userID: UserID, displayName: String? = nil, timeZoneIdentifier: String? = nil, localeIdentifier: String? = nil,
-        avatar: NewImage? = nil
+        avatar: NewImage? = nil, removesAvatar: Bool = false
     ) {
         self.userID = userID
         self.displayName = displayName
         self.timeZoneIdentifier = timeZoneIdentifier
         self.localeIdentifier = localeIdentifier
         self.avatar = avatar
+        self.removesAvatar = removesAvatar
     }
 }

@@ -78,7 +78,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore {
                     let id = ImageID(Int64(state.images.count + 1))
                     state.images[id] = StoredImage(id: id, ownerID: old.id, purpose: avatar.purpose, versions: avatar.versions)
                     return id
-                } ?? old.avatar,
+                } ?? (change.removesAvatar ? nil : old.avatar),
                 isBot: old.isBot
             )
             state.users[old.id] = updated

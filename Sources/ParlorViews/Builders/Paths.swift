@@ -38,4 +38,5 @@ public struct Paths: Sendable, Hashable {
     /// A person's face at the size lists and cells show it (96 px, for screens of 2 or more pixels a point).
     public func avatar(_ id: ImageID) -> String { basePath + "/images/\(id)/avatarSmall" }
     public var avatarAction: String { basePath + "/settings/avatar" }
+    public var removeAvatarAction: String { basePath + "/settings/avatar/remove" }
 }

@@ -83,14 +83,19 @@ public struct SettingsBuilder: Sendable {
     }
 
     /// The photo form, with why a photo was refused or the news that it changed.
-    public func avatarForm(error: String? = nil, changed: Bool = false, maximumBytes: Int = ImageLimits().maximumBytes) -> AvatarFormViewModel {
+    public func avatarForm(
+        error: String? = nil, changed: Bool = false, removed: Bool = false, maximumBytes: Int = ImageLimits().maximumBytes
+    ) -> AvatarFormViewModel {
         AvatarFormViewModel(
             actionURL: context.paths.avatarAction,
             csrfToken: context.csrfToken,
             avatar: AvatarBuilder.avatar(for: context.viewer, paths: context.paths),
             hint: "\(ImageFormat.acceptedNames), up to \(maximumBytes / 1_000_000) MB. It is cropped to a square.",
             errorMessage: error,
-            changedMessage: changed && error == nil ? "Photo changed. Everyone who chats with you sees it now." : nil
+            changedMessage: error != nil ? nil
+                : changed ? "Photo changed. Everyone who chats with you sees it now."
+                : removed ? "Photo removed. You show as your initials again." : nil,
+            removeURL: context.viewer.avatar == nil ? nil : context.paths.removeAvatarAction
         )
     }
 

@@ -35,14 +35,20 @@ public struct AvatarFormViewModel: TemplateContext, Hashable {
     public let errorMessage: String?
     /// "Photo changed." after a change.
     public let changedMessage: String?
+    /// Where "Remove photo" posts; nil while the person has none.
+    public let removeURL: String?
 
-    public init(actionURL: String, csrfToken: String, avatar: AvatarViewModel, hint: String, errorMessage: String?, changedMessage: String?) {
+    public init(
+        actionURL: String, csrfToken: String, avatar: AvatarViewModel, hint: String, errorMessage: String?, changedMessage: String?,
+        removeURL: String? = nil
+    ) {
         self.actionURL = actionURL
         self.csrfToken = csrfToken
         self.avatar = avatar
         self.hint = hint
         self.errorMessage = errorMessage
         self.changedMessage = changedMessage
+        self.removeURL = removeURL
     }
 
     public static let templateFields = TemplateFields<AvatarFormViewModel>(
@@ -51,7 +57,8 @@ public struct AvatarFormViewModel: TemplateContext, Hashable {
         .object("avatar", \.avatar),
         .text("hint", \.hint),
         .text("errorMessage", \.errorMessage),
-        .text("changedMessage", \.changedMessage)
+        .text("changedMessage", \.changedMessage),
+        .text("removeURL", \.removeURL)
     )
 }
 

@@ -14,6 +14,13 @@ extension ParlorApp {
             "/settings/avatar", bodyLimit: configuration.imageLimits.maximumBytes + 64 * 1024, streamingUploads: true,
             signedIn { [self] request, signedIn in try await setAvatar(request, signedIn) }
         )
+        router.post("/settings/avatar/remove", bodyLimit: 4 * 1024, signedIn { [self] request, signedIn in
+            let change = ProfileChange(userID: signedIn.user.id, removesAvatar: true)
+            guard case .profileUpdated = await events.send(.updatingProfile(change), requestID: request.id.description) else {
+                throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+            }
+            return .redirect(to: paths.settings + "?avatar=removed#avatar")
+        })
     }
 
     static let noSuchImage = HTTPError(.notFound, "There is no such image, or it is not yours to see.")

@@ -10,7 +10,10 @@ extension ParlorApp {
             let builder = settingsBuilder(signedIn)
             return try await settingsPage(
                 signedIn, form: builder.form(saved: request.query["saved"] == "1"), password: builder.passwordForm(changed: request.query["password"] == "changed"),
-                avatarForm: builder.avatarForm(changed: request.query["avatar"] == "changed", maximumBytes: configuration.imageLimits.maximumBytes)
+                avatarForm: builder.avatarForm(
+                    changed: request.query["avatar"] == "changed", removed: request.query["avatar"] == "removed",
+                    maximumBytes: configuration.imageLimits.maximumBytes
+                )
             )
         })
         router.post("/settings/password", bodyLimit: 4 * 1024, signedIn { [self] request, signedIn in

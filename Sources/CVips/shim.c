@@ -1,5 +1,4 @@
 // The fixed-arity wrappers of parlor_vips.h over libvips (Debian's libvips-dev, 8.14).
-#include <string.h>
 #include <vips/vips.h>
 #include "parlor_vips.h"
 
@@ -63,50 +62,19 @@ int parlor_vips_thumbnail(const char *path, int all_pages, int width, int height
     return result;
 }
 
-/// A copy of `in` that keeps only what the pixels need (animation frames, their delays and looping): the
-/// encoders' "strip" does not drop EXIF from WebP in 8.14, so nothing else is left for them to write.
-static int parlor_vips_bare(VipsImage *in, VipsImage **out) {
-    static const char *kept[] = { "page-height", "n-pages", "delay", "loop", "gif-delay", "gif-loop", NULL };
-    if (vips_copy(in, out, NULL) != 0) return -1;
-    gchar **fields = vips_image_get_fields(*out);
-    for (int i = 0; fields[i] != NULL; i++) {
-        int keep = 0;
-        for (int k = 0; kept[k] != NULL; k++) if (strcmp(fields[i], kept[k]) == 0) keep = 1;
-        // Fields that are the image's own shape (width, bands...) cannot be removed; the rest can.
-        if (!keep) vips_image_remove(*out, fields[i]);
-    }
-    g_strfreev(fields);
-    return 0;
-}
-
-/// Encodes without any metadata (no EXIF, no XMP, no ICC): nothing like GPS leaves the server.
+/// Encodes without any metadata (no EXIF, no XMP, no ICC): nothing like GPS leaves the server. libvips
+/// 8.14's WebP saver writes EXIF even so; VipsImageService cuts it from the container (WebPMetadata).
 int parlor_vips_webp(VipsImage *image, int quality, void **bytes, size_t *length) {
-    VipsImage *bare = NULL;
-    if (parlor_vips_bare(image, &bare) != 0) return -1;
-    int result = vips_webpsave_buffer(bare, bytes, length, "Q", quality, "strip", TRUE, NULL);
-    g_object_unref(bare);
-    return result;
+    return vips_webpsave_buffer(image, bytes, length, "Q", quality, "strip", TRUE, NULL);
 }
 int parlor_vips_jpeg(VipsImage *image, int quality, void **bytes, size_t *length) {
-    VipsImage *bare = NULL;
-    if (parlor_vips_bare(image, &bare) != 0) return -1;
-    int result = vips_jpegsave_buffer(bare, bytes, length, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, NULL);
-    g_object_unref(bare);
-    return result;
+    return vips_jpegsave_buffer(image, bytes, length, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, NULL);
 }
 int parlor_vips_png(VipsImage *image, void **bytes, size_t *length) {
-    VipsImage *bare = NULL;
-    if (parlor_vips_bare(image, &bare) != 0) return -1;
-    int result = vips_pngsave_buffer(bare, bytes, length, "strip", TRUE, NULL);
-    g_object_unref(bare);
-    return result;
+    return vips_pngsave_buffer(image, bytes, length, "strip", TRUE, NULL);
 }
 int parlor_vips_gif(VipsImage *image, void **bytes, size_t *length) {
-    VipsImage *bare = NULL;
-    if (parlor_vips_bare(image, &bare) != 0) return -1;
-    int result = vips_gifsave_buffer(bare, bytes, length, "strip", TRUE, NULL);
-    g_object_unref(bare);
-    return result;
+    return vips_gifsave_buffer(image, bytes, length, "strip", TRUE, NULL);
 }
 
 // For tests, which make their own files.

@@ -30,6 +30,26 @@ import Testing
         }
     }
 
+    @Test func everyEncoderLeavesTheExifOfItsInputBehind() throws {
+        // A picture that carries EXIF (its orientation) into each of Parlor's encoders.
+        let withExif = try Codec.decode(Codec.jpeg(Picture.quarters(width: 40, height: 30), orientation: 6))
+        #expect(withExif.hasExif)
+        let image = try Codec.image(withExif.picture)
+        defer { Vips.unref(image) }
+        parlor_vips_set_orientation(image, 6)
+        #expect(try Codec.encoded { parlor_vips_jpeg_keeping(image, $0, $1) }.contains(subsequence: Array("Exif".utf8)), "kept when asked")
+        let encoded = [
+            try Codec.encoded { parlor_vips_jpeg(image, 82, $0, $1) },
+            try Codec.encoded { parlor_vips_png(image, $0, $1) },
+            try WebPMetadata.stripped(Codec.encoded { parlor_vips_webp(image, 82, $0, $1) }) ?? [],
+        ]
+        for bytes in encoded {
+            let decoded = try Codec.decode(bytes)
+            #expect(!decoded.hasExif && decoded.exifOrientation == nil)
+            #expect(!bytes.contains(subsequence: Array("Exif".utf8)))
+        }
+    }
+
     @Test func aLargePhotoIsShrunkToItsDisplaySizeAndThumbnailKeepingItsShape() async throws {
         let file = try TestFile(Codec.jpeg(Picture.quarters(width: 2400, height: 1600), orientation: 1))
         let processed = try await service.process(file: file.path, for: .message)

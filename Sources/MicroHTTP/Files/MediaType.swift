@@ -1,6 +1,6 @@
 /// Content types of the files Parlor serves, by extension.
-enum MediaType {
-    static func forFile(named name: Substring) -> String {
+public enum MediaType {
+    public static func forFile(named name: Substring) -> String {
         guard let dot = name.lastIndex(of: ".") else { return "application/octet-stream" }
         switch name[name.index(after: dot)...].lowercased() {
         case "html", "htm": return "text/html; charset=utf-8"

@@ -34,19 +34,20 @@ extension ParlorApp {
         guard let image = try await store.image(ImageID(number), visibleTo: signedIn.user.id), let version = image.version(role),
               let path = try? media.file(hash: version.hash, format: version.format)
         else { throw Self.noSuchImage }
+        let filename = "\(image.purpose.storedName)-\(number)-\(role.rawValue).\(version.format.fileExtension)"
         var headers: HTTPHeaders = [
             "Cache-Control": "private, max-age=31536000, immutable",
             "ETag": "\"\(version.hash)\"",
             "X-Content-Type-Options": "nosniff",
             "Content-Security-Policy": "default-src 'none'; sandbox",
-            "Content-Disposition": "inline; filename=\"\(image.purpose.storedName)-\(number)-\(role.rawValue).\(version.format.fileExtension)\"",
+            "Content-Disposition": "inline; filename=\"\(filename)\"",
         ]
         if request.headers["If-None-Match"] == "\"\(version.hash)\"" { return Response(status: .notModified, headers: headers) }
         guard let body = FileBody.open(path: path) else {
             logger.error("image file missing", metadata: ["request": "\(request.id)", "image": "\(number)", "version": "\(role.rawValue)"])
             throw Self.noSuchImage
         }
-        headers.add("Content-Type", version.format.mediaType)
+        headers.add("Content-Type", MediaType.forFile(named: filename[...]))
         return Response(status: .ok, headers: headers, body: .file(body))
     }
 

@@ -99,12 +99,4 @@ extension ImageFormat {
         }
     }
 
-    var mediaType: String {
-        switch self {
-        case .jpeg: "image/jpeg"
-        case .png: "image/png"
-        case .gif: "image/gif"
-        case .webp: "image/webp"
-        }
-    }
 }

@@ -150,10 +150,10 @@ public final class EventRouter: EventSink {
 
     private func deleteMessage(_ deletion: MessageDeletion, _ requestID: String?) async -> MessageEvent {
         do {
-            let message = try await store.delete(deletion)
+            let deleted = try await store.delete(deletion)
             // Deleted before (a second click): nothing changed, nothing to tell.
-            guard message.deletedAt == deletion.deletedAt else { return .deleted(message) }
-            return await publish(.message(.deleted(message)), .deleted(message), requestID)
+            guard deleted.deletedNow else { return .deleted(deleted.message) }
+            return await publish(.message(.deleted(deleted.message)), .deleted(deleted.message), requestID)
         } catch {
             return .failedDeleting(deletion, reason: refusal(error, "message.deleting", requestID))
         }

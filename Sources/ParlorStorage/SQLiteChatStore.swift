@@ -228,10 +228,10 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore {
         }
     }
 
-    public func delete(_ deletion: MessageDeletion) async throws -> Message {
+    public func delete(_ deletion: MessageDeletion) async throws -> DeletedMessage {
         let deleted = try await pool.write { db in
             let old = try Self.ownMessage(db, deletion.messageID, of: deletion.requesterID)
-            guard !old.isDeleted else { return old }
+            guard !old.isDeleted else { return DeletedMessage(message: old, deletedNow: false) }
             try db.cachedStatement(sql: "UPDATE message SET body = '', deletedAt = ? WHERE id = ?")
                 .execute(arguments: [deletion.deletedAt.timeIntervalSince1970, old.id.rawValue])
             // Whoever had not read it has one message fewer to read.
@@ -239,11 +239,11 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore {
                 UPDATE member SET unreadCount = MAX(0, unreadCount - 1)
                 WHERE chatID = ? AND userID <> ? AND IFNULL(lastReadMessageID, 0) < ?
                 """).execute(arguments: [old.chatID.rawValue, old.senderID.rawValue, old.id.rawValue])
-            return old.deleted(at: deletion.deletedAt)
+            return DeletedMessage(message: old.deleted(at: deletion.deletedAt), deletedNow: true)
         }
         // Older copies of the page stay in the write-ahead log until it is copied back and emptied: done
         // now (deletions are rare), as far as readers allow; the next checkpoint finishes what they held up.
-        if deleted.deletedAt == deletion.deletedAt {
+        if deleted.deletedNow {
             _ = try? await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         }
         return deleted

@@ -122,6 +122,10 @@ import Testing
         let badges = benOpen.fragments.compactMap(\.badge)
         #expect(!badges.isEmpty && badges.last?.count == nil, "\(badges)")
         #expect(try await world.store.message(message.id)?.body == "", "the text is gone from the store")
+        // A second click, even within the same instant, changes nothing and tells nobody.
+        benOpen.clear()
+        await world.router.send(.deleting(MessageDeletion(messageID: message.id, requesterID: world.ana.id, deletedAt: world.clock.now)))
+        #expect(benOpen.updates.isEmpty)
     }
 
     @Test func readingShowsReadToTheSenderAndClearsTheReadersCounts() async throws {

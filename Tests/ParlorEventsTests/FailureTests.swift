@@ -24,7 +24,7 @@ import Testing
         func users(matching prefix: String, excluding: UserID, limit: Int) async throws -> [User] {
             try await inner.users(matching: prefix, excluding: excluding, limit: limit)
         }
-        func delete(_ deletion: MessageDeletion) async throws -> Message { try await inner.delete(deletion) }
+        func delete(_ deletion: MessageDeletion) async throws -> DeletedMessage { try await inner.delete(deletion) }
         func updateProfile(_ change: ProfileChange) async throws -> User { try await inner.updateProfile(change) }
         func createChat(between first: UserID, and second: UserID, at date: Date) async throws -> Chat {
             try await inner.createChat(between: first, and: second, at: date)

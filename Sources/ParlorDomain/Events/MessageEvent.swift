@@ -76,6 +76,17 @@ public struct MessageDeletion: Hashable, Sendable {
     }
 }
 
+/// What a deletion left: the deleted message, and whether this call deleted it (false when it was deleted before).
+public struct DeletedMessage: Hashable, Sendable {
+    public let message: Message
+    public let deletedNow: Bool
+
+    public init(message: Message, deletedNow: Bool) {
+        self.message = message
+        self.deletedNow = deletedNow
+    }
+}
+
 /// "I have seen this chat up to here."
 public struct ReadReport: Hashable, Sendable {
     public let chatID: ChatID

@@ -31,8 +31,8 @@ public protocol ChatStore: Sendable {
     /// Replaces the text of the editor's own message; a deleted one cannot be edited.
     func edit(_ edit: MessageEdit) async throws -> Message
     /// Deletes the requester's own message: its text is erased from the store, its place in the chat stays.
-    /// Deleting it again answers the deleted message.
-    func delete(_ deletion: MessageDeletion) async throws -> Message
+    /// Deleting it again answers the deleted message with `deletedNow` false.
+    func delete(_ deletion: MessageDeletion) async throws -> DeletedMessage
     func message(_ id: MessageID) async throws -> Message?
     /// Up to `limit` messages older than `before` (the newest when nil), oldest first.
     func messages(in chat: ChatID, before: MessageID?, limit: Int) async throws -> MessagePage

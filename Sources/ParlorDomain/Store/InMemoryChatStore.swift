@@ -175,13 +175,13 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore {
         }
     }
 
-    public func delete(_ deletion: MessageDeletion) async throws -> Message {
+    public func delete(_ deletion: MessageDeletion) async throws -> DeletedMessage {
         try state.withLock { state throws(Refusal) in
             let old = try Self.ownMessage(state, deletion.messageID, of: deletion.requesterID)
-            guard !old.isDeleted else { return old }
+            guard !old.isDeleted else { return DeletedMessage(message: old, deletedNow: false) }
             let deleted = old.deleted(at: deletion.deletedAt)
             state.messages[old.id] = deleted
-            return deleted
+            return DeletedMessage(message: deleted, deletedNow: true)
         }
     }
 

@@ -163,7 +163,7 @@ struct Serve: AsyncParsableCommand {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 // Stopped in reverse order: the HTTP front first (no new events), then the live pages.
-                services: [.init(service: LiveUpdatesService(app: app)), .init(service: service)],
+                services: [.init(service: LiveUpdatesService(app: app)), .init(service: MediaService(app: app)), .init(service: service)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

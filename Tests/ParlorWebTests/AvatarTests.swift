@@ -56,7 +56,7 @@ import Testing
         }
     }
 
-    @Test func atStartMediaFilesNoImageNamesAreRemovedOnceTheyAreOld() async throws {
+    @Test func theSweepRemovesMediaFilesNoImageNamesOnceTheyAreOld() async throws {
         let first = try await RunningParlor()
         let media = first.folder.appendingPathComponent("media").path
         do {
@@ -86,6 +86,7 @@ import Testing
             try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: media + "/" + existing)
         }
         let second = try await RunningParlor(folder: first.folder)
+        await second.app.sweepMedia()
         let after = Set(Self.mediaFiles(second).map { String($0.split(separator: "/").last!) })
         await second.finish()
         #expect(Set(kept.map { String($0.split(separator: "/").last!) }).isSubset(of: after), "the avatar's files stay")

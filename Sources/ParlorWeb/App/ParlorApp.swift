@@ -83,9 +83,18 @@ public final class ParlorApp: Sendable {
         throttle = SignInThrottle(limits: configuration.signInLimits)
         accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)
         decoyHash = try await passwords.hashed("parlor-decoy-password")
-        // File ages are the file system's, so the real time, not the injected clock.
-        let swept = media.sweep(keeping: try await store.imageHashes(), now: Date())
-        if swept > 0 { logger.notice("media files without an image removed", metadata: ["count": "\(swept)"]) }
+    }
+
+    /// Removes media files no image names (what a crash between writing files and recording their image
+    /// left); run once in the background after start, since a large folder takes a while to list.
+    public func sweepMedia() async {
+        do {
+            // File ages are the file system's, so the real time, not the injected clock.
+            let swept = media.sweep(keeping: try await store.imageHashes(), now: Date())
+            if swept > 0 { logger.notice("media files without an image removed", metadata: ["count": "\(swept)"]) }
+        } catch {
+            logger.error("media files not swept", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Applies every published event to the open pages, and registers pages that connect, until cancelled.

@@ -62,7 +62,8 @@ public struct Router: Sendable {
 
     /// A POST whose multipart files are written to the server's upload folder as they arrive, up to
     /// `bodyLimit` bytes in all, and given to the handler as ``FormData/uploads``; a larger
-    /// `Content-Length` is refused with 413 before the body is read.
+    /// `Content-Length` is refused with 413 before the body is read. An urlencoded form (no file) is taken
+    /// as on any route, within the server's `defaultBodyLimit`.
     public mutating func post(_ pattern: String, bodyLimit: Int, streamingUploads: Bool, _ handler: @escaping AsyncHandler) {
         routes.append(Route(method: .post, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, streamsUploads: streamingUploads, handler: .async(handler)))
     }

@@ -69,16 +69,22 @@ extension HTTPServer {
         if let type = MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Type") {
             context.formKind = FormParser.kind(contentType: String(cString: type))
         }
-        if context.refusal == nil, context.route?.streamsUploads == true {
-            // Its large limit is for files on disk: any other body would be held in memory, so it is refused.
-            guard case .multipart(let boundary)? = context.formKind else {
-                context.refusal = HTTPError(.unsupportedMediaType, "Send this as a form with a file (multipart/form-data).")
-                return .YES
-            }
+        if context.refusal == nil, context.route?.streamsUploads == true, case .multipart(let boundary)? = context.formKind {
             context.uploads = MultipartStream(
                 boundary: boundary, writer: FileUploadWriter(folder: configuration.uploadFolder, prefix: "r\(context.id)")
             )
-        } else if context.refusal == nil, context.formKind != nil, let length = contentLength, length > 0 {
+            return .YES
+        }
+        if context.route?.streamsUploads == true {
+            // Its large limit is for files on disk: any other body is held in memory, so within the usual limit.
+            context.bodyLimit = min(context.bodyLimit, configuration.defaultBodyLimit)
+            if let length = contentLength, length > context.bodyLimit {
+                let error = HTTPError(.contentTooLarge, "Without a file this address accepts at most \(context.bodyLimit) bytes.")
+                return queue(errorResponse(error, id: context.id), on: connection, id: context.id,
+                             method: method, path: context.path, started: context.started)
+            }
+        }
+        if context.refusal == nil, context.formKind != nil, let length = contentLength, length > 0 {
             // Memory only for a body that will be kept: a form for a route that will run.
             context.body.reserveCapacity(length)
         }

@@ -93,6 +93,8 @@ int parlor_vips_jpeg_keeping(VipsImage *image, void **bytes, size_t *length) {
 }
 int parlor_vips_orientation(VipsImage *image) {
     int orientation = 0;
+    // Asked first, so a picture without the field leaves nothing in libvips's error buffer.
+    if (!vips_image_get_typeof(image, VIPS_META_ORIENTATION)) return 0;
     if (vips_image_get_int(image, VIPS_META_ORIENTATION, &orientation) != 0) return 0;
     return orientation;
 }

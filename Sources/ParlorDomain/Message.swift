@@ -13,10 +13,12 @@ public struct Message: Hashable, Sendable {
     public let replyTo: MessageID?
     /// Set once the sender deleted it; its text is gone from the store then (the body is empty).
     public let deletedAt: Date?
+    /// The photo sent with it, if any (none once deleted).
+    public let photo: MessagePhoto?
 
     public init(
         id: MessageID, chatID: ChatID, senderID: UserID, body: String, createdAt: Date, editedAt: Date? = nil, replyTo: MessageID? = nil,
-        deletedAt: Date? = nil
+        deletedAt: Date? = nil, photo: MessagePhoto? = nil
     ) {
         self.id = id
         self.chatID = chatID
@@ -26,11 +28,17 @@ public struct Message: Hashable, Sendable {
         self.editedAt = editedAt
         self.replyTo = replyTo
         self.deletedAt = deletedAt
+        self.photo = photo
     }
 
     public var isDeleted: Bool { deletedAt != nil }
 
-    /// The same message after its sender deleted it: no text, the time it went.
+    /// The same message with `photo` in its new state.
+    public func with(photo: MessagePhoto?) -> Message {
+        Message(id: id, chatID: chatID, senderID: senderID, body: body, createdAt: createdAt, editedAt: editedAt, replyTo: replyTo, deletedAt: deletedAt, photo: photo)
+    }
+
+    /// The same message after its sender deleted it: no text, no photo, the time it went.
     public func deleted(at date: Date) -> Message {
         Message(id: id, chatID: chatID, senderID: senderID, body: "", createdAt: createdAt, editedAt: editedAt, replyTo: replyTo, deletedAt: date)
     }

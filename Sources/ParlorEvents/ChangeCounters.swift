@@ -54,7 +54,8 @@ public final class ChangeCounters: Sendable {
     /// count for nothing.
     public func note(_ event: DomainEvent) {
         switch event {
-        case .message(.sent(let message, _)), .message(.edited(let message)), .message(.deleted(let message)):
+        case .message(.sent(let message, _)), .message(.edited(let message)), .message(.deleted(let message)),
+             .message(.photoProcessed(let message)):
             touch(chat: message.chatID)
         case .message(.userRead(let chat, _, _, _)):
             touch(chat: chat)
@@ -72,7 +73,7 @@ public final class ChangeCounters: Sendable {
                 state.everyone = state.sequence
             }
         case .message(.sending), .message(.failedSending), .message(.editing), .message(.failedEditing), .message(.userReads),
-             .message(.deleting), .message(.failedDeleting),
+             .message(.deleting), .message(.failedDeleting), .message(.processingPhoto),
              .chat(.creating), .chat(.createFailed), .user(.signingUp), .user(.signedUp), .user(.signUpFailed),
              .user(.updatingProfile), .user(.profileUpdateFailed):
             // A new account is on nobody's page until a chat with it exists.

@@ -14,11 +14,11 @@ extension EventHandler {
             try await showFailed(outgoing, reason: reason)
         case .sent(let message, let token):
             try await showSent([(message, token)])
-        case .edited(let message), .deleted(let message):
+        case .edited(let message), .deleted(let message), .photoProcessed(let message):
             try await showChanged(message)
         case .userRead(let chat, let reader, let previous, let upTo):
             try await showRead(chat: chat, reader: reader, previous: previous, upTo: upTo)
-        case .editing, .failedEditing, .deleting, .failedDeleting, .userReads:
+        case .editing, .failedEditing, .deleting, .failedDeleting, .userReads, .processingPhoto:
             break
         }
     }

@@ -198,7 +198,8 @@ public final class EventHandler: Sendable {
         case .message(.sending(let outgoing)), .message(.failedSending(let outgoing, _)):
             people.insert(outgoing.senderID)
             chat = outgoing.chatID
-        case .message(.sent(let message, _)), .message(.edited(let message)), .message(.deleted(let message)):
+        case .message(.sent(let message, _)), .message(.edited(let message)), .message(.deleted(let message)),
+             .message(.photoProcessed(let message)):
             people.insert(message.senderID)
             chat = message.chatID
         case .message(.userRead(let id, let reader, _, _)):

@@ -53,7 +53,8 @@ public final class EventRouter: EventSink {
         case .editing(let edit): return await editMessage(edit, requestID)
         case .deleting(let deletion): return await deleteMessage(deletion, requestID)
         case .userReads(let report): return await markRead(report, requestID)
-        case .sent, .failedSending, .edited, .failedEditing, .deleted, .failedDeleting, .userRead: return event
+        case .processingPhoto(let result): return await finishPhoto(result, requestID)
+        case .sent, .failedSending, .edited, .failedEditing, .deleted, .failedDeleting, .userRead, .photoProcessed: return event
         }
     }
 
@@ -120,10 +121,10 @@ public final class EventRouter: EventSink {
             // Membership and the quoted message are checked by the store, in the transaction that stores
             // the message; before that, "Sending" reaches only pages of members (a page opens only its
             // viewer's chats), so a stranger's attempt shows nowhere and stores nothing.
-            let body = try MessageText.validated(outgoing.body)
+            let body = try MessageText.validated(outgoing.body, allowingEmpty: outgoing.photo != nil)
             valid = OutgoingMessage(
                 chatID: outgoing.chatID, senderID: outgoing.senderID, body: body, replyTo: outgoing.replyTo,
-                token: outgoing.token, createdAt: outgoing.createdAt
+                token: outgoing.token, createdAt: outgoing.createdAt, photo: outgoing.photo
             )
         } catch {
             return .failedSending(outgoing, reason: refusal(error, "message.sending", requestID))
@@ -135,6 +136,17 @@ public final class EventRouter: EventSink {
         } catch {
             let failed = MessageEvent.failedSending(valid, reason: refusal(error, "message.sending", requestID))
             return await publish(.message(failed), failed, requestID)
+        }
+    }
+
+    /// A photo's versions or its failure, stored and shown; a photo whose message went meanwhile changes nothing.
+    private func finishPhoto(_ result: PhotoResult, _ requestID: String?) async -> MessageEvent {
+        do {
+            guard let message = try await store.finishPhoto(result) else { return .processingPhoto(result) }
+            return await publish(.message(.photoProcessed(message)), .photoProcessed(message), requestID)
+        } catch {
+            logger.error("photo state not stored", metadata: ["image": "\(result.imageID)", "error": "\(error)"])
+            return .processingPhoto(result)
         }
     }
 

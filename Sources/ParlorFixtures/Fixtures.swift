@@ -109,6 +109,18 @@ public enum Fixtures {
             Fixture("message-cell/own-failed", cells.cell(snapshot.pending[1])),
             Fixture("message-cell/own-deleted", cells.cell(reply.deleted(at: world.now), sender: world.ana, contactLastRead: MessageID(115))),
             Fixture("message-cell/continues-group", cells.cell(world.message(122, chat: 7, from: world.ben, "Platform 4.", at: "2026-11-20T13:02:00Z"), sender: world.ben, after: snapshot.messages[4])),
+            Fixture("message-cell/photo-processing", cells.cell(
+                world.message(140, chat: 8, from: world.chloe, "The lake at dawn", at: "2026-11-20T08:05:00Z")
+                    .with(photo: MessagePhoto(id: ImageID(41), state: .pending, width: 320, height: 240)), sender: world.chloe
+            )),
+            Fixture("message-cell/photo-shown", cells.cell(
+                world.message(141, chat: 8, from: world.chloe, "", at: "2026-11-20T08:06:00Z")
+                    .with(photo: MessagePhoto(id: ImageID(42), state: .ready, width: 240, height: 320)), sender: world.chloe
+            )),
+            Fixture("message-cell/own-photo-failed", cells.cell(
+                world.message(142, chat: 8, from: world.ana, "Here is mine", at: "2026-11-20T08:07:00Z")
+                    .with(photo: MessagePhoto(id: ImageID(43), state: .failed, width: 320, height: 213)), sender: world.ana
+            )),
             Fixture("message-cell/contact-with-picture", cells.cell(world.message(130, chat: 8, from: world.chloe, "Here are the photos from Sunday.\n\nMore tomorrow!", at: "2026-11-20T08:00:00Z"), sender: world.chloe)),
             Fixture("day-section/yesterday", DaySectionViewModel(domID: "day-7-2026-11-19", label: world.context.dates.dayLabel(edited.createdAt, now: world.now), messages: [cells.cell(edited, sender: world.ben)])),
         ]

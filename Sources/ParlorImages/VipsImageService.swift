@@ -30,8 +30,45 @@ public final class VipsImageService: ImageService {
         return try result.get()
     }
 
+    /// The header alone, on the caller's thread: a file's header is a few kilobytes, read in well under a
+    /// millisecond, so it does not wait behind whole images on the worker.
+    public func inspect(file path: String) async throws(ImageRefusal) -> ImageHeader {
+        try Self.header(path, limits).get()
+    }
+
     /// The whole job, on a worker thread.
     static func process(_ path: String, _ purpose: ImagePurpose, _ limits: ImageLimits) -> Result<ProcessedImage, ImageRefusal> {
+        let header: ImageHeader
+        switch Self.header(path, limits) {
+        case .success(let read): header = read
+        case .failure(let refusal): return .failure(refusal)
+        }
+        let format = header.format
+        let animated = header.frames > 1 && (format == .gif || format == .webp)
+        var versions: [ImageVersion] = []
+        for box in purpose.versions {
+            var image: OpaquePointer?
+            guard parlor_vips_thumbnail(path, animated ? 1 : 0, Int32(box.width), Int32(box.height), box.crop ? 1 : 0, &image) == 0,
+                  let image
+            else {
+                _ = Vips.takeError()
+                return .failure(.unreadable)
+            }
+            defer { Vips.unref(image) }
+            guard let encoded = encode(image, original: format, animated: animated) else { return .failure(.unreadable) }
+            let outWidth = Int(parlor_vips_width(image))
+            let outHeight = Int(parlor_vips_page_height(image))
+            versions.append(ImageVersion(
+                role: box.role, format: encoded.format, width: outWidth, height: outHeight,
+                frames: animated ? max(1, Int(parlor_vips_height(image)) / max(1, outHeight)) : 1, bytes: encoded.bytes
+            ))
+        }
+        return .success(ProcessedImage(original: format, versions: versions))
+    }
+
+    /// The format by the first bytes, the size of the file, then the header by the one loader of that
+    /// format, against the limits; width and height as they will be once turned upright.
+    static func header(_ path: String, _ limits: ImageLimits) -> Result<ImageHeader, ImageRefusal> {
         // libvips reads options in brackets after a file name; Parlor's own upload paths never have any.
         guard !path.contains("["), let file = FileHandle(forReadingAtPath: path) else { return .failure(.unreadable) }
         let size = (try? file.seekToEnd()).map(Int.init) ?? 0
@@ -54,31 +91,14 @@ public final class VipsImageService: ImageService {
         let pageHeight = Int(parlor_vips_page_height(header))
         let frames = Int(parlor_vips_pages(header))
         let loader = parlor_vips_loader(header).map { String(cString: $0) } ?? ""
+        let orientation = Int(parlor_vips_orientation(header))
         Vips.unref(header)
         // The loader must be the one of the format the bytes say: a PNG loader for a PNG, nothing else.
         guard loader.hasPrefix(Self.loaderPrefix(format)) else { return .failure(.unreadable) }
         if let refusal = limits.check(width: width, height: pageHeight, frames: frames) { return .failure(refusal) }
-
-        let animated = frames > 1 && (format == .gif || format == .webp)
-        var versions: [ImageVersion] = []
-        for box in purpose.versions {
-            var image: OpaquePointer?
-            guard parlor_vips_thumbnail(path, animated ? 1 : 0, Int32(box.width), Int32(box.height), box.crop ? 1 : 0, &image) == 0,
-                  let image
-            else {
-                _ = Vips.takeError()
-                return .failure(.unreadable)
-            }
-            defer { Vips.unref(image) }
-            guard let encoded = encode(image, original: format, animated: animated) else { return .failure(.unreadable) }
-            let outWidth = Int(parlor_vips_width(image))
-            let outHeight = Int(parlor_vips_page_height(image))
-            versions.append(ImageVersion(
-                role: box.role, format: encoded.format, width: outWidth, height: outHeight,
-                frames: animated ? max(1, Int(parlor_vips_height(image)) / max(1, outHeight)) : 1, bytes: encoded.bytes
-            ))
-        }
-        return .success(ProcessedImage(original: format, versions: versions))
+        // EXIF orientations 5 to 8 turn the picture a quarter: its upright width is its stored height.
+        let turned = (5...8).contains(orientation)
+        return .success(ImageHeader(format: format, width: turned ? pageHeight : width, height: turned ? width : pageHeight, frames: frames))
     }
 
     /// WebP, or the original format when that is smaller (a flat PNG often is); animations stay WebP.

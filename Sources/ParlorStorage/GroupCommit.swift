@@ -86,9 +86,22 @@ final class GroupCommit: Sendable {
             guard replyChat == chat else { throw Refusal.notFound }
         }
         let createdAt = message.createdAt.timeIntervalSince1970
+        // The photo's row first, pending, in the same transaction: a message never names a missing image.
+        var photo: MessagePhoto?
+        if let new = message.photo {
+            try db.cachedStatement(sql: "INSERT INTO image (ownerID, purpose, createdAt, state, original) VALUES (?, 'message', ?, 'pending', ?)")
+                .execute(arguments: [sender, createdAt, new.original])
+            photo = MessagePhoto(id: ImageID(db.lastInsertedRowID), state: .pending, width: new.width, height: new.height)
+        }
         try db.cachedStatement(
-            sql: "INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token) VALUES (?, ?, ?, ?, ?, ?)"
-        ).execute(arguments: [chat, sender, message.body, createdAt, message.replyTo?.rawValue, message.token])
+            sql: """
+                INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token, photoID, photoState, photoWidth, photoHeight)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            chat, sender, message.body, createdAt, message.replyTo?.rawValue, message.token,
+            photo?.id.rawValue, photo?.state.rawValue, photo?.width, photo?.height,
+        ])
         let id = db.lastInsertedRowID
         try db.cachedStatement(
             sql: "UPDATE chat SET lastMessageID = ?, lastActivity = MAX(lastActivity, ?) WHERE id = ?"
@@ -98,7 +111,7 @@ final class GroupCommit: Sendable {
         ).execute(arguments: [chat, sender])
         return Message(
             id: MessageID(id), chatID: message.chatID, senderID: message.senderID, body: message.body,
-            createdAt: message.createdAt, replyTo: message.replyTo
+            createdAt: message.createdAt, replyTo: message.replyTo, photo: photo
         )
     }
 }

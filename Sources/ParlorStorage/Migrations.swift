@@ -101,6 +101,21 @@ enum Migrations {
                 CREATE INDEX imageVersion_by_hash ON imageVersion(hash);
                 """)
         }
+        migrator.registerMigration("6-message-photos") { db in
+            // A message's photo: the image row keeps its state and, while pending, the upload's file name; the
+            // message row repeats the state and the thumbnail's size, which is all its cell needs, so reading
+            // a page of messages stays one table.
+            try db.execute(sql: """
+                ALTER TABLE image ADD COLUMN state TEXT NOT NULL DEFAULT 'ready';
+                ALTER TABLE image ADD COLUMN original TEXT;
+                CREATE INDEX image_pending ON image(id) WHERE state = 'pending';
+                ALTER TABLE message ADD COLUMN photoID INTEGER REFERENCES image(id) ON DELETE SET NULL;
+                ALTER TABLE message ADD COLUMN photoState TEXT;
+                ALTER TABLE message ADD COLUMN photoWidth INTEGER;
+                ALTER TABLE message ADD COLUMN photoHeight INTEGER;
+                CREATE INDEX message_by_photo ON message(photoID) WHERE photoID IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }

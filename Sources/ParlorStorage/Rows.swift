@@ -23,10 +23,14 @@ extension User {
 }
 
 extension Message {
-    /// From the seven columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL
+    /// From the twelve columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL
     /// (a LEFT JOIN with no match).
     init?(row: Row, at start: Int = 0) {
         guard let id = row[start] as Int64? else { return nil }
+        var photo: MessagePhoto?
+        if let photoID = row[start + 8] as Int64?, let state = (row[start + 9] as String?).flatMap(PhotoState.init(rawValue:)) {
+            photo = MessagePhoto(id: ImageID(photoID), state: state, width: row[start + 10] ?? 1, height: row[start + 11] ?? 1)
+        }
         self.init(
             id: MessageID(id),
             chatID: ChatID(row[start + 1] as Int64),
@@ -35,7 +39,8 @@ extension Message {
             createdAt: Date(timeIntervalSince1970: row[start + 4]),
             editedAt: (row[start + 5] as Double?).map { Date(timeIntervalSince1970: $0) },
             replyTo: (row[start + 6] as Int64?).map { MessageID($0) },
-            deletedAt: (row[start + 7] as Double?).map { Date(timeIntervalSince1970: $0) }
+            deletedAt: (row[start + 7] as Double?).map { Date(timeIntervalSince1970: $0) },
+            photo: photo
         )
     }
 }
@@ -43,7 +48,9 @@ extension Message {
 enum Columns {
     /// The `message` columns in the order `Message(row:at:)` reads them, qualified by `table` when given.
     static func message(in table: String?) -> String {
-        qualified(["id", "chatID", "senderID", "body", "createdAt", "editedAt", "replyToID", "deletedAt"], by: table)
+        qualified([
+            "id", "chatID", "senderID", "body", "createdAt", "editedAt", "replyToID", "deletedAt", "photoID", "photoState", "photoWidth", "photoHeight",
+        ], by: table)
     }
 
     /// The `user` columns in the order `User(row:at:)` reads them, qualified by `table` when given.

@@ -24,16 +24,57 @@ extension SQLiteChatStore {
         try await pool.read { db in Set(try String.fetchAll(db, sql: "SELECT DISTINCT hash FROM imageVersion")) }
     }
 
+    public func pendingPhotos() async throws -> [PendingPhoto] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, original FROM image WHERE state = 'pending' ORDER BY id").map { row in
+                PendingPhoto(imageID: ImageID(row[0] as Int64), original: row[1] ?? "")
+            }
+        }
+    }
+
+    public func finishPhoto(_ result: PhotoResult) async throws -> Message? {
+        try await pool.write { db in
+            guard let messageRow = try Row.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT \(Columns.message(in: "message")) FROM message JOIN image ON image.id = message.photoID
+                    WHERE image.id = ? AND image.state = 'pending'
+                    """),
+                arguments: [result.imageID.rawValue]
+            ), let message = Message(row: messageRow), let pending = message.photo
+            else { return nil }
+            var photo = MessagePhoto(id: pending.id, state: .failed, width: pending.width, height: pending.height)
+            if let versions = result.versions, let thumbnail = versions.first(where: { $0.role == .thumbnail }) {
+                for version in versions {
+                    try db.cachedStatement(sql: """
+                        INSERT INTO imageVersion (imageID, role, format, width, height, hash, byteCount) VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """).execute(arguments: [
+                            pending.id.rawValue, version.role.rawValue, version.format.rawValue, version.width, version.height, version.hash,
+                            version.byteCount,
+                        ])
+                }
+                photo = MessagePhoto(id: pending.id, state: .ready, width: thumbnail.width, height: thumbnail.height)
+            }
+            try db.cachedStatement(sql: "UPDATE image SET state = ?, original = NULL WHERE id = ?")
+                .execute(arguments: [photo.state.rawValue, pending.id.rawValue])
+            try db.cachedStatement(sql: "UPDATE message SET photoState = ?, photoWidth = ?, photoHeight = ? WHERE id = ?")
+                .execute(arguments: [photo.state.rawValue, photo.width, photo.height, message.id.rawValue])
+            return message.with(photo: photo)
+        }
+    }
+
     public func image(_ id: ImageID, visibleTo viewer: UserID) async throws -> StoredImage? {
         try await pool.read { db in
-            // Their own, or an avatar of someone who shares a chat with them.
+            // Their own, an avatar of someone who shares a chat with them, or a photo in one of their chats.
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT ownerID, purpose FROM image
+                SELECT ownerID, purpose, state, (SELECT id FROM message WHERE photoID = image.id) FROM image
                 WHERE id = ? AND (ownerID = ? OR (purpose = 'avatar' AND EXISTS (
                     SELECT 1 FROM member mine JOIN member theirs ON theirs.chatID = mine.chatID
-                    WHERE mine.userID = ? AND theirs.userID = image.ownerID)))
-                """), arguments: [id.rawValue, viewer.rawValue, viewer.rawValue]),
-                let purpose = ImagePurpose(storedName: row[1])
+                    WHERE mine.userID = ? AND theirs.userID = image.ownerID))
+                OR (purpose = 'message' AND EXISTS (
+                    SELECT 1 FROM message JOIN member ON member.chatID = message.chatID
+                    WHERE message.photoID = image.id AND member.userID = ?)))
+                """), arguments: [id.rawValue, viewer.rawValue, viewer.rawValue, viewer.rawValue]),
+                let purpose = ImagePurpose(storedName: row[1]), let state = PhotoState(rawValue: row[2])
             else { return nil }
             let versions = try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT role, format, width, height, hash, byteCount FROM imageVersion WHERE imageID = ?"),
@@ -42,7 +83,10 @@ extension SQLiteChatStore {
                 guard let role = ImageRole(rawValue: row[0]), let format = ImageFormat(rawValue: row[1]) else { return nil }
                 return StoredImageVersion(role: role, format: format, width: row[2], height: row[3], hash: row[4], byteCount: row[5])
             }
-            return StoredImage(id: id, ownerID: UserID(row[0] as Int64), purpose: purpose, versions: versions)
+            return StoredImage(
+                id: id, ownerID: UserID(row[0] as Int64), purpose: purpose, versions: versions, state: state,
+                messageID: (row[3] as Int64?).map { MessageID($0) }
+            )
         }
     }
 }

@@ -223,7 +223,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore {
             try db.cachedStatement(sql: "UPDATE message SET body = ?, editedAt = ? WHERE id = ?").execute(arguments: [edit.body, edit.editedAt.timeIntervalSince1970, old.id.rawValue])
             return Message(
                 id: old.id, chatID: old.chatID, senderID: old.senderID, body: edit.body, createdAt: old.createdAt,
-                editedAt: edit.editedAt, replyTo: old.replyTo
+                editedAt: edit.editedAt, replyTo: old.replyTo, photo: old.photo
             )
         }
     }
@@ -232,8 +232,14 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore {
         let deleted = try await pool.write { db in
             let old = try Self.ownMessage(db, deletion.messageID, of: deletion.requesterID)
             guard !old.isDeleted else { return DeletedMessage(message: old, deletedNow: false) }
-            try db.cachedStatement(sql: "UPDATE message SET body = '', deletedAt = ? WHERE id = ?")
-                .execute(arguments: [deletion.deletedAt.timeIntervalSince1970, old.id.rawValue])
+            try db.cachedStatement(sql: """
+                UPDATE message SET body = '', deletedAt = ?, photoID = NULL, photoState = NULL, photoWidth = NULL, photoHeight = NULL
+                WHERE id = ?
+                """).execute(arguments: [deletion.deletedAt.timeIntervalSince1970, old.id.rawValue])
+            // The photo goes with it: its row now, its files with the next sweep of the media folder.
+            if let photo = old.photo {
+                try db.cachedStatement(sql: "DELETE FROM image WHERE id = ?").execute(arguments: [photo.id.rawValue])
+            }
             // Whoever had not read it has one message fewer to read.
             try db.cachedStatement(sql: """
                 UPDATE member SET unreadCount = MAX(0, unreadCount - 1)

@@ -118,6 +118,8 @@ struct Serve: AsyncParsableCommand {
         web.mediaFolder = media ?? (database.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             .nonEmpty.map { $0 + "/media" } ?? (database.hasPrefix("/") ? "/media" : "media"))
         web.imageLimits = ImageLimits(maximumBytes: imageMegabytes * 1_000_000)
+        // A photo accepted is a photo the worker owes: no more than it runs and keeps waiting.
+        web.photosInProgress = imageThreads + imageWaitingLimit
         guard let images = VipsImageService(limits: web.imageLimits, concurrency: imageThreads, queueLimit: imageWaitingLimit) else {
             logger.critical("libvips could not start")
             throw ExitCode(70)

@@ -29,8 +29,9 @@ public final class Visitor {
 
     /// Posts a multipart form with one file (and this visitor's CSRF token), as a browser's file field does.
     @discardableResult
-    public func postFile(_ target: String, field: String, filename: String, contentType: String, bytes: [UInt8], fields: [(String, String)] = []) async throws
-        -> TestResponse
+    public func postFile(
+        _ target: String, field: String, filename: String, contentType: String, bytes: [UInt8], fields: [(String, String)] = [], headers: [String] = []
+    ) async throws -> TestResponse
     {
         let boundary = "----parlorTest\(UInt32.random(in: 1...UInt32.max))"
         var body: [UInt8] = []
@@ -41,7 +42,7 @@ public final class Visitor {
         body += bytes + Array("\r\n--\(boundary)--\r\n".utf8)
         let client = try RawClient(port: port, timeout: 15)
         var head = "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\n"
-        for header in cookieHeader { head += header + "\r\n" }
+        for header in cookieHeader + headers { head += header + "\r\n" }
         head += "Content-Length: \(body.count)\r\n\r\n"
         try client.send(Array(head.utf8) + body)
         let response = try await client.readResponse()
@@ -77,7 +78,7 @@ public final class Visitor {
     }
 
     /// The `Cookie` field, when this visitor has cookies.
-    private var cookieHeader: [String] {
+    public var cookieHeader: [String] {
         cookies.isEmpty ? [] : ["Cookie: " + cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")]
     }
 

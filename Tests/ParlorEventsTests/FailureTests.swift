@@ -25,6 +25,7 @@ import Testing
             try await inner.users(matching: prefix, excluding: excluding, limit: limit)
         }
         func delete(_ deletion: MessageDeletion) async throws -> DeletedMessage { try await inner.delete(deletion) }
+        func finishPhoto(_ result: PhotoResult) async throws -> Message? { try await inner.finishPhoto(result) }
         func updateProfile(_ change: ProfileChange) async throws -> User { try await inner.updateProfile(change) }
         func createChat(between first: UserID, and second: UserID, at date: Date) async throws -> Chat {
             try await inner.createChat(between: first, and: second, at: date)

@@ -18,6 +18,8 @@ import Testing
         let stored = upright.transformed(Picture.inverse(orientation))
         let file = try TestFile(Codec.jpeg(stored, orientation: orientation))
         #expect(try Codec.decode(file.bytes).exifOrientation == orientation, "the test file says its orientation")
+        let header = try await service.inspect(file: file.path)
+        #expect((header.format, header.width, header.height, header.frames) == (.jpeg, 60, 40, 1), "the header alone gives the upright size")
         let processed = try await service.process(file: file.path, for: .message)
         for version in processed.versions {
             let decoded = try Codec.decode(version.bytes)
@@ -97,6 +99,21 @@ import Testing
         // (not "unreadable") shows the header was checked before any decoding was tried.
         let file = try TestFile(Codec.pngClaiming(width: 50_000, height: 50_000))
         await #expect(throws: ImageRefusal.tooManyPixels(megapixels: 40)) { try await service.process(file: file.path, for: .message) }
+        await #expect(throws: ImageRefusal.tooManyPixels(megapixels: 40)) { try await service.inspect(file: file.path) }
+    }
+
+    @Test func inspectingRefusesWhatProcessingWouldBeforeAnyPixelAndSaysTheFramesOfAnAnimation() async throws {
+        let svg = try TestFile(Array("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8))
+        await #expect(throws: ImageRefusal.notAnImage(kind: "an SVG drawing or another XML file")) { try await service.inspect(file: svg.path) }
+        let empty = try TestFile([])
+        await #expect(throws: ImageRefusal.empty) { try await service.inspect(file: empty.path) }
+        let gif = try TestFile(Codec.animatedGIF(frames: 3, width: 40, height: 30))
+        let header = try await service.inspect(file: gif.path)
+        #expect((header.format, header.width, header.height, header.frames) == (.gif, 40, 30, 3))
+        #expect(header.fitted(width: 320, height: 320) == (40, 30), "a small picture is never enlarged")
+        #expect(ImageHeader(format: .jpeg, width: 4000, height: 3000, frames: 1).fitted(width: 320, height: 320) == (320, 240))
+        #expect(ImageHeader(format: .jpeg, width: 3000, height: 4000, frames: 1).fitted(width: 320, height: 320) == (240, 320))
+        #expect(ImageHeader(format: .png, width: 40_000, height: 1, frames: 1).fitted(width: 320, height: 320) == (320, 1), "never zero")
     }
 
     @Test func aGIFWithHTMLAppendedComesOutWithoutIt() async throws {

@@ -24,6 +24,8 @@ int parlor_vips_pages(VipsImage *image);
 int parlor_vips_page_height(VipsImage *image);
 int parlor_vips_bands(VipsImage *image);
 int parlor_vips_has(VipsImage *image, const char *name);
+/// The EXIF orientation, 1 to 8; 0 when the image has none.
+int parlor_vips_orientation(VipsImage *image);
 /// The name of the loader that read the header ("jpegload"); NULL when unknown.
 const char *parlor_vips_loader(VipsImage *image);
 
@@ -41,7 +43,6 @@ int parlor_vips_gif(VipsImage *image, void **bytes, size_t *length);
 VipsImage *parlor_vips_from_pixels(const void *pixels, size_t size, int width, int height, int bands);
 VipsImage *parlor_vips_from_bytes(const void *bytes, size_t length);
 int parlor_vips_jpeg_keeping(VipsImage *image, void **bytes, size_t *length);
-int parlor_vips_orientation(VipsImage *image);
 void parlor_vips_set_orientation(VipsImage *image, int orientation);
 void parlor_vips_set_pages(VipsImage *image, int page_height, int delay_ms);
 int parlor_vips_gif_keeping(VipsImage *image, void **bytes, size_t *length);

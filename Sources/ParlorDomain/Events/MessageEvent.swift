@@ -25,6 +25,10 @@ public enum MessageEvent: Hashable, Sendable {
     case userReads(ReadReport)
     /// The store moved the member's read mark: their unread count drops, the other members see "Read".
     case userRead(chat: ChatID, reader: UserID, previous: MessageID?, upTo: MessageID)
+    /// The image worker finished a message's photo, ready or failed.
+    case processingPhoto(PhotoResult)
+    /// The photo's new state is stored: every page showing the message redraws its cell.
+    case photoProcessed(Message)
 }
 
 /// A message someone wants to send.
@@ -37,14 +41,17 @@ public struct OutgoingMessage: Hashable, Sendable {
     /// Chosen by the page that sends it; the same token twice stores one message.
     public let token: String
     public let createdAt: Date
+    /// A photo sent with it, stored in the same transaction (the text may then be empty).
+    public let photo: NewPhoto?
 
-    public init(chatID: ChatID, senderID: UserID, body: String, replyTo: MessageID? = nil, token: String, createdAt: Date) {
+    public init(chatID: ChatID, senderID: UserID, body: String, replyTo: MessageID? = nil, token: String, createdAt: Date, photo: NewPhoto? = nil) {
         self.chatID = chatID
         self.senderID = senderID
         self.body = body
         self.replyTo = replyTo
         self.token = token
         self.createdAt = createdAt
+        self.photo = photo
     }
 }
 

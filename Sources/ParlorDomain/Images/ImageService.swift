@@ -4,6 +4,9 @@ public protocol ImageService: Sendable {
     /// The versions `purpose` needs of the image in the file at `path`, or why it was refused. The file is
     /// the upload as it was streamed to disk; it is read, never changed.
     func process(file path: String, for purpose: ImagePurpose) async throws(ImageRefusal) -> ProcessedImage
+    /// What the file's header says, checked against the limits, without decoding a pixel: what a request
+    /// can afford to wait for before it accepts a photo whose processing comes later.
+    func inspect(file path: String) async throws(ImageRefusal) -> ImageHeader
 }
 
 /// What an image is for, which decides its versions.

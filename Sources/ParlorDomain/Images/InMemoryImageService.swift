@@ -13,6 +13,12 @@ public struct InMemoryImageService: ImageService {
         self.size = size
     }
 
+    public func inspect(file path: String) async throws(ImageRefusal) -> ImageHeader {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable }
+        guard data.count <= limits.maximumBytes else { throw .tooLarge(bytes: limits.maximumBytes) }
+        return ImageHeader(format: try ImageFormat.sniff(data).get(), width: size.width, height: size.height, frames: 1)
+    }
+
     public func process(file path: String, for purpose: ImagePurpose) async throws(ImageRefusal) -> ProcessedImage {
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable }
         guard data.count <= limits.maximumBytes else { throw .tooLarge(bytes: limits.maximumBytes) }

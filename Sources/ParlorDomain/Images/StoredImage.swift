@@ -41,12 +41,20 @@ public struct StoredImage: Hashable, Sendable {
     public let ownerID: UserID
     public let purpose: ImagePurpose
     public let versions: [StoredImageVersion]
+    /// Avatars are stored ready; a message's photo is pending until the worker has made its versions.
+    public let state: PhotoState
+    /// The message a photo came with.
+    public let messageID: MessageID?
 
-    public init(id: ImageID, ownerID: UserID, purpose: ImagePurpose, versions: [StoredImageVersion]) {
+    public init(
+        id: ImageID, ownerID: UserID, purpose: ImagePurpose, versions: [StoredImageVersion], state: PhotoState = .ready, messageID: MessageID? = nil
+    ) {
         self.id = id
         self.ownerID = ownerID
         self.purpose = purpose
         self.versions = versions
+        self.state = state
+        self.messageID = messageID
     }
 
     public func version(_ role: ImageRole) -> StoredImageVersion? { versions.first { $0.role == role } }
@@ -59,6 +67,8 @@ public protocol ImageStore: Sendable {
     func image(_ id: ImageID, visibleTo viewer: UserID) async throws -> StoredImage?
     /// The hash of every version of every image: the media files that must stay.
     func imageHashes() async throws -> Set<String>
+    /// Messages' photos still to process, oldest first: the image worker resumes them at start.
+    func pendingPhotos() async throws -> [PendingPhoto]
 }
 
 extension ImagePurpose {

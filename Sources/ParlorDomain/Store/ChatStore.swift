@@ -34,6 +34,9 @@ public protocol ChatStore: Sendable {
     /// Deleting it again answers the deleted message with `deletedNow` false.
     func delete(_ deletion: MessageDeletion) async throws -> DeletedMessage
     func message(_ id: MessageID) async throws -> Message?
+    /// Records a pending photo's versions (ready) or its failure, on the image and its message, in one
+    /// transaction; answers the message. Nil when no photo with that id is pending (its message was deleted).
+    func finishPhoto(_ result: PhotoResult) async throws -> Message?
     /// Up to `limit` messages older than `before` (the newest when nil), oldest first.
     func messages(in chat: ChatID, before: MessageID?, limit: Int) async throws -> MessagePage
     /// Moves the reader's mark forward to `upTo` (the newest message when nil; never backwards).

@@ -19,6 +19,9 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore {
         var passwordHashes: [UserID: String] = [:]
         var sessions: [String: StoredSession] = [:]
         var images: [ImageID: StoredImage] = [:]
+        /// The upload of each pending photo.
+        var originals: [ImageID: String] = [:]
+        var nextImage: Int64 = 1
         var nextUser: Int64 = 1
         var nextChat: Int64 = 1
         var nextMessage: Int64 = 1
@@ -75,7 +78,8 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore {
                 timeZoneIdentifier: change.timeZoneIdentifier ?? old.timeZoneIdentifier,
                 localeIdentifier: change.localeIdentifier ?? old.localeIdentifier,
                 avatar: change.avatar.map { avatar in
-                    let id = ImageID(Int64(state.images.count + 1))
+                    let id = ImageID(state.nextImage)
+                    state.nextImage += 1
                     state.images[id] = StoredImage(id: id, ownerID: old.id, purpose: avatar.purpose, versions: avatar.versions)
                     return id
                 } ?? (change.removesAvatar ? nil : old.avatar),
@@ -94,8 +98,37 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore {
         state.withLock { state in
             guard let image = state.images[id] else { return nil }
             if image.ownerID == viewer { return image }
-            let shared = state.chatIDsByPair[[image.ownerID, viewer].sorted()] != nil
-            return image.purpose == .avatar && shared ? image : nil
+            if image.purpose == .message {
+                guard let message = image.messageID.flatMap({ state.messages[$0] }) else { return nil }
+                return state.chats[message.chatID]?.hasMember(viewer) == true ? image : nil
+            }
+            return state.chatIDsByPair[[image.ownerID, viewer].sorted()] != nil ? image : nil
+        }
+    }
+
+    public func pendingPhotos() async throws -> [PendingPhoto] {
+        state.withLock { state in
+            state.originals.sorted { $0.key.rawValue < $1.key.rawValue }.map { PendingPhoto(imageID: $0.key, original: $0.value) }
+        }
+    }
+
+    public func finishPhoto(_ result: PhotoResult) async throws -> Message? {
+        state.withLock { state in
+            guard state.originals.removeValue(forKey: result.imageID) != nil, let image = state.images[result.imageID],
+                  let message = image.messageID.flatMap({ state.messages[$0] }), let pending = message.photo
+            else { return nil }
+            var photo = MessagePhoto(id: pending.id, state: .failed, width: pending.width, height: pending.height)
+            var versions: [StoredImageVersion] = []
+            if let made = result.versions, let thumbnail = made.first(where: { $0.role == .thumbnail }) {
+                photo = MessagePhoto(id: pending.id, state: .ready, width: thumbnail.width, height: thumbnail.height)
+                versions = made
+            }
+            state.images[image.id] = StoredImage(
+                id: image.id, ownerID: image.ownerID, purpose: .message, versions: versions, state: photo.state, messageID: message.id
+            )
+            let finished = message.with(photo: photo)
+            state.messages[message.id] = finished
+            return finished
         }
     }
 
@@ -141,9 +174,20 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore {
             if let existing = state.messageIDsByToken[tokenKey], let stored = state.messages[existing] { return stored }
             guard let chat = state.chats[message.chatID], chat.hasMember(message.senderID) else { throw .notFound }
             if let replyTo = message.replyTo, state.messages[replyTo]?.chatID != message.chatID { throw .notFound }
+            let id = MessageID(state.nextMessage)
+            var photo: MessagePhoto?
+            if let new = message.photo {
+                let imageID = ImageID(state.nextImage)
+                state.nextImage += 1
+                state.images[imageID] = StoredImage(
+                    id: imageID, ownerID: message.senderID, purpose: .message, versions: [], state: .pending, messageID: id
+                )
+                state.originals[imageID] = new.original
+                photo = MessagePhoto(id: imageID, state: .pending, width: new.width, height: new.height)
+            }
             let stored = Message(
-                id: MessageID(state.nextMessage), chatID: message.chatID, senderID: message.senderID, body: message.body,
-                createdAt: message.createdAt, replyTo: message.replyTo
+                id: id, chatID: message.chatID, senderID: message.senderID, body: message.body,
+                createdAt: message.createdAt, replyTo: message.replyTo, photo: photo
             )
             state.nextMessage += 1
             state.messages[stored.id] = stored
@@ -168,7 +212,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore {
             guard !old.isDeleted else { throw .messageDeleted }
             let edited = Message(
                 id: old.id, chatID: old.chatID, senderID: old.senderID, body: edit.body, createdAt: old.createdAt,
-                editedAt: edit.editedAt, replyTo: old.replyTo
+                editedAt: edit.editedAt, replyTo: old.replyTo, photo: old.photo
             )
             state.messages[old.id] = edited
             return edited
@@ -179,6 +223,10 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore {
         try state.withLock { state throws(Refusal) in
             let old = try Self.ownMessage(state, deletion.messageID, of: deletion.requesterID)
             guard !old.isDeleted else { return DeletedMessage(message: old, deletedNow: false) }
+            if let photo = old.photo {
+                state.images[photo.id] = nil
+                state.originals[photo.id] = nil
+            }
             let deleted = old.deleted(at: deletion.deletedAt)
             state.messages[old.id] = deleted
             return DeletedMessage(message: deleted, deletedNow: true)

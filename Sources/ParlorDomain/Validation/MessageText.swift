@@ -7,10 +7,11 @@ public enum MessageText {
     public static let maximumLength = 4_000
 
     /// The body as it will be stored: surrounding blank lines and spaces trimmed, inner line breaks kept.
-    public static func validated(_ body: String) throws(Refusal) -> String {
+    /// Empty text is refused unless `allowingEmpty` (a photo with no words).
+    public static func validated(_ body: String, allowingEmpty: Bool = false) throws(Refusal) -> String {
         try StoredText.refuseControlCharacters(body)
         let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw .emptyMessage }
+        guard !trimmed.isEmpty || allowingEmpty else { throw .emptyMessage }
         guard trimmed.count <= maximumLength else { throw .messageTooLong(limit: maximumLength) }
         return trimmed
     }

@@ -49,7 +49,7 @@ public struct ChatListBuilder: Sendable {
         guard let message else { return "No messages yet" }
         if message.isDeleted { return MessageCellBuilder.deletedText }
         let prefix = message.senderID == context.viewer.id ? "You: " : ""
-        return prefix + TextPreview.excerpt(message.body, limit: Self.previewLimit - prefix.count)
+        return prefix + TextPreview.excerpt(MessageCellBuilder.previewText(message), limit: Self.previewLimit - prefix.count)
     }
 
     private func list(items: [ChatListItemViewModel], isLoading: Bool, errorMessage: String?) -> ChatListViewModel {

@@ -164,7 +164,8 @@ public struct ConversationBuilder: Sendable {
             fieldLabel: editing == nil ? "Message \(contact.displayName)" : "Edit your message",
             submitLabel: editing == nil ? "Send" : "Save",
             maxLength: String(MessageText.maximumLength),
-            autofocus: autofocus
+            autofocus: autofocus,
+            photoAccept: editing == nil ? "image/jpeg,image/png,image/webp,image/gif" : nil
         )
     }
 }

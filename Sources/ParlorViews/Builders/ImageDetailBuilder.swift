@@ -15,7 +15,11 @@ public struct ImageDetailBuilder: Sendable {
         self.paths = paths
     }
 
-    public func detail(_ id: ImageID, state: ImageState, altText: String, backURL: String) -> ImageDetailViewModel {
+    /// `size` is the display version's (or, while loading, the size it will have); `retryURL` is where
+    /// "Try again" goes when it failed (this page again when nil).
+    public func detail(
+        _ id: ImageID, state: ImageState, altText: String, backURL: String, size: (width: Int, height: Int)? = nil, retryURL: String? = nil
+    ) -> ImageDetailViewModel {
         var failure: String?
         if case .failed(let reason) = state { failure = reason }
         return ImageDetailViewModel(
@@ -24,8 +28,27 @@ public struct ImageDetailBuilder: Sendable {
             imageURL: state == .loaded ? paths.imageFile(id) : nil,
             altText: altText,
             failureMessage: failure,
-            retryURL: failure == nil ? nil : paths.image(id),
-            backURL: backURL
+            retryURL: failure == nil ? nil : retryURL ?? paths.image(id),
+            backURL: backURL,
+            size: size.map { ImageSizeViewModel(width: $0.width, height: $0.height) },
+            placeholderURL: state == .loading && size != nil ? paths.photoPlaceholder : nil
         )
+    }
+
+    /// A message's photo as the image view shows it: loading while it is processed (the page reloads to
+    /// look again), the display version once ready, and why it failed with the way back to the chat.
+    public func detail(photo: StoredImage, pendingSize: (width: Int, height: Int)?, altText: String, chatURL: String) -> ImageDetailViewModel {
+        switch photo.state {
+        case .pending:
+            return detail(photo.id, state: .loading, altText: altText, backURL: chatURL, size: pendingSize)
+        case .ready:
+            let display = photo.version(.display)
+            return detail(photo.id, state: .loaded, altText: altText, backURL: chatURL, size: display.map { ($0.width, $0.height) })
+        case .failed:
+            return detail(
+                photo.id, state: .failed(reason: "This photo could not be processed. Ask for it again, or send another copy."), altText: altText,
+                backURL: chatURL, retryURL: chatURL
+            )
+        }
     }
 }

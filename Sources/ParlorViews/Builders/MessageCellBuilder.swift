@@ -56,8 +56,31 @@ public struct MessageCellBuilder: Sendable {
             isDeleted: isDeleted,
             continuesGroup: continues(sender: message.senderID, at: message.createdAt, after: previous),
             startsUnread: startsUnread,
-            timeLanguage: context.dates.language
+            timeLanguage: context.dates.language,
+            photo: isDeleted ? nil : message.photo.map { photo($0, sender: sender) }
         )
+    }
+
+    static let processingText = "Processing photo…"
+    static let photoFailedText = "This photo could not be processed. Send it again, or another copy."
+
+    /// The photo in its state: a placeholder of the thumbnail's size, the thumbnail, or why it failed.
+    func photo(_ photo: MessagePhoto, sender: User) -> MessagePhotoViewModel {
+        let paths = context.paths
+        return MessagePhotoViewModel(
+            width: photo.width, height: photo.height,
+            altText: sender.id == context.viewer.id ? "Your photo" : "Photo from \(sender.displayName)",
+            viewURL: paths.image(photo.id),
+            thumbnailURL: photo.state == .ready ? paths.imageThumbnail(photo.id) : nil,
+            placeholderURL: photo.state == .ready ? nil : paths.photoPlaceholder,
+            status: photo.state == .pending ? Self.processingText : photo.state == .failed ? Self.photoFailedText : nil,
+            isFailed: photo.state == .failed
+        )
+    }
+
+    /// What a preview says of a message: its text, or "Photo" for a photo without words.
+    public static func previewText(_ message: Message) -> String {
+        message.body.isEmpty && message.photo != nil ? "Photo" : message.body
     }
 
     /// The viewer's message that the store has not acknowledged (Sending) or that failed (Failed, with retry).
@@ -94,7 +117,7 @@ public struct MessageCellBuilder: Sendable {
     public func quote(_ message: Message, author: User) -> ReplyQuoteViewModel {
         ReplyQuoteViewModel(
             author: message.senderID == context.viewer.id ? "You" : author.displayName,
-            excerpt: message.isDeleted ? Self.deletedText : TextPreview.excerpt(message.body, limit: Self.quoteLimit),
+            excerpt: message.isDeleted ? Self.deletedText : TextPreview.excerpt(Self.previewText(message), limit: Self.quoteLimit),
             url: "#message-\(message.id)"
         )
     }

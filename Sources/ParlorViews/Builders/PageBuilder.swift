@@ -75,7 +75,7 @@ public struct PageBuilder: Sendable {
         ToastViewModel(
             domID: "toast-\(message.id)",
             title: sender.displayName,
-            preview: TextPreview.excerpt(message.body, limit: 100),
+            preview: TextPreview.excerpt(MessageCellBuilder.previewText(message), limit: 100),
             url: context.paths.chat(message.chatID),
             avatar: AvatarBuilder.avatar(for: sender, paths: context.paths)
         )

@@ -35,6 +35,8 @@ public struct Paths: Sendable, Hashable {
     public func events(chat: ChatID?) -> String { basePath + "/events" + (chat.map { "?chat=\($0)" } ?? "") }
     public func image(_ id: ImageID) -> String { basePath + "/images/\(id)" }
     public func imageFile(_ id: ImageID) -> String { basePath + "/images/\(id)/display" }
+    public func imageThumbnail(_ id: ImageID) -> String { basePath + "/images/\(id)/thumbnail" }
+    public var photoPlaceholder: String { basePath + "/public/img/photo-placeholder.svg" }
     /// A person's face at the size lists and cells show it (96 px, for screens of 2 or more pixels a point).
     public func avatar(_ id: ImageID) -> String { basePath + "/images/\(id)/avatarSmall" }
     public var avatarAction: String { basePath + "/settings/avatar" }

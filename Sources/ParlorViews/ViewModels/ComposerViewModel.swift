@@ -28,11 +28,14 @@ public struct ComposerViewModel: Renderable, Hashable {
     /// Whether the text box takes the focus as the page opens: on a conversation's newest messages, where a
     /// person came to write (not on a page of older history, where they came to read).
     public let autofocus: Bool
+    /// The types the photo field accepts ("image/jpeg,…"); nil when the form takes no photo (an edit).
+    /// Set, the form is sent as multipart, so it works the same without the script.
+    public let photoAccept: String?
 
     public init(
         domID: String, actionURL: String, csrfToken: String, text: String, errorMessage: String?, isSending: Bool,
         token: String, replyQuote: ReplyQuoteViewModel?, replyToID: String?, cancelReplyURL: String?,
-        fieldLabel: String, submitLabel: String, maxLength: String, autofocus: Bool = false
+        fieldLabel: String, submitLabel: String, maxLength: String, autofocus: Bool = false, photoAccept: String? = nil
     ) {
         self.domID = domID
         self.actionURL = actionURL
@@ -48,6 +51,7 @@ public struct ComposerViewModel: Renderable, Hashable {
         self.submitLabel = submitLabel
         self.maxLength = maxLength
         self.autofocus = autofocus
+        self.photoAccept = photoAccept
     }
 
     public static let templateFields = TemplateFields<ComposerViewModel>(
@@ -64,6 +68,7 @@ public struct ComposerViewModel: Renderable, Hashable {
         .text("fieldLabel", \.fieldLabel),
         .text("submitLabel", \.submitLabel),
         .text("maxLength", \.maxLength),
-        .flag("autofocus", \.autofocus)
+        .flag("autofocus", \.autofocus),
+        .text("photoAccept", \.photoAccept)
     )
 }

@@ -13,8 +13,15 @@ public struct ImageDetailViewModel: Renderable, Hashable {
     public let failureMessage: String?
     public let retryURL: String?
     public let backURL: String
+    /// The shown size, when known: the loading placeholder takes it too, so nothing moves.
+    public let size: ImageSizeViewModel?
+    /// While loading: a neutral picture of that size.
+    public let placeholderURL: String?
 
-    public init(domID: String, isLoading: Bool, imageURL: String?, altText: String, failureMessage: String?, retryURL: String?, backURL: String) {
+    public init(
+        domID: String, isLoading: Bool, imageURL: String?, altText: String, failureMessage: String?, retryURL: String?, backURL: String,
+        size: ImageSizeViewModel? = nil, placeholderURL: String? = nil
+    ) {
         self.domID = domID
         self.isLoading = isLoading
         self.imageURL = imageURL
@@ -22,6 +29,8 @@ public struct ImageDetailViewModel: Renderable, Hashable {
         self.failureMessage = failureMessage
         self.retryURL = retryURL
         self.backURL = backURL
+        self.size = size
+        self.placeholderURL = placeholderURL
     }
 
     public static let templateFields = TemplateFields<ImageDetailViewModel>(
@@ -31,6 +40,24 @@ public struct ImageDetailViewModel: Renderable, Hashable {
         .text("altText", \.altText),
         .text("failureMessage", \.failureMessage),
         .text("retryURL", \.retryURL),
-        .text("backURL", \.backURL)
+        .text("backURL", \.backURL),
+        .object("size", \.size),
+        .text("placeholderURL", \.placeholderURL)
+    )
+}
+
+/// Width and height for `<img width height>`.
+public struct ImageSizeViewModel: TemplateContext, Hashable {
+    public let width: Int
+    public let height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public static let templateFields = TemplateFields<ImageSizeViewModel>(
+        .number("width", \.width),
+        .number("height", \.height)
     )
 }

@@ -36,12 +36,14 @@ public struct MessageCellViewModel: Renderable, Hashable {
     public let startsUnread: Bool
     /// The language of the time when it is not the page's English ("ja-JP").
     public let timeLanguage: String?
+    /// The photo sent with it, in its state.
+    public let photo: MessagePhotoViewModel?
 
     public init(
         domID: String, authorLabel: String, avatar: AvatarViewModel, time: String, fullDate: String, isoDate: String,
         body: [BodySegmentViewModel], replyQuote: ReplyQuoteViewModel?, isOwn: Bool, delivery: DeliveryViewModel?,
         replyURL: String?, editURL: String?, deleteURL: String? = nil, isDeleted: Bool = false, continuesGroup: Bool = false, startsUnread: Bool = false,
-        timeLanguage: String? = nil
+        timeLanguage: String? = nil, photo: MessagePhotoViewModel? = nil
     ) {
         self.domID = domID
         self.authorLabel = authorLabel
@@ -60,6 +62,7 @@ public struct MessageCellViewModel: Renderable, Hashable {
         self.continuesGroup = continuesGroup
         self.startsUnread = startsUnread
         self.timeLanguage = timeLanguage
+        self.photo = photo
     }
 
     public static let templateFields = TemplateFields<MessageCellViewModel>(
@@ -79,7 +82,8 @@ public struct MessageCellViewModel: Renderable, Hashable {
         .flag("isDeleted", \.isDeleted),
         .flag("continuesGroup", \.continuesGroup),
         .flag("startsUnread", \.startsUnread),
-        .text("timeLanguage", \.timeLanguage)
+        .text("timeLanguage", \.timeLanguage),
+        .object("photo", \.photo)
     )
 }
 

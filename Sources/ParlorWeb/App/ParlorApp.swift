@@ -41,6 +41,8 @@ public final class ParlorApp: Sendable {
     let dateLabels = DateLabels.Cache()
     /// Chat pages kept between requests while nothing they show changes.
     let pageCache: PageCache
+    /// Photos accepted and still being processed.
+    let photoSlots: PhotoSlots
 
     /// Compiles the templates and wires the event router and the live pages to `store` (`liveStore`, when
     /// given, for the live pages' reads) and `bus`; live updates are shared in `eventRing`, the ring of the
@@ -83,6 +85,7 @@ public final class ParlorApp: Sendable {
         throttle = SignInThrottle(limits: configuration.signInLimits)
         accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)
         decoyHash = try await passwords.hashed("parlor-decoy-password")
+        photoSlots = PhotoSlots(limit: configuration.photosInProgress)
     }
 
     /// Removes media files no image names (what a crash between writing files and recording their image
@@ -91,6 +94,7 @@ public final class ParlorApp: Sendable {
         do {
             // File ages are the file system's, so the real time, not the injected clock.
             let swept = media.sweep(keeping: try await store.imageHashes(), now: Date())
+                + media.sweepOriginals(keeping: Set(try await store.pendingPhotos().map(\.original)), now: Date())
             if swept > 0 { logger.notice("media files without an image removed", metadata: ["count": "\(swept)"]) }
         } catch {
             logger.error("media files not swept", metadata: ["error": "\(error)"])

@@ -29,6 +29,9 @@ public struct WebConfiguration: Sendable {
     public var mediaFolder = "media"
     /// How large an upload may be; the rest of the limits are the image service's.
     public var imageLimits = ImageLimits()
+    /// Photos accepted and not yet processed, at most; past it an upload is refused (503) before anything is
+    /// stored. Photos resumed at start do not count against it.
+    public var photosInProgress = 32
 
     public init() {}
 }

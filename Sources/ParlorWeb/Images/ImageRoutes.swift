@@ -9,6 +9,9 @@ extension ParlorApp {
         router.get("/images/{id}/{version}", signedIn { [self] request, signedIn in
             try await imageFile(request, signedIn)
         })
+        router.get("/images/{id}", signedIn { [self] request, signedIn in
+            try await imagePage(request, signedIn)
+        })
         // The upload goes to disk as it arrives; 413 before the body when Content-Length says more.
         router.post(
             "/settings/avatar", bodyLimit: configuration.imageLimits.maximumBytes + 64 * 1024, streamingUploads: true,
@@ -24,6 +27,25 @@ extension ParlorApp {
     }
 
     static let noSuchImage = HTTPError(.notFound, "There is no such image, or it is not yours to see.")
+
+    /// The image view: a message's photo loading, shown, or failed, with the way back to its chat; the same
+    /// 404 as for no image to anyone who may not see it. The script opens it as a dialog.
+    private func imagePage(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
+        guard let raw = request.parameters["id"], let number = Int64(raw), number > 0,
+              let image = try await store.image(ImageID(number), visibleTo: signedIn.user.id),
+              let messageID = image.messageID, let message = try await store.message(messageID), let photo = message.photo,
+              let sender = try await store.user(message.senderID)
+        else { throw Self.noSuchImage }
+        let context = context(signedIn)
+        let chatURL = paths.chat(message.chatID) + "#message-\(message.id)"
+        let altText = sender.id == signedIn.user.id ? "Your photo" : "Photo from \(sender.displayName)"
+        let detail = ImageDetailBuilder(paths: paths).detail(
+            photo: image, pendingSize: (photo.width, photo.height), altText: altText, chatURL: chatURL
+        )
+        let unread = try await store.unreadTotal(for: signedIn.user.id)
+        let layout = PageBuilder(context: context).layout(title: altText, unreadTotal: unread)
+        return page(ImagePageViewModel(layout: layout, image: detail))
+    }
 
     /// One version's file, if the viewer may see the image (404 otherwise, whatever the id). An image never
     /// changes, so a browser keeps it for a year without asking again.

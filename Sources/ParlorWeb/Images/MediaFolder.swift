@@ -45,6 +45,57 @@ struct MediaFolder: Sendable {
         return removed
     }
 
+    /// Uploads of photos still to process, under names Parlor chose ("<uuid>.jpg"); each is removed once its
+    /// photo is ready or has failed.
+    var originals: String { path + "/originals" }
+
+    /// Moves an upload into ``originals`` (renamed when on the same file system, copied otherwise), flushed
+    /// to disk with its folder before the row that names it is written. Answers its name there.
+    func keepOriginal(upload: String, format: ImageFormat) throws -> String {
+        try FileManager.default.createDirectory(atPath: originals, withIntermediateDirectories: true)
+        let name = UUID().uuidString.lowercased() + "." + format.fileExtension
+        let target = originals + "/" + name
+        if rename(upload, target) != 0 {
+            guard errno == EXDEV, let bytes = FileManager.default.contents(atPath: upload) else { throw MediaError.cannotWrite }
+            try write(Array(bytes), to: target)
+            return name
+        }
+        let descriptor = open(target, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw MediaError.cannotWrite }
+        let flushed = fsync(descriptor) == 0
+        close(descriptor)
+        guard flushed, flush(folder: originals) else {
+            unlink(target)
+            throw MediaError.cannotWrite
+        }
+        return name
+    }
+
+    /// The path of an original, when `name` is one Parlor gives (no folder in it, not hidden).
+    func original(_ name: String) -> String? {
+        guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/"), name.utf8.count <= 64 else { return nil }
+        return originals + "/" + name
+    }
+
+    func removeOriginal(_ name: String) {
+        if let path = original(name) { unlink(path) }
+    }
+
+    /// Removes originals no pending photo names, once older than `grace`: an upload whose message was
+    /// never stored, or was deleted before its photo was processed.
+    func sweepOriginals(keeping names: Set<String>, now: Date, grace: TimeInterval = 600) -> Int {
+        let manager = FileManager.default
+        var removed = 0
+        for name in (try? manager.contentsOfDirectory(atPath: originals)) ?? [] where !names.contains(name) {
+            let file = originals + "/" + name
+            guard let modified = (try? manager.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
+                  now.timeIntervalSince(modified) > grace
+            else { continue }
+            if unlink(file) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
     /// Where a version's file is; the hash is checked to be what this folder writes (64 hex digits).
     func file(hash: String, format: ImageFormat) throws -> String {
         guard hash.utf8.count == 64, hash.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
@@ -77,10 +128,14 @@ struct MediaFolder: Sendable {
             throw MediaError.cannotWrite
         }
         // The rename itself must reach the disk before the row that names the file: flush the folder too.
+        guard flush(folder: folder) else { throw MediaError.cannotWrite }
+    }
+
+    private func flush(folder: String) -> Bool {
         let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directory >= 0 else { throw MediaError.cannotWrite }
+        guard directory >= 0 else { return false }
         defer { close(directory) }
-        guard fsync(directory) == 0 else { throw MediaError.cannotWrite }
+        return fsync(directory) == 0
     }
 
     enum MediaError: Error {

@@ -11,7 +11,8 @@ extension ParlorApp {
     static let messageBodyLimit = 64 * 1024
 
     func registerMessageRoutes(on router: inout Router) {
-        router.post("/chats/{id}/messages", bodyLimit: Self.messageBodyLimit, signedIn(refused: { [self] request, signedIn in
+        // A photo goes to disk as it arrives; 413 before the body when Content-Length says more than a photo.
+        router.post("/chats/{id}/messages", bodyLimit: configuration.imageLimits.maximumBytes + Self.messageBodyLimit, streamingUploads: true, signedIn(refused: { [self] request, signedIn in
             // The conversation again, with the text kept and a fresh token: nothing is lost, nothing sent.
             let draft = ComposerDraft(text: request.form["body"] ?? "", errorMessage: Self.forgedFormMessage, token: Self.newToken())
             return try await chatsPage(signedIn, chat: try chatID(request), draft: draft)
@@ -40,8 +41,29 @@ extension ParlorApp {
         var token = request.form["token"] ?? ""
         if token.isEmpty || token.utf8.count > 64 || !token.utf8.allSatisfy(Self.isTokenByte) { token = Self.newToken() }
         let replyTo = request.form["replyTo"].flatMap(Int64.init).map { MessageID($0) }
-        let outgoing = OutgoingMessage(chatID: chat, senderID: signedIn.user.id, body: body, replyTo: replyTo, token: token, createdAt: clock.now)
-        switch await events.send(.sending(outgoing), requestID: request.id.description) {
+        // A photo is checked by its bytes and header before anything is stored; refused, the text stays.
+        var photo: NewPhoto?
+        if let upload = request.form.upload("photo"), upload.size > 0 || !upload.filename.isEmpty {
+            guard try await store.membership(chat, signedIn.user.id) != nil else { throw Self.noSuchChat }
+            do {
+                photo = try await acceptPhoto(upload: upload.path)
+            } catch {
+                logger.info("photo refused", metadata: ["request": "\(request.id)", "why": "\(error)"])
+                if Self.isFromScript(request) { return .text(error.message, status: Self.status(for: error)) }
+                var replied: Message?
+                if let replyTo { replied = try await store.message(replyTo) }
+                let draft = ComposerDraft(text: body, errorMessage: error.message, token: token, replyTo: replied)
+                return try await chatsPage(signedIn, chat: chat, draft: draft, status: Self.status(for: error))
+            }
+        }
+        let outgoing = OutgoingMessage(
+            chatID: chat, senderID: signedIn.user.id, body: body, replyTo: replyTo, token: token, createdAt: clock.now, photo: photo
+        )
+        let result = await events.send(.sending(outgoing), requestID: request.id.description)
+        if let photo {
+            if case .sent(let message, _) = result { startPhoto(message, original: photo.original) } else { dropPhoto(photo) }
+        }
+        switch result {
         case .sent(let message, _):
             if Self.isFromScript(request) { return Response(status: .noContent) }
             return .redirect(to: paths.chat(chat) + "#message-\(message.id)")

@@ -23,7 +23,7 @@ final class RunningParlor {
     private let liveUpdates: Task<Void, Never>
     var port: UInt16 { server.port ?? 0 }
 
-    init(folder: URL? = nil, configure: (inout WebConfiguration) -> Void = { _ in }) async throws {
+    init(folder: URL? = nil, images: any ImageService = InMemoryImageService(), configure: (inout WebConfiguration) -> Void = { _ in }) async throws {
         let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("parlor-web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.folder = folder
@@ -39,7 +39,7 @@ final class RunningParlor {
         // A fixed "now", so dates read the same on every run.
         let store = try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         let clock = ManualClock(Self.now)
-        let app = try await ParlorApp(configuration: configuration, store: store, images: InMemoryImageService(), clock: clock, logger: logger)
+        let app = try await ParlorApp(configuration: configuration, store: store, images: images, clock: clock, logger: logger)
         self.app = app
         liveUpdates = Task { await app.runLiveUpdates() }
         _ = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)
@@ -64,8 +64,11 @@ final class RunningParlor {
     }
 
     /// Runs `body` with a fresh Parlor, stopping it and removing its files however `body` ends.
-    static func with<Result>(configure: (inout WebConfiguration) -> Void = { _ in }, _ body: (RunningParlor) async throws -> Result) async throws -> Result {
-        let parlor = try await RunningParlor(configure: configure)
+    static func with<Result>(
+        images: any ImageService = InMemoryImageService(), configure: (inout WebConfiguration) -> Void = { _ in },
+        _ body: (RunningParlor) async throws -> Result
+    ) async throws -> Result {
+        let parlor = try await RunningParlor(images: images, configure: configure)
         do {
             let result = try await body(parlor)
             await parlor.finish()

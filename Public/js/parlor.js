@@ -505,6 +505,182 @@
     }
   }
 
+  // ---------------------------------------------------------------- photos
+
+  // The photo waits in the form's own file field (picked, pasted or dropped), shown small under the text.
+  // Send uploads it with the text; the own cell shows it with the upload's progress until the server's
+  // cells take over: "Processing photo…", then the photo, pushed when it is ready.
+  function photoField(form) {
+    return form.querySelector("input[name=photo]");
+  }
+
+  function chosenPhoto(form) {
+    const field = photoField(form);
+    return field && field.files && field.files.length ? field.files[0] : null;
+  }
+
+  function choosePhoto(form, file) {
+    const field = photoField(form);
+    if (!field || !file || !/^image\//.test(file.type)) return false;
+    const transfer = new DataTransfer();
+    transfer.items.add(file);
+    field.files = transfer.files;
+    showChosenPhoto(form);
+    return true;
+  }
+
+  function clearPhoto(form) {
+    const field = photoField(form);
+    if (field) field.value = "";
+    showChosenPhoto(form);
+  }
+
+  function showChosenPhoto(form) {
+    const old = form.querySelector(".composer-photo-preview");
+    if (old) {
+      URL.revokeObjectURL(old.querySelector("img").src);
+      old.remove();
+    }
+    const file = chosenPhoto(form);
+    if (!file) return;
+    const preview = document.createElement("div");
+    preview.className = "composer-photo-preview";
+    const picture = document.createElement("img");
+    picture.src = URL.createObjectURL(file);
+    picture.alt = "";
+    const name = document.createElement("span");
+    name.textContent = file.name;
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.textContent = "Remove photo";
+    remove.addEventListener("click", () => {
+      clearPhoto(form);
+      form.querySelector("textarea").focus();
+    });
+    preview.append(picture, name, remove);
+    form.querySelector(".composer-actions").before(preview);
+  }
+
+  function enhancePhotoField(form) {
+    const field = photoField(form);
+    if (!field) return;
+    field.addEventListener("change", () => showChosenPhoto(form));
+    // A picture pasted into the text box, or dropped on the composer, becomes the photo to send.
+    form.querySelector("textarea").addEventListener("paste", (event) => {
+      const files = event.clipboardData ? Array.from(event.clipboardData.files) : [];
+      const picture = files.find((file) => /^image\//.test(file.type));
+      if (picture && choosePhoto(form, picture)) event.preventDefault();
+    });
+    form.addEventListener("dragover", (event) => {
+      if (event.dataTransfer && Array.from(event.dataTransfer.types).includes("Files")) {
+        event.preventDefault();
+        form.setAttribute("data-dropping", "");
+      }
+    });
+    form.addEventListener("dragleave", () => form.removeAttribute("data-dropping"));
+    form.addEventListener("drop", (event) => {
+      form.removeAttribute("data-dropping");
+      const file = event.dataTransfer && event.dataTransfer.files[0];
+      if (!file) return;
+      event.preventDefault();
+      if (!choosePhoto(form, file)) showComposerError(form, "That file is not a photo. Choose a JPEG, PNG, WebP or GIF image.");
+    });
+  }
+
+  // Uploads with XMLHttpRequest, the one way to see an upload's progress. A refusal (not a photo, too
+  // large) gives the text and the photo back to the composer with the reason; anything else is Failed,
+  // with Retry (the same token: never two messages).
+  function sendPhoto(form, text, token, replyTo, file) {
+    const cell = document.getElementById("pending-" + token) || showPending(form, text, token, replyTo);
+    const retry = () => {
+      if (cell) cell.remove();
+      sendPhoto(form, text, token, replyTo, file);
+    };
+    let progress = null;
+    if (cell) {
+      const figure = document.createElement("figure");
+      figure.className = "message-photo";
+      const picture = document.createElement("img");
+      picture.src = URL.createObjectURL(file);
+      picture.alt = "Your photo";
+      progress = document.createElement("progress");
+      progress.max = 100;
+      progress.value = 0;
+      progress.setAttribute("aria-label", "Uploading photo");
+      figure.append(picture, progress);
+      cell.querySelector(".message-body").before(figure);
+      setDelivery(cell, "delivery-sending", "Uploading…");
+    }
+    const data = new FormData();
+    data.append("csrf", csrfToken());
+    data.append("body", text);
+    data.append("token", token);
+    if (replyTo) data.append("replyTo", replyTo);
+    data.append("photo", file, file.name || "photo");
+    const request = new XMLHttpRequest();
+    request.open("POST", messagesURL(form));
+    request.setRequestHeader("X-Parlor-Script", "1");
+    request.upload.addEventListener("progress", (event) => {
+      if (!event.lengthComputable || !progress) return;
+      const percent = Math.round((event.loaded * 100) / event.total);
+      progress.value = percent;
+      setDelivery(cell, "delivery-sending", "Uploading " + percent + "%");
+    });
+    request.addEventListener("load", () => {
+      if (request.status >= 200 && request.status < 300) {
+        if (progress) progress.remove();
+        if (cell) cell.setAttribute("data-acknowledged", "");
+        setDelivery(cell, "delivery-sending", "Sent");
+        return;
+      }
+      const plain = (request.getResponseHeader("Content-Type") || "").startsWith("text/plain");
+      const reason = (plain && request.responseText.trim()) || "Not sent (" + request.status + ").";
+      if (request.status === 422 || request.status === 413) {
+        if (cell) cell.remove();
+        const textarea = form.querySelector("textarea");
+        if (textarea && !textarea.value) textarea.value = text;
+        choosePhoto(form, file);
+        showComposerError(form, reason);
+      } else {
+        markFailed(cell, reason, retry);
+      }
+    });
+    request.addEventListener("error", () => markFailed(cell, "No connection.", retry));
+    request.send(data);
+  }
+
+  // ---------------------------------------------------------------- the image view
+
+  // A photo opens in a dialog over the conversation (the same image view a page shows without the
+  // script); Back, Escape or a click outside closes it, and the focus goes back to the photo.
+  document.addEventListener("click", async (event) => {
+    const link = event.target.closest("a.photo-link");
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    try {
+      const response = await fetch(link.href, { credentials: "same-origin" });
+      if (!response.ok) throw new Error("status " + response.status);
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      const detail = page.querySelector(".image-detail");
+      if (!detail) throw new Error("no image");
+      const dialog = document.createElement("dialog");
+      dialog.className = "image-dialog";
+      dialog.setAttribute("aria-label", link.querySelector("img") ? link.querySelector("img").alt : "Photo");
+      dialog.append(document.adoptNode(detail));
+      const back = dialog.querySelector("a.back");
+      if (back) {
+        back.textContent = "Close";
+        back.addEventListener("click", (click) => { click.preventDefault(); dialog.close(); });
+      }
+      dialog.addEventListener("click", (click) => { if (click.target === dialog) dialog.close(); });
+      dialog.addEventListener("close", () => { dialog.remove(); link.focus(); });
+      document.body.append(dialog);
+      dialog.showModal();
+    } catch (error) {
+      window.location.href = link.href;
+    }
+  });
+
   // ---------------------------------------------------------------- the composer's modes
 
   // Where new messages are posted: the composer's own action, or in edit mode the conversation's.
@@ -637,10 +813,12 @@
     const textarea = form.querySelector("textarea");
     rememberPlainMode(form);
     if (/\/messages\/\d+$/.test(form.getAttribute("action"))) form.setAttribute("data-editing", "");
+    enhancePhotoField(form);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = textarea.value;
-      if (!text.trim()) {
+      const photo = chosenPhoto(form);
+      if (!text.trim() && !photo) {
         showComposerError(form, "Write something before sending.");
         return;
       }
@@ -658,7 +836,12 @@
       textarea.value = "";
       if (replyTo) plainMode(form);
       textarea.focus();
-      send(form, text, token, replyTo);
+      if (photo) {
+        clearPhoto(form);
+        sendPhoto(form, text, token, replyTo, photo);
+      } else {
+        send(form, text, token, replyTo);
+      }
     });
     textarea.addEventListener("keydown", (event) => {
       // Enter sends (or saves), Shift+Enter starts a new line, Escape leaves a reply or an edit.

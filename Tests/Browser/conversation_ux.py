@@ -393,6 +393,63 @@ def main():
         assert face.get_attribute("src").endswith("/avatarSmall")
         step("avatar-live", ana, ben)
 
+        # 17. A photo in a message: Ana picks a file, sees it under the text box, sends it with words; Ben,
+        # on his open page, sees it processed by libvips and pushed live, at the size its cell kept for it,
+        # and opens it in a dialog over the conversation.
+        ben.get(chat)
+        ana.get(chat)
+        field = ana.find_element(By.CSS_SELECTOR, "form.composer input[name=photo]")
+        field.send_keys(photo)
+        wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, ".composer-photo-preview img"), "the chosen photo under the text box")
+        ana.find_element(By.CSS_SELECTOR, "form.composer textarea").send_keys("From the trip")
+        ana.find_element(By.CSS_SELECTOR, "form.composer button[type=submit]").click()
+        assert not ana.find_elements(By.CSS_SELECTOR, ".composer-photo-preview"), "the composer is empty again"
+
+        def loaded_photo(driver):
+            for cell in driver.find_elements(By.CSS_SELECTOR, "li.message[id^=message-]"):
+                if "From the trip" not in cell.text:
+                    continue
+                for picture in cell.find_elements(By.CSS_SELECTOR, "a.photo-link img"):
+                    if driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth", picture):
+                        return picture
+            return None
+        shown = wait_for(ben, loaded_photo, "Ben sees the photo, processed and pushed live")
+        natural = ben.execute_script("return [arguments[0].naturalWidth, arguments[0].naturalHeight]", shown)
+        declared = [int(shown.get_attribute("width")), int(shown.get_attribute("height"))]
+        assert natural == declared, "the cell declared the thumbnail's real size: %s against %s" % (declared, natural)
+        assert shown.get_attribute("loading") == "lazy" and shown.get_attribute("alt").startswith("Photo from Ana"), shown.get_attribute("alt")
+        wait_for(ana, loaded_photo, "Ana sees her own photo")
+        step("photo-sent-and-shown", ana, ben)
+        shown.click()
+        big = wait_for(ben, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.image-dialog[open] .image-detail img"), "the image view opens as a dialog")
+        wait_for(ben, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", big) > 0, "the display version loads")
+        assert big.get_attribute("src").endswith("/display")
+        step("photo-opened", ben)
+        ben.find_element(By.CSS_SELECTOR, "dialog.image-dialog").send_keys(Keys.ESCAPE)
+        wait_for(ben, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.image-dialog"), "Escape closes it")
+        photo_page = shown.find_element(By.XPATH, "..").get_attribute("href")
+
+        # A picture pasted into the text box is sent the same way (here a canvas drawn on the page).
+        ana.execute_script("""
+            const canvas = document.createElement("canvas");
+            canvas.width = 300; canvas.height = 200;
+            const context = canvas.getContext("2d");
+            context.fillStyle = "#2f5d8a"; context.fillRect(0, 0, 300, 200);
+            context.fillStyle = "#fff"; context.fillRect(40, 40, 120, 80);
+            canvas.toBlob((blob) => {
+              const transfer = new DataTransfer();
+              transfer.items.add(new File([blob], "pasted.png", { type: "image/png" }));
+              const paste = new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true });
+              document.querySelector("form.composer textarea").dispatchEvent(paste);
+            }, "image/png");
+        """)
+        wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, ".composer-photo-preview img"), "the pasted picture waits to be sent")
+        ana.find_element(By.CSS_SELECTOR, "form.composer button[type=submit]").click()
+        wait_for(ben, lambda d: any(
+            d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", p) == 300
+            for p in d.find_elements(By.CSS_SELECTOR, "a.photo-link img")), "Ben sees the pasted picture, never enlarged")
+        step("photo-pasted", ana, ben)
+
         # 17. The gallery: each state in a frame big enough to judge it, and the page stays at its top.
         ana.get(base + "/gallery")
         time.sleep(1)
@@ -409,6 +466,8 @@ def main():
                     continue
                 driver.get(path)
                 axe_clean(driver, label + "-" + screen)
+        ana.get(photo_page)
+        axe_clean(ana, "image-view")
         signed_out = browser(1366, 850)
         try:
             for path, screen in ((base + "/signin", "sign-in"), (base + "/signup", "sign-up")):

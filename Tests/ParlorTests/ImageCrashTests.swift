@@ -65,4 +65,70 @@ import Testing
         #expect(checked > 0, "at least one person's photo was recorded before the kill")
         _ = try await second.terminate()
     }
+
+    /// Photos in messages, sent by two people to each other until the kill: after the restart every photo
+    /// the store names is finished (the pending ones resumed from their kept uploads), each thumbnail is
+    /// there, none failed, and no upload is left over.
+    @Test(.timeLimit(.minutes(2))) func aParlorKilledWhilePhotosAreSentFinishesEveryPhotoItRecorded() async throws {
+        let first = try ServeCommandTests.RunningParlor(arguments: [])
+        try await first.waitUntilListening()
+        let ana = Visitor(port: first.port)
+        #expect(try await ana.signUp("crashana").status == 303)
+        let ben = Visitor(port: first.port)
+        #expect(try await ben.signUp("crashben").status == 303)
+        let chat = try await ana.startChat(with: "crashben")
+        try await ana.get(chat)
+        try await ben.get(chat)
+        let port = first.port
+        let senders = [(ana.cookies, ana.csrf), (ben.cookies, ben.csrf)]
+        let uploads = Task {
+            await withTaskGroup(of: Int.self) { group in
+                for (index, (cookies, csrf)) in senders.enumerated() {
+                    group.addTask {
+                        let browser = Visitor(port: port)
+                        browser.cookies = cookies
+                        browser.csrf = csrf
+                        var stored = 0
+                        for number in 0..<500 {
+                            guard let response = try? await browser.postFile(
+                                chat + "/messages", field: "photo", filename: "trip.jpg", contentType: "image/jpeg", bytes: Self.photo,
+                                fields: [("body", "Photo \(number)"), ("token", "crash-\(index)-\(number)")]
+                            ) else { break }
+                            if response.status == 303 { stored += 1 }
+                        }
+                        return stored
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+        }
+        try await Task.sleep(for: .milliseconds(1_500))
+        _ = try await first.terminate(with: SIGKILL)
+        #expect(await uploads.value > 0, "photos were sent before the kill")
+
+        let second = try ServeCommandTests.RunningParlor(arguments: [], database: first.database)
+        try await second.waitUntilListening()
+        let reader = Visitor(port: second.port)
+        reader.cookies = ana.cookies
+        // The pending ones are resumed in the background: a bounded wait until none is left.
+        var page = ""
+        for _ in 0..<200 {
+            page = try await reader.get(chat).text
+            if !page.contains("Processing photo…") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(!page.contains("Processing photo…"), "every photo recorded before the kill is finished")
+        #expect(!page.contains("could not be processed"), "none failed: each kept its upload until it was done")
+        let thumbnails = page.matches(of: /src="(\/images\/\d+\/thumbnail)"/).map { String($0.1) }
+        #expect(!thumbnails.isEmpty)
+        for url in thumbnails {
+            let image = try await reader.get(url)
+            #expect(image.status == 200 && image.header("Content-Type")?.hasPrefix("image/") == true, "\(url): \(image.status)")
+        }
+        let originals = URL(fileURLWithPath: first.database).deletingLastPathComponent().appendingPathComponent("media/originals").path
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: originals)) ?? []
+        // Uploads moved in just before the kill, whose message was never stored, wait for the sweep's ten minutes.
+        #expect(left.count <= 2, "at most one upload per sender left without its message: \(left)")
+        _ = try await second.terminate()
+    }
 }

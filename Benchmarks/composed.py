@@ -11,6 +11,11 @@ page: GET /chats/{id} signed in (50 chats in the list, a conversation of 50 mess
 send: POST /chats/{id}/messages as the page script sends them, from N connections, while both members' pages
       stream; against the store's own acknowledged rate (parlor-store-bench --sends) measured in the same run.
       Prints sends/s, the ratio, the POST p50/p99, and checks that every page got every send once and in order.
+photos: a 12-megapixel JPEG sent in messages by four senders at once, each --rounds photos, through the whole
+      path (multipart upload, header check, the message stored pending, libvips in the image worker, the
+      versions stored, the cell pushed); photos/s until the last is ready, the POST p50/p99 (what Send takes),
+      and the server's peak memory over the run (VmHWM, reset before it) against its memory before. Baseline
+      in the same run: vipsthumbnail making the same two files per photo, one process per file.
 Every server listens on 127.0.0.1 only and is stopped by PID."""
 import argparse, http.client, json, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, threading, time
 import urllib.parse
@@ -355,9 +360,129 @@ def send_benchmark(seconds, connections):
         raise
 
 
+PHOTO = os.path.join(OUT, "photo-12mp.jpg")
+
+
+def memory(pid):
+    """The server's resident memory now and its peak since the last reset, in MB."""
+    with open(f"/proc/{pid}/status") as f:
+        fields = dict(line.split(":", 1) for line in f if ":" in line)
+    return int(fields["VmRSS"].split()[0]) // 1024, int(fields["VmHWM"].split()[0]) // 1024
+
+
+def post_photo(visitor, chat, data, token):
+    boundary = "----parlorBench" + os.urandom(8).hex()
+    body = b""
+    for name, value in (("csrf", visitor.csrf), ("body", "From the bench"), ("token", token)):
+        body += f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+    body += (f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="photo.jpg"\r\n'
+             f"Content-Type: image/jpeg\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    connection = http.client.HTTPConnection("127.0.0.1", visitor.port, timeout=60)
+    cookie = "; ".join(f"{k}={v}" for k, v in sorted(visitor.cookies.items()))
+    connection.request("POST", chat + "/messages", body=body, headers={
+        "Cookie": cookie, "Content-Type": f"multipart/form-data; boundary={boundary}", "X-Parlor-Script": "1"})
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
+def photo_states(database):
+    import sqlite3
+    connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)
+    try:
+        return dict(connection.execute("SELECT state, COUNT(*) FROM image WHERE purpose = 'message' GROUP BY state").fetchall())
+    finally:
+        connection.close()
+
+
+def photos_benchmark(rounds):
+    if not os.path.exists(PHOTO):
+        # The same photo as Benchmarks/images: noise-like detail, as a camera gives.
+        subprocess.run(["/usr/bin/convert", "-size", "4000x3000", "plasma:fractal", "-blur", "0x1", "-quality", "92", PHOTO], check=True)
+    with open(PHOTO, "rb") as f:
+        data = f.read()
+    folder = tempfile.mkdtemp(prefix="parlor-photos-bench-")
+    try:
+        # Baseline: vipsthumbnail, twice per photo (display and thumbnail), one at a time.
+        outputs = os.path.join(folder, "vips")
+        os.makedirs(outputs)
+        started = time.time()
+        for _ in range(rounds):
+            for size, name in ((1200, "display"), (320, "thumb")):
+                subprocess.run(["vipsthumbnail", PHOTO, "-s", str(size), "-o", f"{outputs}/{name}.webp[Q=82,strip]"], check=True)
+        vips = rounds / (time.time() - started)
+
+        database = os.path.join(folder, "parlor.sqlite")
+        with start_parlor(18390, folder, ["--log-level", "warning"]) as parlor:
+            pid = parlor.process.pid
+            senders = []
+            for index in range(4):
+                visitor = Visitor(18390)
+                visitor.sign_up(f"sender{index}", f"Sender {index}")
+                senders.append(visitor)
+            receiver = Visitor(18390)
+            receiver.sign_up("receiver", "Rita Receiver")
+            chats = [sender.start_chat("receiver") for sender in senders]
+            for sender, chat in zip(senders, chats):
+                sender.request("GET", chat)
+            # One photo first: libvips loads its codecs on first use.
+            if post_photo(senders[0], chats[0], data, "warm-up") not in (200, 204):
+                raise SystemExit("photos: the warm-up upload was refused")
+            deadline = time.time() + 60
+            while photo_states(database).get("pending", 0) and time.time() < deadline:
+                time.sleep(0.05)
+            before, _ = memory(pid)
+            with open(f"/proc/{pid}/clear_refs", "w") as f:
+                f.write("5")  # the peak starts again from now
+            latencies, refused = [], []
+
+            def send(index):
+                for number in range(rounds):
+                    sent = time.time()
+                    status = post_photo(senders[index], chats[index], data, f"bench-{index}-{number}")
+                    latencies.append(time.time() - sent)
+                    if status not in (200, 204):
+                        refused.append(status)
+            started = time.time()
+            threads = [threading.Thread(target=send, args=(index,)) for index in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            uploaded = time.time() - started
+            deadline = time.time() + 300
+            while photo_states(database).get("pending", 0) and time.time() < deadline:
+                time.sleep(0.02)
+            elapsed = time.time() - started
+            states = photo_states(database)
+            _, peak = memory(pid)
+        total = 4 * rounds - len(refused)
+        rate = total / elapsed
+        latencies.sort()
+        print(f"\nphotos: a 12 MP JPEG ({len(data) // 1024} KB) sent by 4 senders at once, {rounds} each, through HTTP to ready")
+        print(f"{'':34} {'photos/s':>9} {'ratio':>7}")
+        print(f"{'vipsthumbnail, one at a time':34} {vips:9.2f} {1:7.3f}   (target: Parlor at least 0.80x)")
+        print(f"{'Parlor, upload to ready':34} {rate:9.2f} {rate / vips:7.3f}   uploads done in {uploaded:.1f} s, "
+              f"all ready in {elapsed:.1f} s; {len(refused)} refused {sorted(set(refused))}")
+        print(f"  POST (what Send takes): p50 {statistics.median(latencies) * 1000:.0f} ms, "
+              f"p99 {latencies[int(len(latencies) * 0.99) - 1 if len(latencies) > 1 else 0] * 1000:.0f} ms")
+        print(f"  server memory: {before} MB before, peak {peak} MB while four upload at once "
+              f"({peak - before} MB for the photos; target: peak under 150 MB)")
+        print(f"  photos: {states}")
+        with open(os.path.join(OUT, "photos.json"), "w") as f:
+            json.dump({"vipsthumbnail": vips, "parlor": rate, "refused": len(refused), "before": before, "peak": peak,
+                       "states": states}, f, indent=1)
+        if states.get("failed", 0) or states.get("pending", 0):
+            raise SystemExit(f"photos: not every photo was made ({states}; log: {folder}/parlor.log)")
+        shutil.rmtree(folder, ignore_errors=True)
+    except BaseException:
+        print(f"photos: kept {folder} (the server's log and database) for a look")
+        raise
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("which", choices=["page", "send"])
+    parser.add_argument("which", choices=["page", "send", "photos"])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=None)
@@ -365,6 +490,8 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     if args.which == "page":
         page_benchmark(args.rounds, args.seconds, args.connections or 32)
+    elif args.which == "photos":
+        photos_benchmark(args.rounds if args.rounds != 3 else 5)
     else:
         send_benchmark(args.seconds, args.connections or 64)
 

@@ -92,16 +92,16 @@ enum FormParser {
     static func multipart(_ body: [UInt8], boundary: [UInt8]) throws(Failure) -> FormData {
         let delimiter = Array("--".utf8) + boundary
         let separator = Array("\r\n".utf8) + delimiter
-        guard var cursor = body.firstRange(of: delimiter)?.upperBound else { throw .malformed }
+        guard var cursor = ByteSearch.firstRange(of: delimiter, in: body[...])?.upperBound else { throw .malformed }
         var form = FormData()
         while true {
             // After a delimiter: "--" ends the form, CRLF starts a part.
             if body[cursor...].starts(with: Array("--".utf8)) { return form }
             guard body[cursor...].starts(with: Array("\r\n".utf8)) else { throw .malformed }
             cursor += 2
-            guard let headEnd = body[cursor...].firstRange(of: Array("\r\n\r\n".utf8)) else { throw .malformed }
+            guard let headEnd = ByteSearch.firstRange(of: Array("\r\n\r\n".utf8), in: body[cursor...]) else { throw .malformed }
             let head = try partHead(body[cursor..<headEnd.lowerBound])
-            guard let next = body[headEnd.upperBound...].firstRange(of: separator) else { throw .malformed }
+            guard let next = ByteSearch.firstRange(of: separator, in: body[headEnd.upperBound...]) else { throw .malformed }
             let content = Array(body[headEnd.upperBound..<next.lowerBound])
             if let filename = head.filename {
                 form.files.append(FormData.File(fieldName: head.name, filename: filename, contentType: head.contentType, bytes: content))

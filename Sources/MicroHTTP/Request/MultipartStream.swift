@@ -27,6 +27,7 @@ struct MultipartStream<Writer: UploadWriter> {
     private var fieldBytes: [UInt8] = []
     private var fieldTotal = 0
     private(set) var fields = QueryItems()
+    private static var headEnd: [UInt8] { [0x0D, 0x0A, 0x0D, 0x0A] }
 
     init(boundary: [UInt8], writer: Writer, fieldLimit: Int = 64 * 1024, headLimit: Int = 8 * 1024) {
         delimiter = Array("--".utf8) + boundary
@@ -55,7 +56,7 @@ struct MultipartStream<Writer: UploadWriter> {
             pending = []
             return false
         case .preamble:
-            guard let found = pending.firstRange(of: delimiter) else {
+            guard let found = ByteSearch.firstRange(of: delimiter, in: pending) else {
                 pending.removeFirst(max(0, pending.count - (delimiter.count - 1)))
                 return false
             }
@@ -73,7 +74,7 @@ struct MultipartStream<Writer: UploadWriter> {
             state = .head
             return true
         case .head:
-            guard let end = pending.firstRange(of: Array("\r\n\r\n".utf8)) else {
+            guard let end = ByteSearch.firstRange(of: Self.headEnd, in: pending) else {
                 if pending.count > headLimit { throw .tooLarge }
                 return false
             }
@@ -90,7 +91,7 @@ struct MultipartStream<Writer: UploadWriter> {
             }
             return true
         case .content(let isFile):
-            if let found = pending.firstRange(of: separator) {
+            if let found = ByteSearch.firstRange(of: separator, in: pending) {
                 try take(pending[..<found.lowerBound], isFile: isFile)
                 pending.removeFirst(found.upperBound)
                 if isFile {

@@ -42,6 +42,8 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
+        // glibc's mallopt (its options are macros): how many arenas keep freed memory (see MallocSettings).
+        .systemLibrary(name: "CMalloc"),
         // libvips from Debian (libvips-dev): decoding, resizing and encoding uploaded images. A C target of
         // fixed-arity wrappers whose header keeps images opaque; only its .c file sees libvips's and GLib's
         // headers (pkg-config's flags for vips include -pthread, which SwiftPM refuses with a warning).
@@ -101,7 +103,7 @@ let package = Package(
             name: "parlor",
             dependencies: [
                 "MicroHTTP", "ParlorWeb", "ParlorTemplates", "ParlorStorage", "ParlorBots", "ParlorDomain", "ParlorEvents",
-                "ParlorFixtures", "ParlorViews", "ParlorImages",
+                "ParlorFixtures", "ParlorViews", "ParlorImages", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

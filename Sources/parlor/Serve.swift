@@ -36,6 +36,8 @@ struct Serve: AsyncParsableCommand {
     var imageThreads = ServerConfiguration.onlineCores
     @Option(help: "Photos that may wait to be processed before more get 503.")
     var imageWaitingLimit = 16
+    @Option(help: "glibc malloc arenas (0: glibc's default of eight per core); fewer keep less freed memory.")
+    var mallocArenas = max(2, ServerConfiguration.onlineCores)
     @Option(help: "Address of a reverse proxy whose X-Forwarded-Proto and X-Forwarded-For are believed (repeatable).")
     var trustedProxy: [String] = []
     @Option(help: "Seconds Parlor Bot waits before marking a message read.")
@@ -73,6 +75,7 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         // Bounded before they become milliseconds: a Double past Int64's range would stop Parlor at start.
+        guard (0...1_024).contains(mallocArenas) else { throw ValidationError("--malloc-arenas must be 0 to 1024") }
         guard heartbeat > 0, heartbeat <= 3_600 else { throw ValidationError("--heartbeat must be above 0 and at most 3600 seconds") }
         guard shutdownGrace >= 0, shutdownGrace <= 3_600 else { throw ValidationError("--shutdown-grace must be 0 to 3600 seconds") }
         guard botReadDelay >= 0, botReplyDelay >= 0, botReadDelay <= 3_600, botReplyDelay <= 3_600 else {
@@ -88,6 +91,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocSettings.apply(arenas: mallocArenas)
         let level = logLevel
         LoggingSystem.bootstrap { label in EscapingLogHandler(label: label, level: level) }
         let logger = Logger(label: "parlor")

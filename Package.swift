@@ -174,6 +174,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzLinkifier", ["ParlorViews"]),
         ("FuzzTextExcerpt", ["ParlorViews"]),
         ("FuzzImageSniffing", ["ParlorDomain"]),
+        ("FuzzJPEGFrame", ["ParlorDomain"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(

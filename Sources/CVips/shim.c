@@ -91,6 +91,9 @@ VipsImage *parlor_vips_from_bytes(const void *bytes, size_t length) {
 int parlor_vips_jpeg_keeping(VipsImage *image, void **bytes, size_t *length) {
     return vips_jpegsave_buffer(image, bytes, length, "Q", 95, NULL);
 }
+int parlor_vips_jpeg_progressive(VipsImage *image, void **bytes, size_t *length) {
+    return vips_jpegsave_buffer(image, bytes, length, "Q", 90, "interlace", TRUE, NULL);
+}
 int parlor_vips_orientation(VipsImage *image) {
     int orientation = 0;
     // Asked first, so a picture without the field leaves nothing in libvips's error buffer.

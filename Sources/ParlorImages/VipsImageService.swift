@@ -73,7 +73,8 @@ public final class VipsImageService: ImageService {
         guard !path.contains("["), let file = FileHandle(forReadingAtPath: path) else { return .failure(.unreadable) }
         let size = (try? file.seekToEnd()).map(Int.init) ?? 0
         try? file.seek(toOffset: 0)
-        let head = (try? file.read(upToCount: ImageFormat.sniffLength)) ?? Data()
+        // Enough for the magic number, and for a JPEG's frame header after its metadata segments.
+        let head = (try? file.read(upToCount: JPEGFrame.searchLength)) ?? Data()
         try? file.close()
         let format: ImageFormat
         switch ImageFormat.sniff(head) {
@@ -81,6 +82,11 @@ public final class VipsImageService: ImageService {
         case .failure(let refusal): return .failure(refusal)
         }
         guard size <= limits.maximumBytes else { return .failure(.tooLarge(bytes: limits.maximumBytes)) }
+        if format == .jpeg {
+            // Before libvips opens it: a progressive JPEG's decoder needs memory for the whole image.
+            guard let frame = JPEGFrame.read(head) else { return .failure(.unreadable) }
+            if let refusal = limits.check(frame) { return .failure(refusal) }
+        }
 
         // The header: what libvips's loader (one of the four allowed) says of the size.
         guard let header = parlor_vips_header(path) else {

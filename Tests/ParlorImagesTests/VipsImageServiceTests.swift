@@ -102,6 +102,31 @@ import Testing
         await #expect(throws: ImageRefusal.tooManyPixels(megapixels: 40)) { try await service.inspect(file: file.path) }
     }
 
+    @Test func aProgressiveJPEGIsMadeWhenItsCoefficientsFitAndRefusedFromItsHeaderWhenNot() async throws {
+        let small = try TestFile(Codec.progressiveJPEG(Picture.quarters(width: 400, height: 300)))
+        #expect(JPEGFrame.read(small.bytes)?.isProgressive == true, "the test file is progressive")
+        let processed = try await service.process(file: small.path, for: .message)
+        #expect(processed.version(.display).map { ($0.width, $0.height) } ?? (0, 0) == (400, 300))
+
+        // 36 megapixels, within the pixel limit; progressive 4:4:4 needs 216 MB of coefficients.
+        let huge = try TestFile(Codec.jpegHeader(marker: 0xC2, width: 6_000, height: 6_000, sampling: [0x11, 0x11, 0x11]))
+        let frame = try #require(JPEGFrame.read(huge.bytes))
+        #expect(frame.isProgressive && frame.width == 6_000 && frame.coefficientBytes == 216_000_000, "the frame, not the EXIF thumbnail's")
+        await #expect(throws: ImageRefusal.progressiveTooLarge) { try await service.inspect(file: huge.path) }
+        await #expect(throws: ImageRefusal.progressiveTooLarge) { try await service.process(file: huge.path, for: .message) }
+        // The same size in 4:2:0 needs 108 MB, within the bound: it gets as far as libvips (which finds no pixels).
+        let camera = try TestFile(Codec.jpegHeader(marker: 0xC2, width: 6_000, height: 6_000, sampling: [0x22, 0x11, 0x11]))
+        #expect(JPEGFrame.read(camera.bytes)?.coefficientBytes == 108_000_000)
+        await #expect(throws: ImageRefusal.unreadable) { try await service.inspect(file: camera.path) }
+        // Baseline: decoded in strips, never refused for this.
+        let baseline = try TestFile(Codec.jpegHeader(marker: 0xC0, width: 6_000, height: 6_000, sampling: [0x11, 0x11, 0x11]))
+        #expect(JPEGFrame.read(baseline.bytes)?.isProgressive == false)
+        await #expect(throws: ImageRefusal.unreadable) { try await service.inspect(file: baseline.path) }
+        // A segment that claims more bytes than there are: no frame.
+        #expect(JPEGFrame.read(Array(huge.bytes.prefix(20))) == nil)
+        #expect(ImageRefusal.progressiveTooLarge.message.contains("standard JPEG"))
+    }
+
     @Test func inspectingRefusesWhatProcessingWouldBeforeAnyPixelAndSaysTheFramesOfAnAnimation() async throws {
         let svg = try TestFile(Array("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8))
         await #expect(throws: ImageRefusal.notAnImage(kind: "an SVG drawing or another XML file")) { try await service.inspect(file: svg.path) }
@@ -223,6 +248,27 @@ enum Codec {
         defer { Vips.unref(image) }
         parlor_vips_set_orientation(image, Int32(orientation))
         return try encoded { parlor_vips_jpeg_keeping(image, $0, $1) }
+    }
+
+    static func progressiveJPEG(_ picture: Picture) throws -> [UInt8] {
+        let image = try image(picture)
+        defer { Vips.unref(image) }
+        return try encoded { parlor_vips_jpeg_progressive(image, $0, $1) }
+    }
+
+    /// A JPEG's start as a camera writes it, with a frame header claiming `width` x `height` and the
+    /// sampling of each component; an EXIF segment holding a small frame header of its own comes first.
+    static func jpegHeader(marker: UInt8, width: Int, height: Int, sampling: [UInt8]) -> [UInt8] {
+        func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+            [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        }
+        func frame(_ marker: UInt8, _ width: Int, _ height: Int, _ sampling: [UInt8]) -> [UInt8] {
+            var payload: [UInt8] = [8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), UInt8(sampling.count)]
+            for (index, factors) in sampling.enumerated() { payload += [UInt8(index + 1), factors, 0] }
+            return segment(marker, payload)
+        }
+        let exif = segment(0xE1, Array("Exif".utf8) + [0, 0, 0xFF, 0xD8] + frame(0xC0, 160, 120, [0x11]))
+        return [0xFF, 0xD8] + exif + frame(marker, width, height, sampling) + [0xFF, 0xDA, 0x00, 0x02]
     }
 
     static func png(_ picture: Picture) throws -> [UInt8] {

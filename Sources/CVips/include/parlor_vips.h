@@ -43,6 +43,7 @@ int parlor_vips_gif(VipsImage *image, void **bytes, size_t *length);
 VipsImage *parlor_vips_from_pixels(const void *pixels, size_t size, int width, int height, int bands);
 VipsImage *parlor_vips_from_bytes(const void *bytes, size_t length);
 int parlor_vips_jpeg_keeping(VipsImage *image, void **bytes, size_t *length);
+int parlor_vips_jpeg_progressive(VipsImage *image, void **bytes, size_t *length);
 void parlor_vips_set_orientation(VipsImage *image, int orientation);
 void parlor_vips_set_pages(VipsImage *image, int page_height, int delay_ms);
 int parlor_vips_gif_keeping(VipsImage *image, void **bytes, size_t *length);

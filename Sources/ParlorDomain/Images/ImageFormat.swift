@@ -45,6 +45,8 @@ public enum ImageRefusal: Error, Hashable, Sendable {
     case tooLarge(bytes: Int)
     case tooManyPixels(megapixels: Int)
     case tooLongAnimation
+    /// A progressive JPEG whose decoding would need more memory than Parlor gives one photo.
+    case progressiveTooLarge
     /// The file claims a format but cannot be read as one (damaged, cut short, not what it says).
     case unreadable
     /// Too many images are being processed; nothing was kept.
@@ -59,6 +61,7 @@ public enum ImageRefusal: Error, Hashable, Sendable {
         case .tooLarge(let bytes): "Photos can be at most \(bytes / 1_000_000) MB."
         case .tooManyPixels(let megapixels): "Photos can have at most \(megapixels) megapixels."
         case .tooLongAnimation: "That animation has too many frames for its size. Send a shorter or smaller one."
+        case .progressiveTooLarge: "That progressive JPEG is too large to open safely. Send it smaller, or saved as a standard JPEG."
         case .unreadable: "That image could not be read; it may be damaged or cut short. Try another copy."
         case .busy: "Parlor is busy with other photos. Please try again in a moment."
         }

@@ -70,11 +70,26 @@ public struct ImageLimits: Hashable, Sendable {
     public var maximumPixels: Int
     /// Frames times pixels of an animation (200 megapixels: 50 frames of 2000x2000, or 500 of 632x632).
     public var maximumAnimationPixels: Int
+    /// Memory a progressive JPEG's decoder may need for its coefficients (128 MB: 40 megapixels of a
+    /// camera's usual 4:2:0, 21 of 4:4:4). Such a decoder keeps the whole image's coefficients whatever
+    /// size is asked for, so shrinking on load does not bound it; past this the photo is refused.
+    public var maximumProgressiveBytes: Int
 
-    public init(maximumBytes: Int = 25_000_000, maximumPixels: Int = 40_000_000, maximumAnimationPixels: Int = 200_000_000) {
+    public init(
+        maximumBytes: Int = 25_000_000, maximumPixels: Int = 40_000_000, maximumAnimationPixels: Int = 200_000_000,
+        maximumProgressiveBytes: Int = 128_000_000
+    ) {
         self.maximumBytes = maximumBytes
         self.maximumPixels = maximumPixels
         self.maximumAnimationPixels = maximumAnimationPixels
+        self.maximumProgressiveBytes = maximumProgressiveBytes
+    }
+
+    /// Whether a JPEG's frame is within the limits: its pixels, and a progressive one's coefficients.
+    public func check(_ frame: JPEGFrame) -> ImageRefusal? {
+        if let refusal = check(width: frame.width, height: frame.height, frames: 1) { return refusal }
+        guard !frame.isProgressive || frame.coefficientBytes <= maximumProgressiveBytes else { return .progressiveTooLarge }
+        return nil
     }
 
     /// Whether a header's numbers are within the limits: each number is checked before any arithmetic.

@@ -16,13 +16,14 @@ public struct InMemoryImageService: ImageService {
     public func inspect(file path: String) async throws(ImageRefusal) -> ImageHeader {
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable }
         guard data.count <= limits.maximumBytes else { throw .tooLarge(bytes: limits.maximumBytes) }
-        return ImageHeader(format: try ImageFormat.sniff(data).get(), width: size.width, height: size.height, frames: 1)
+        let format = try ImageFormat.sniff(data).get()
+        if format == .jpeg, let frame = JPEGFrame.read(data.prefix(JPEGFrame.searchLength)), let refusal = limits.check(frame) { throw refusal }
+        return ImageHeader(format: format, width: size.width, height: size.height, frames: 1)
     }
 
     public func process(file path: String, for purpose: ImagePurpose) async throws(ImageRefusal) -> ProcessedImage {
+        let format = try await inspect(file: path).format
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable }
-        guard data.count <= limits.maximumBytes else { throw .tooLarge(bytes: limits.maximumBytes) }
-        let format = try ImageFormat.sniff(data).get()
         return ProcessedImage(original: format, versions: purpose.versions.map { box in
             ImageVersion(role: box.role, format: format, width: min(size.width, box.width), height: min(size.height, box.height), bytes: Array(data))
         })

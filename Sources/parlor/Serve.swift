@@ -32,6 +32,12 @@ struct Serve: AsyncParsableCommand {
     var media: String?
     @Option(help: "Largest photo upload, in megabytes.")
     var imageMegabytes = ImageLimits().maximumBytes / 1_000_000
+    @Option(help: "Most megapixels of one photo (one frame), read from its header before any pixel is decoded.")
+    var imageMegapixels = ImageLimits().maximumPixels / 1_000_000
+    @Option(help: "Most megapixels of an animation, frames times pixels.")
+    var animationMegapixels = ImageLimits().maximumAnimationPixels / 1_000_000
+    @Option(help: "Most megabytes a progressive JPEG's decoder may need for its coefficients.")
+    var progressiveJpegMegabytes = ImageLimits().maximumProgressiveBytes / 1_000_000
     @Option(help: "Photos processed at once (default: one per core).")
     var imageThreads = ServerConfiguration.onlineCores
     @Option(help: "Photos that may wait to be processed before more get 503.")
@@ -86,6 +92,9 @@ struct Serve: AsyncParsableCommand {
         guard (passwordWaitingLimit ?? 0) >= 0 else { throw ValidationError("--password-waiting-limit cannot be negative") }
         // Megabytes become bytes and a body limit: bounded first.
         guard (1...1_000).contains(imageMegabytes) else { throw ValidationError("--image-megabytes must be 1 to 1000") }
+        guard (1...1_000).contains(imageMegapixels) else { throw ValidationError("--image-megapixels must be 1 to 1000") }
+        guard (1...100_000).contains(animationMegapixels) else { throw ValidationError("--animation-megapixels must be 1 to 100000") }
+        guard (1...100_000).contains(progressiveJpegMegabytes) else { throw ValidationError("--progressive-jpeg-megabytes must be 1 to 100000") }
         guard (1...256).contains(imageThreads) else { throw ValidationError("--image-threads must be 1 to 256") }
         guard (0...10_000).contains(imageWaitingLimit) else { throw ValidationError("--image-waiting-limit must be 0 to 10000") }
     }
@@ -121,7 +130,10 @@ struct Serve: AsyncParsableCommand {
         // Beside the database: "data/parlor.sqlite" keeps its images in "data/media".
         web.mediaFolder = media ?? (database.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             .nonEmpty.map { $0 + "/media" } ?? (database.hasPrefix("/") ? "/media" : "media"))
-        web.imageLimits = ImageLimits(maximumBytes: imageMegabytes * 1_000_000)
+        web.imageLimits = ImageLimits(
+            maximumBytes: imageMegabytes * 1_000_000, maximumPixels: imageMegapixels * 1_000_000,
+            maximumAnimationPixels: animationMegapixels * 1_000_000, maximumProgressiveBytes: progressiveJpegMegabytes * 1_000_000
+        )
         // A photo accepted is a photo the worker owes: no more than it runs and keeps waiting.
         web.photosInProgress = imageThreads + imageWaitingLimit
         guard let images = VipsImageService(limits: web.imageLimits, concurrency: imageThreads, queueLimit: imageWaitingLimit) else {

@@ -132,6 +132,7 @@ import Testing
         ["--heartbeat", "1e300"], ["--shutdown-grace", "1e300"], ["--bot-reply-delay", "1e19"], ["--heartbeat", "nan"],
         ["--streams-per-account", "0"], ["--password-waiting-limit", "-1"],
         ["--image-megabytes", "9223372036854775807"], ["--image-threads", "0"], ["--image-waiting-limit", "-5"], ["--malloc-arenas", "-1"], ["--malloc-arenas", "99999999999"],
+        ["--image-megapixels", "0"], ["--animation-megapixels", "9223372036854775807"], ["--progressive-jpeg-megabytes", "-1"],
     ])
     func aValuePastAnyUseIsRefusedAtStartWithoutATrap(_ flags: [String]) async throws {
         let parlor = try RunningParlor(arguments: flags)

@@ -63,13 +63,13 @@ class Parlor:
         return self.process.returncode
 
 
-def browser(width=1200, height=850, zone=None, hooks=None):
+def browser(width=1200, height=850, zone=None, hooks=None, extra=()):
     """Headless Chromium at a window size; `zone` overrides its time zone, `hooks` is script every page
-    runs before its own."""
+    runs before its own, `extra` are more command-line switches."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=%d,%d" % (width, height),
-                     "--disable-gpu", "--lang=en-US"):
+                     "--disable-gpu", "--lang=en-US", *extra):
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
     # Each headless browser counts as focused, as a person's front window would: read receipts need it.

@@ -23,8 +23,18 @@ import Testing
         for step in [
             "eleventh-page-at-once", "focus-in-composer", "grouped-and-unread-line", "inline-reply", "inline-edit", "toast", "reconnecting",
             "send-waiting", "send-failed", "history-in-place", "history-leads-back", "rename-live", "dates-say-their-language", "deleted",
-            "notifications-on", "notified-while-hidden", "password-changed", "avatar-live", "gallery", "axe-clean",
+            "notifications-on", "notified-while-hidden", "password-changed", "avatar-live", "photo-sent-and-shown", "photo-opened",
+            "photo-pasted", "gallery", "axe-clean",
         ] {
+            #expect(output.contains(step), "step \(step) did not run")
+        }
+    }
+
+    /// Tests/Browser/behind_nginx.py: deploy/ as an operator installs it, Debian's nginx with TLS and HTTP/2 in
+    /// front of `parlor serve` started with the systemd unit's arguments.
+    @Test(.timeLimit(.minutes(5))) func parlorWorksBehindNginxAsDeployed() async throws {
+        let output = try await Self.run("behind_nginx.py", artifacts: Self.artifacts + "/nginx")
+        for step in ["chat-through-nginx", "photo-through-nginx", "origin-checked-through-nginx", "static-from-nginx"] {
             #expect(output.contains(step), "step \(step) did not run")
         }
     }

@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Parlor deployed as deploy/ says, tried as a new operator would: Debian's nginx with the site of
+deploy/nginx/ (TLS with a certificate made for the run, HTTP/2), and `parlor serve` with the ExecStart
+arguments of deploy/parlor.service, its working folder and an empty state folder standing in for
+/var/lib/parlor. Two people chat live through the proxy in headless Chromium, send a photo larger than
+nginx's default body limit, and a POST with a foreign Origin is refused. Every server listens on
+127.0.0.1 only and is stopped by PID.
+
+usage: behind_nginx.py PARLOR_BINARY REPOSITORY ARTIFACTS"""
+import http.client
+import os
+import re
+import shlex
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import two_people_chat as common  # noqa: E402 (reads the same three arguments)
+from selenium.webdriver.common.by import By  # noqa: E402
+
+from conversation_ux import FACE_JPEG  # noqa: E402
+import base64  # noqa: E402
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def replace_once(text, old, new, what):
+    """`old` must be there exactly once: the deploy files changed in a way this test must follow."""
+    count = text.count(old)
+    assert count == 1, "%s: expected %r once in the deploy file, found it %d times" % (what, old, count)
+    return text.replace(old, new)
+
+
+def unit_arguments(state, port):
+    """The ExecStart of deploy/parlor.service, with this run's binary, folders and port."""
+    with open(os.path.join(common.REPOSITORY, "deploy", "parlor.service")) as unit:
+        text = unit.read()
+    for needed in ("StateDirectory=parlor", "WorkingDirectory=/var/lib/parlor", "ProtectSystem=strict"):
+        assert needed in text, "the unit lost " + needed
+    line = re.search(r"^ExecStart=(.+)$", text, re.M).group(1)
+    arguments = shlex.split(line)
+    assert arguments[0] == "/opt/parlor/parlor"
+    assert "--trusted-proxy" in arguments, "behind nginx, Parlor must believe its forwarded fields"
+    stop = int(re.search(r"^TimeoutStopSec=(\d+)$", text, re.M).group(1))
+    grace = float(arguments[arguments.index("--shutdown-grace") + 1])
+    assert stop > grace, "systemd would kill Parlor before its shutdown grace ends"
+    replaced = []
+    for argument in arguments:
+        argument = argument.replace("/opt/parlor/parlor", os.path.abspath(common.BINARY))
+        argument = argument.replace("/opt/parlor/", os.path.abspath(common.REPOSITORY) + "/")
+        argument = argument.replace("/var/lib/parlor", state)
+        replaced.append(argument)
+    replaced[replaced.index("--port") + 1] = str(port)
+    return replaced + ["--bot-read-delay", "0.3", "--bot-reply-delay", "0.6"]
+
+
+def nginx_config(folder, parlor_port, http_port, https_port):
+    """deploy/nginx/parlor.conf as an operator installs it, on this run's ports, certificate and folders,
+    inside a main configuration of this run's own (pid, logs and temporary files in `folder`)."""
+    with open(os.path.join(common.REPOSITORY, "deploy", "nginx", "parlor.conf")) as site_file:
+        site = site_file.read()
+    site = replace_once(site, "server 127.0.0.1:8080;", "server 127.0.0.1:%d;" % parlor_port, "upstream")
+    site = replace_once(site, "    listen 80;\n", "    listen 127.0.0.1:%d;\n" % http_port, "http listen")
+    site = replace_once(site, "    listen [::]:80;\n", "", "http listen, IPv6")
+    site = replace_once(site, "    listen 443 ssl http2;\n", "    listen 127.0.0.1:%d ssl http2;\n" % https_port, "https listen")
+    site = replace_once(site, "    listen [::]:443 ssl http2;\n", "", "https listen, IPv6")
+    site = re.sub(r"ssl_certificate (\S+);", "ssl_certificate %s/cert.pem;" % folder, site)
+    site = re.sub(r"ssl_certificate_key (\S+);", "ssl_certificate_key %s/key.pem;" % folder, site)
+    site = replace_once(site, "set $parlor_public /opt/parlor/Public;", "set $parlor_public %s/Public;" % common.REPOSITORY, "public")
+    site = replace_once(site, "include snippets/parlor-locations.conf;",
+                        "include %s/deploy/nginx/parlor-locations.conf;" % common.REPOSITORY, "locations")
+    temporary = "\n".join("    %s_temp_path %s/%s;" % (kind, folder, kind) for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    return """
+worker_processes 1;
+pid %(folder)s/nginx.pid;
+error_log %(folder)s/error.log;
+worker_shutdown_timeout 30s;
+events { worker_connections 512; }
+http {
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    access_log %(folder)s/access.log;
+%(temporary)s
+%(site)s
+}
+""" % {"folder": folder, "temporary": temporary, "site": site}
+
+
+def start_nginx(folder, parlor_port):
+    http_port, https_port = free_port(), free_port()
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-keyout", folder + "/key.pem", "-out", folder + "/cert.pem"], check=True, capture_output=True)
+    # nginx's workers run as www-data: they write request bodies (photos) to the temporary folders.
+    os.chmod(folder, 0o755)
+    for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        os.makedirs(os.path.join(folder, kind))
+        os.chmod(os.path.join(folder, kind), 0o777)
+    config = folder + "/nginx.conf"
+    with open(config, "w") as file:
+        file.write(nginx_config(folder, parlor_port, http_port, https_port))
+    checked = subprocess.run(["nginx", "-t", "-c", config, "-e", folder + "/error.log"], capture_output=True, text=True)
+    assert checked.returncode == 0, "nginx -t refused the deploy site:\n" + checked.stderr
+    process = subprocess.Popen(["nginx", "-c", config, "-e", folder + "/error.log", "-g", "daemon off;"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", https_port), timeout=1).close()
+            return process, http_port, https_port
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("nginx did not start; see " + folder + "/error.log")
+
+
+def request(port, method, path, headers=None, body=None, tls=True, source="127.0.0.1"):
+    context = ssl._create_unverified_context()
+    connection = (http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=15, source_address=(source, 0)) if tls
+                  else http.client.HTTPConnection("127.0.0.1", port, timeout=15, source_address=(source, 0)))
+    connection.request(method, path, body=body, headers=headers or {})
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    return response.status, {k.lower(): v for k, v in response.getheaders()}, data
+
+
+def main():
+    os.makedirs(common.ARTIFACTS, exist_ok=True)
+    folder = tempfile.mkdtemp(prefix="parlor-nginx-")
+    state = os.path.join(folder, "state")        # /var/lib/parlor: empty, as StateDirectory= makes it
+    working = os.path.join(folder, "working")    # the unit's working folder stands in here
+    os.makedirs(state)
+    os.makedirs(working)
+    parlor_port = free_port()
+    log = open(os.path.join(folder, "parlor.log"), "wb")
+    parlor = subprocess.Popen(unit_arguments(state, parlor_port), cwd=working, stdout=log, stderr=log)
+    nginx = None
+    drivers = []
+    try:
+        deadline = time.time() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", parlor_port), timeout=1).close()
+                break
+            except OSError:
+                assert parlor.poll() is None, "parlor exited at start with the unit's arguments; see " + log.name
+                assert time.time() < deadline, "parlor did not listen"
+                time.sleep(0.05)
+        assert os.path.exists(os.path.join(state, "parlor.sqlite")), "the database is made in the state folder"
+        nginx, http_port, https_port = start_nginx(folder, parlor_port)
+        base = "https://127.0.0.1:%d" % https_port
+
+        # 1. Plain HTTP is sent to HTTPS.
+        status, headers, _ = request(http_port, "GET", "/chats", tls=False)
+        assert status == 301 and headers["location"] == "https://127.0.0.1/chats", (status, headers.get("location"))
+
+        # 2. Two people sign up and chat live through the proxy, over HTTP/2; the session cookie is Secure.
+        # The certificate is this run's own: the browsers are told to accept it, nothing else changes.
+        ana, ben = common.browser(extra=("--ignore-certificate-errors",)), common.browser(extra=("--ignore-certificate-errors",))
+        drivers += [ana, ben]
+        common.sign_up(ana, base, "ana", "Ana Lima")
+        common.sign_up(ben, base, "ben", "Ben Okafor")
+        protocol = ana.execute_script("return performance.getEntriesByType('navigation')[0].nextHopProtocol")
+        assert protocol == "h2", "HTTP/2 through nginx: " + str(protocol)
+        cookie = next(c for c in ana.get_cookies() if c["name"] == "parlor_session")
+        assert cookie["secure"], "the session cookie is Secure behind the TLS proxy: %s" % cookie
+        ana.get(base + "/chats/new")
+        ana.find_element(By.ID, "new-chat-handle").send_keys("be")
+        common.wait_for(ana, common.text_in("#contact-suggestions", "Ben Okafor"), "Ben is suggested through the proxy")
+        ana.find_element(By.CSS_SELECTOR, "#contact-suggestions button[name=pick]").click()
+        common.wait_for(ana, lambda d: re.search(r"/chats/\d+$", d.current_url), "Ana is in the new chat")
+        chat = ana.current_url
+        ben.get(chat)
+        common.send(ana, "Hello through nginx")
+        common.wait_for(ben, common.text_in(".messages", "Hello through nginx"), "the message reaches Ben over the proxied event stream")
+        assert not ben.find_element(By.CSS_SELECTOR, ".conversation-empty").is_displayed(), "'No messages yet' goes with the first message"
+        cell = common.own_cell(ana, "Hello through nginx")
+        common.wait_for(ana, lambda d: "Read" in common.delivery(cell)(d), "Ana sees Read through the proxy")
+        common.step("chat-through-nginx", ana, ben)
+
+        # 3. A photo larger than nginx's default 1 MB body limit goes through, and Ben sees it.
+        photo = os.path.join(folder, "big-photo.jpg")
+        with open(photo, "wb") as file:
+            file.write(base64.b64decode(FACE_JPEG) + bytes(3_000_000))  # after its end marker, as some cameras write
+        ana.find_element(By.CSS_SELECTOR, "form.composer input[name=photo]").send_keys(photo)
+        ana.find_element(By.CSS_SELECTOR, "form.composer textarea").send_keys("A big one")
+        ana.find_element(By.CSS_SELECTOR, "form.composer button[type=submit]").click()
+        common.wait_for(ben, lambda d: any(d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", p)
+                                           for p in d.find_elements(By.CSS_SELECTOR, "a.photo-link img")), "Ben sees the 3 MB photo")
+        common.step("photo-through-nginx", ana, ben)
+
+        # 4. A POST through the proxy with a foreign Origin is refused, the same one with the site's is not.
+        session = "; ".join("%s=%s" % (c["name"], c["value"]) for c in ana.get_cookies())
+        ana.get(chat)
+        csrf = ana.find_element(By.CSS_SELECTOR, "input[name=csrf]").get_attribute("value")
+        body = "csrf=%s&body=forged&token=forged-1" % csrf
+        form = {"Cookie": session, "Content-Type": "application/x-www-form-urlencoded", "X-Parlor-Script": "1"}
+        path = chat.replace(base, "") + "/messages"
+        status, _, _ = request(https_port, "POST", path, dict(form, Origin="https://evil.example"), body)
+        assert status == 403, "a foreign Origin through the proxy: %d" % status
+        status, _, _ = request(https_port, "POST", path, dict(form, Origin=base), body.replace("forged-1", "own-1"))
+        assert status == 204, "the site's own Origin, port included, through the proxy: %d" % status
+        common.wait_for(ben, common.text_in(".messages", "forged"), "the accepted one arrives")
+        # Forwarded fields from anyone but the proxy change nothing: straight to Parlor from another address
+        # (127.0.0.2, not the trusted 127.0.0.1), claiming HTTPS and the proxy's host.
+        status, _, _ = request(parlor_port, "POST", path, dict(form, Origin=base, **{"X-Forwarded-Proto": "https",
+                               "X-Forwarded-Host": base.replace("https://", "")}), body.replace("forged-1", "own-2"), tls=False,
+                               source="127.0.0.2")
+        assert status == 403, "X-Forwarded-* from an untrusted peer: %d" % status
+        common.step("origin-checked-through-nginx", ana)
+
+        # 5. Static files come from nginx with Parlor's cache policy and validators.
+        status, headers, _ = request(https_port, "GET", "/public/css/parlor.css")
+        assert status == 200 and headers.get("cache-control") == "no-cache" and "etag" in headers and "last-modified" in headers, headers
+        assert headers.get("x-content-type-options") == "nosniff" and headers.get("content-type", "").startswith("text/css"), headers
+        status, _, _ = request(https_port, "GET", "/public/css/parlor.css", {"If-None-Match": headers["etag"]})
+        assert status == 304, "revalidated with one 304: %d" % status
+        assert request(https_port, "GET", "/public/.hidden")[0] == 404
+        status, headers, _ = request(https_port, "GET", "/public/js/parlor.js", {"Accept-Encoding": "gzip"})
+        assert headers.get("content-encoding") == "gzip", "scripts are compressed: %s" % headers
+        common.step("static-from-nginx", ana)
+
+        # Nothing was written outside the state folder.
+        assert os.listdir(working) == [], "the working folder stays as it was: %s" % os.listdir(working)
+        print("all steps passed", file=sys.stderr, flush=True)
+    except BaseException:
+        for index, driver in enumerate(drivers):
+            driver.save_screenshot(os.path.join(common.ARTIFACTS, "failed-browser-%d.png" % (index + 1)))
+        for name in ("parlor.log", "error.log"):
+            if os.path.exists(os.path.join(folder, name)):
+                shutil.copy(os.path.join(folder, name), os.path.join(common.ARTIFACTS, name))
+        print("kept the logs of Parlor and nginx in " + common.ARTIFACTS, file=sys.stderr)
+        raise
+    finally:
+        for driver in drivers:
+            driver.quit()
+        if nginx and nginx.poll() is None:
+            nginx.send_signal(signal.SIGQUIT)
+            try:
+                nginx.wait(timeout=35)
+            except subprocess.TimeoutExpired:
+                nginx.kill()
+        if parlor.poll() is None:
+            parlor.send_signal(signal.SIGTERM)
+            parlor.wait(timeout=30)
+        log.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -76,6 +76,10 @@ struct Serve: AsyncParsableCommand {
     var passwordWaitingLimit: Int?
     @Option(help: "Seconds in-flight requests get to finish at shutdown.")
     var shutdownGrace: Double = 10
+    @Option(help: "Seconds Parlor keeps serving after /readyz turned 503 at shutdown, before it refuses connections.")
+    var drainDelay: Double = 0
+    @Option(help: "Seconds over which open event streams are ended at shutdown (at most half the grace).")
+    var streamCloseWindow: Double = 2
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -83,6 +87,8 @@ struct Serve: AsyncParsableCommand {
         // Bounded before they become milliseconds: a Double past Int64's range would stop Parlor at start.
         guard (0...1_024).contains(mallocArenas) else { throw ValidationError("--malloc-arenas must be 0 to 1024") }
         guard heartbeat > 0, heartbeat <= 3_600 else { throw ValidationError("--heartbeat must be above 0 and at most 3600 seconds") }
+        guard drainDelay >= 0, drainDelay <= 60 else { throw ValidationError("--drain-delay must be 0 to 60 seconds") }
+        guard streamCloseWindow >= 0, streamCloseWindow <= 60 else { throw ValidationError("--stream-close-window must be 0 to 60 seconds") }
         guard shutdownGrace >= 0, shutdownGrace <= 3_600 else { throw ValidationError("--shutdown-grace must be 0 to 3600 seconds") }
         guard botReadDelay >= 0, botReplyDelay >= 0, botReadDelay <= 3_600, botReplyDelay <= 3_600 else {
             throw ValidationError("bot delays must be 0 to 3600 seconds")
@@ -118,6 +124,7 @@ struct Serve: AsyncParsableCommand {
         configuration.defaultBodyLimit = bodyLimit
         configuration.heartbeatInterval = .milliseconds(Int64(heartbeat * 1000))
         configuration.eventStreamQueueLimit = eventStreamQueueLimit
+        configuration.eventStreamCloseWindow = .milliseconds(Int64(streamCloseWindow * 1000))
 
         var web = WebConfiguration()
         web.publicFolder = `public`
@@ -177,7 +184,10 @@ struct Serve: AsyncParsableCommand {
             if gallery { GalleryRoute.register(on: &router, templates: { app.currentTemplates }) }
         }
         let server = HTTPServer(configuration: configuration, router: router, logger: logger, eventRing: eventRing)
-        let service = HTTPService(server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)))
+        let service = HTTPService(
+            server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)), drainDelay: .milliseconds(Int64(drainDelay * 1000)),
+            startDraining: { app.startDraining() }
+        )
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 // Stopped in reverse order: the HTTP front first (no new events), then the live pages.

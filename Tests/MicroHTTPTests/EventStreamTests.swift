@@ -191,4 +191,32 @@ import Testing
         // A stopped server refuses new connections.
         #expect(throws: ClientError.self) { try RawClient(port: server.port ?? 1) }
     }
+
+    @Test func withACloseWindowStreamsEndInStepsNotAllAtOnce() async throws {
+        let hub = StreamHub()
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.eventStreamCloseWindow = .seconds(1)
+        let server = HTTPServer(configuration: configuration, router: Self.router(hub), logger: LogRecorder().logger)
+        try server.start()
+        var clients: [RawClient] = []
+        for _ in 0..<10 { clients.append(try await Self.openStream(server.port!)) }
+        #expect(await eventually { server.openEventStreams == 10 })
+        let stopping = Task { await server.shutdown(gracePeriod: .seconds(60)) }
+        // Ten steps a tenth of the window apart: from the first end to the last at least 0.9 s, however slow
+        // the machine (the steps sleep; nothing can make them faster).
+        var first: ContinuousClock.Instant?
+        var last: ContinuousClock.Instant?
+        let deadline = ContinuousClock.now + .seconds(30)
+        while last == nil, ContinuousClock.now < deadline {
+            let closed = hub.closed.count
+            if closed > 0, first == nil { first = .now }
+            if closed == 10 { last = .now }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        await stopping.value
+        let spread = try #require(first.flatMap { start in last.map { $0 - start } })
+        #expect(spread >= .milliseconds(800), "the streams ended over \(spread)")
+        for client in clients { #expect(await client.waitForClose()) }
+    }
 }

@@ -141,3 +141,27 @@ import Testing
         #expect(parlor.log.contains(flags[0]) || parlor.log.contains("seconds"), "the line says what to change")
     }
 }
+
+/// Readiness through a shutdown: `/readyz` answers 200 while serving and 503 from the moment SIGTERM
+/// arrives (the drain delay keeps serving so a proxy can see it), then Parlor exits 0.
+@Suite struct ReadinessTests {
+    @Test(.timeLimit(.minutes(1))) func readyzTurns503AtSIGTERMWhileHealthzStaysAndTheExitIsClean() async throws {
+        let parlor = try ServeCommandTests.RunningParlor(arguments: ["--drain-delay", "3"])
+        try await parlor.waitUntilListening()
+        let ready = try await RawClient(port: parlor.port).exchange("GET", "/readyz")
+        #expect(ready.status == 200 && ready.text == "ready\n")
+        parlor.child.send(SIGTERM)
+        var draining: TestResponse?
+        for _ in 0..<100 {
+            let response = try await RawClient(port: parlor.port).exchange("GET", "/readyz")
+            if response.status == 503 {
+                draining = response
+                break
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(draining?.text == "draining\n", "503 while shutting down")
+        #expect(try await RawClient(port: parlor.port).exchange("GET", "/healthz").status == 200, "alive all the same")
+        #expect(try await parlor.exitStatus() == 0)
+    }
+}

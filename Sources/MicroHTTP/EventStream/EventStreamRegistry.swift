@@ -22,9 +22,21 @@ final class EventStreamRegistry: Sendable {
         streams.forEach { $0.heartbeat() }
     }
 
-    /// Ends every stream after its queued events, and any stream registered later.
-    func closeAll() {
+    /// Ends every stream after its queued events, and any stream registered later. Spread over `window`
+    /// in ten steps: the pages of a fleet reconnect (to another instance) a few at a time, not all at once.
+    func closeAll(spreadOver window: Duration = .zero) async {
         closing.store(true, ordering: .releasing)
-        streams.forEach { $0.close() }
+        var all: [EventStream] = []
+        streams.forEach { all.append($0) }
+        guard window > .zero, all.count > 1 else {
+            all.forEach { $0.close() }
+            return
+        }
+        let steps = min(10, all.count)
+        let size = (all.count + steps - 1) / steps
+        for (index, start) in stride(from: 0, to: all.count, by: size).enumerated() {
+            if index > 0 { try? await Task.sleep(for: window / steps) }
+            all[start..<min(all.count, start + size)].forEach { $0.close() }
+        }
     }
 }

@@ -121,7 +121,8 @@ public final class HTTPServer: Sendable {
         // Not MHD_quiesce_daemon: in epoll mode with a thread pool it races the workers over
         // the listening socket and libmicrohttpd 0.9.75 aborts the process when it loses.
         refusingConnections.store(true, ordering: .releasing)
-        streams.closeAll()
+        // Within the grace, at most half of it.
+        await streams.closeAll(spreadOver: min(configuration.eventStreamCloseWindow, gracePeriod / 2))
 
         let deadline = ContinuousClock.now + gracePeriod
         await waitForRequestsInFlight(until: deadline)

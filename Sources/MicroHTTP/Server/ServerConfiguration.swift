@@ -32,6 +32,9 @@ public struct ServerConfiguration: Sendable {
     public var heartbeatInterval: Duration = .seconds(15)
     /// Bytes that may wait for one slow event-stream client before it is cut off. Default 1 MiB.
     public var eventStreamQueueLimit: Int = 1024 * 1024
+    /// At shutdown, event streams are ended in steps over this long (at most half the grace period), so
+    /// the pages do not all reconnect in the same instant. Zero: all at once.
+    public var eventStreamCloseWindow: Duration = .zero
     /// Milliseconds browsers wait before reconnecting a dropped event stream (`retry:`). Default 2,000.
     public var eventStreamRetryMilliseconds: Int = 2_000
 

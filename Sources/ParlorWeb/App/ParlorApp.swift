@@ -6,6 +6,7 @@ import ParlorDomain
 import ParlorEvents
 import ParlorTemplates
 import ParlorViews
+import Synchronization
 
 /// The chat as a web application: the event router and handler, sessions, and the routes that turn
 /// requests into events and view models into pages. The store is given: SQLite in `parlor serve`,
@@ -43,6 +44,8 @@ public final class ParlorApp: Sendable {
     let pageCache: PageCache
     /// Photos accepted and still being processed.
     let photoSlots: PhotoSlots
+    /// Set once shutdown begins: `/readyz` answers 503 so a proxy stops sending new work here.
+    let draining = Atomic<Bool>(false)
 
     /// Compiles the templates and wires the event router and the live pages to `store` (`liveStore`, when
     /// given, for the live pages' reads) and `bus`; live updates are shared in `eventRing`, the ring of the
@@ -88,6 +91,11 @@ public final class ParlorApp: Sendable {
         photoSlots = PhotoSlots(limit: configuration.photosInProgress)
     }
 
+    /// Shutdown has begun: `/readyz` answers 503 from now on.
+    public func startDraining() {
+        draining.store(true, ordering: .releasing)
+    }
+
     /// Removes media files no image names (what a crash between writing files and recording their image
     /// left); run once in the background after start, since a large folder takes a while to list.
     public func sweepMedia() async {
@@ -123,6 +131,17 @@ public final class ParlorApp: Sendable {
         healthHeaders.add("Content-Type", "text/plain; charset=utf-8")
         let healthy = try PreparedResponse(headers: healthHeaders, body: .init("ok\n".utf8))
         router.get("/healthz") { _ in .prepared(healthy) }
+        // Ready: not shutting down, and the store answers a read (unlike /healthz, which never touches it).
+        router.get("/readyz") { [self] request in
+            guard !draining.load(ordering: .acquiring) else { return .text("draining\n", status: .serviceUnavailable) }
+            do {
+                _ = try await store.user(UserID(0))
+                return .text("ready\n")
+            } catch {
+                logger.error("not ready: the store does not answer", metadata: ["request": "\(request.id)", "error": "\(error)"])
+                return .text("the store does not answer\n", status: .serviceUnavailable)
+            }
+        }
         router.get("/") { [self] request in
             .redirect(to: try await sessions.current(request) == nil ? paths.signIn : paths.chats)
         }

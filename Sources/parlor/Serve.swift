@@ -82,6 +82,12 @@ struct Serve: AsyncParsableCommand {
     var streamCloseWindow: Double = 2
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
+    @Option(help: "Log lines as text (for people) or json (one object per line, for journald and log shippers).")
+    var logFormat: LogFormat = .text
+
+    enum LogFormat: String, ExpressibleByArgument {
+        case text, json
+    }
 
     func validate() throws {
         // Bounded before they become milliseconds: a Double past Int64's range would stop Parlor at start.
@@ -108,7 +114,10 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         MallocSettings.apply(arenas: mallocArenas)
         let level = logLevel
-        LoggingSystem.bootstrap { label in EscapingLogHandler(label: label, level: level) }
+        switch logFormat {
+        case .text: LoggingSystem.bootstrap { label in EscapingLogHandler(label: label, level: level) }
+        case .json: LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
+        }
         let logger = Logger(label: "parlor")
         OpenFileLimit.raise(toServe: connectionLimit, logger: logger)
 

@@ -44,6 +44,8 @@ struct Serve: AsyncParsableCommand {
     var imageWaitingLimit = 16
     @Option(help: "glibc malloc arenas (0: glibc's default of eight per core); fewer keep less freed memory.")
     var mallocArenas = max(2, ServerConfiguration.onlineCores)
+    @Option(help: "Path Parlor is served under behind a proxy that keeps it (\"/chat\"); every URL Parlor writes starts with it.")
+    var basePath = ""
     @Option(help: "Address of a reverse proxy whose X-Forwarded-Proto and X-Forwarded-For are believed (repeatable).")
     var trustedProxy: [String] = []
     @Option(help: "Seconds Parlor Bot waits before marking a message read.")
@@ -93,6 +95,9 @@ struct Serve: AsyncParsableCommand {
         // Bounded before they become milliseconds: a Double past Int64's range would stop Parlor at start.
         guard (0...1_024).contains(mallocArenas) else { throw ValidationError("--malloc-arenas must be 0 to 1024") }
         guard heartbeat > 0, heartbeat <= 3_600 else { throw ValidationError("--heartbeat must be above 0 and at most 3600 seconds") }
+        guard WebConfiguration.isValidBasePath(basePath) else {
+            throw ValidationError("--base-path must be empty or like /chat: a slash, then letters, digits, '-', '_' or '.', no slash at the end")
+        }
         guard drainDelay >= 0, drainDelay <= 60 else { throw ValidationError("--drain-delay must be 0 to 60 seconds") }
         guard streamCloseWindow >= 0, streamCloseWindow <= 60 else { throw ValidationError("--stream-close-window must be 0 to 60 seconds") }
         guard shutdownGrace >= 0, shutdownGrace <= 3_600 else { throw ValidationError("--shutdown-grace must be 0 to 3600 seconds") }
@@ -139,6 +144,7 @@ struct Serve: AsyncParsableCommand {
         web.publicFolder = `public`
         web.templatesFolder = templates
         web.reloadTemplates = reloadTemplates
+        web.basePath = basePath
         web.trustedProxies = Set(trustedProxy)
         web.eventStreamsPerAccount = streamsPerAccount
         web.passwordWaitingLimit = passwordWaitingLimit

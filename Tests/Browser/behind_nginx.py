@@ -41,7 +41,7 @@ def replace_once(text, old, new, what):
     return text.replace(old, new)
 
 
-def unit_arguments(state, port):
+def unit_arguments(state, port, extra=()):
     """The ExecStart of deploy/parlor.service, with this run's binary, folders and port."""
     with open(os.path.join(common.REPOSITORY, "deploy", "parlor.service")) as unit:
         text = unit.read()
@@ -61,10 +61,10 @@ def unit_arguments(state, port):
         argument = argument.replace("/var/lib/parlor", state)
         replaced.append(argument)
     replaced[replaced.index("--port") + 1] = str(port)
-    return replaced + ["--bot-read-delay", "0.3", "--bot-reply-delay", "0.6"]
+    return replaced + ["--bot-read-delay", "0.3", "--bot-reply-delay", "0.6", *extra]
 
 
-def nginx_config(folder, parlor_port, http_port, https_port):
+def nginx_config(folder, parlor_port, http_port, https_port, locations):
     """deploy/nginx/parlor.conf as an operator installs it, on this run's ports, certificate and folders,
     inside a main configuration of this run's own (pid, logs and temporary files in `folder`)."""
     with open(os.path.join(common.REPOSITORY, "deploy", "nginx", "parlor.conf")) as site_file:
@@ -78,7 +78,7 @@ def nginx_config(folder, parlor_port, http_port, https_port):
     site = re.sub(r"ssl_certificate_key (\S+);", "ssl_certificate_key %s/key.pem;" % folder, site)
     site = replace_once(site, "set $parlor_public /opt/parlor/Public;", "set $parlor_public %s/Public;" % common.REPOSITORY, "public")
     site = replace_once(site, "include snippets/parlor-locations.conf;",
-                        "include %s/deploy/nginx/parlor-locations.conf;" % common.REPOSITORY, "locations")
+                        "include %s/deploy/nginx/%s;" % (common.REPOSITORY, locations), "locations")
     temporary = "\n".join("    %s_temp_path %s/%s;" % (kind, folder, kind) for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     return """
 worker_processes 1;
@@ -96,7 +96,7 @@ http {
 """ % {"folder": folder, "temporary": temporary, "site": site}
 
 
-def start_nginx(folder, parlor_port):
+def start_nginx(folder, parlor_port, locations="parlor-locations.conf"):
     http_port, https_port = free_port(), free_port()
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
                     "-keyout", folder + "/key.pem", "-out", folder + "/cert.pem"], check=True, capture_output=True)
@@ -107,7 +107,7 @@ def start_nginx(folder, parlor_port):
         os.chmod(os.path.join(folder, kind), 0o777)
     config = folder + "/nginx.conf"
     with open(config, "w") as file:
-        file.write(nginx_config(folder, parlor_port, http_port, https_port))
+        file.write(nginx_config(folder, parlor_port, http_port, https_port, locations))
     checked = subprocess.run(["nginx", "-t", "-c", config, "-e", folder + "/error.log"], capture_output=True, text=True)
     assert checked.returncode == 0, "nginx -t refused the deploy site:\n" + checked.stderr
     process = subprocess.Popen(["nginx", "-c", config, "-e", folder + "/error.log", "-g", "daemon off;"],
@@ -145,6 +145,8 @@ def main():
     log = open(os.path.join(folder, "parlor.log"), "wb")
     parlor = subprocess.Popen(unit_arguments(state, parlor_port), cwd=working, stdout=log, stderr=log)
     nginx = None
+    prefixed = None
+    prefixed_nginx = None
     drivers = []
     try:
         deadline = time.time() + 20
@@ -230,7 +232,41 @@ def main():
         assert headers.get("content-encoding") == "gzip", "scripts are compressed: %s" % headers
         common.step("static-from-nginx", ana)
 
-        # Nothing was written outside the state folder.
+        # 6. A third person follows a deployment under a path: Parlor with --base-path /chat, nginx with
+        # deploy/nginx/parlor-locations-chat.conf. Sign-up, Parlor Bot's welcome and its answer arrive live.
+        second = os.path.join(folder, "second")
+        os.makedirs(os.path.join(second, "state"))
+        second_port = free_port()
+        prefixed_log = open(os.path.join(folder, "parlor-chat.log"), "wb")
+        prefixed = subprocess.Popen(unit_arguments(os.path.join(second, "state"), second_port, ["--base-path", "/chat"]),
+                                    cwd=working, stdout=prefixed_log, stderr=prefixed_log)
+        deadline = time.time() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", second_port), timeout=1).close()
+                break
+            except OSError:
+                assert prefixed.poll() is None and time.time() < deadline, "parlor --base-path /chat did not start"
+                time.sleep(0.05)
+        prefixed_nginx, _, prefixed_https = start_nginx(second, second_port, "parlor-locations-chat.conf")
+        chloe = common.browser(extra=("--ignore-certificate-errors",))
+        drivers.append(chloe)
+        chat_base = "https://127.0.0.1:%d/chat" % prefixed_https
+        common.sign_up(chloe, chat_base, "chloe", "Chloé Martin")
+        common.wait_for(chloe, common.text_in(".chat-list", "Parlor Bot"), "Parlor Bot's chat arrives under /chat")
+        bot = chloe.find_element(By.XPATH, "//li[contains(@class,'chat-list-item')][.//span[text()='Parlor Bot']]/a")
+        assert bot.get_attribute("href").startswith(chat_base + "/chats/"), bot.get_attribute("href")
+        chloe.get(bot.get_attribute("href"))
+        common.send(chloe, "help")
+        common.wait_for(chloe, lambda d: len(d.find_elements(By.CSS_SELECTOR, "li.message:not(.is-own)")) >= 2,
+                        "Parlor Bot answers over the stream under /chat")
+        assert request(prefixed_https, "GET", "/chat/public/css/parlor.css")[0] == 200
+        assert request(prefixed_https, "GET", "/chats")[0] == 404, "nothing outside the path"
+        for cookie in chloe.get_cookies():
+            assert cookie["path"] == "/chat", cookie
+        common.step("path-prefixed-deployment", chloe)
+
+        # Nothing was written outside the state folders.
         assert os.listdir(working) == [], "the working folder stays as it was: %s" % os.listdir(working)
         print("all steps passed", file=sys.stderr, flush=True)
     except BaseException:
@@ -250,9 +286,17 @@ def main():
                 nginx.wait(timeout=35)
             except subprocess.TimeoutExpired:
                 nginx.kill()
-        if parlor.poll() is None:
-            parlor.send_signal(signal.SIGTERM)
-            parlor.wait(timeout=30)
+        for server in (prefixed_nginx,):
+            if server and server.poll() is None:
+                server.send_signal(signal.SIGQUIT)
+                try:
+                    server.wait(timeout=35)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+        for process in (parlor, prefixed):
+            if process and process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                process.wait(timeout=30)
         log.close()
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -34,7 +34,9 @@ import Testing
     /// front of `parlor serve` started with the systemd unit's arguments.
     @Test(.timeLimit(.minutes(5))) func parlorWorksBehindNginxAsDeployed() async throws {
         let output = try await Self.run("behind_nginx.py", artifacts: Self.artifacts + "/nginx")
-        for step in ["chat-through-nginx", "photo-through-nginx", "origin-checked-through-nginx", "static-from-nginx"] {
+        for step in [
+            "chat-through-nginx", "photo-through-nginx", "origin-checked-through-nginx", "static-from-nginx", "path-prefixed-deployment",
+        ] {
             #expect(output.contains(step), "step \(step) did not run")
         }
     }

@@ -69,10 +69,22 @@ public struct Router: Sendable {
     }
 
     /// Finds the route for a request.
+    /// Every route is served below this path ("/chat"; empty: at the root), as a proxy that keeps the
+    /// prefix forwards it. Set before the server starts.
+    public var mountPath = "" {
+        didSet { mountSegments = mountPath.unicodeScalars.split(separator: "/").map { Substring($0) } }
+    }
+    private var mountSegments: [Substring] = []
+
     func match(_ method: HTTPMethod, path: String) -> Match {
         // Split on the slash itself, not on characters: a slash followed by a combining mark is one Swift
         // Character, and must still separate segments as it does for RequestPath's byte checks.
-        let segments = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: true).map { Substring($0) }
+        var segments = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: true).map { Substring($0) }
+        // Mounted under a prefix: only paths below it are this router's, matched without it.
+        if !mountSegments.isEmpty {
+            guard segments.starts(with: mountSegments) else { return .notFound }
+            segments.removeFirst(mountSegments.count)
+        }
         let wanted = method == .head ? HTTPMethod.get : method
         var allowed: [HTTPMethod] = []
         for route in routes {

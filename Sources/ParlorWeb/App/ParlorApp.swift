@@ -37,7 +37,7 @@ public final class ParlorApp: Sendable {
     /// The zones settings offers: the system's list, read once rather than on every settings page.
     let timeZones = TimeZone.knownTimeZoneIdentifiers.sorted()
     let logger: Logger
-    let paths = Paths(basePath: "")
+    let paths: Paths
     /// Date labels per (locale, time zone), built once and shared by pages and live updates.
     let dateLabels = DateLabels.Cache()
     /// Chat pages kept between requests while nothing they show changes.
@@ -65,6 +65,7 @@ public final class ParlorApp: Sendable {
         )
         let templates = try PageTemplates(folder: configuration.templatesFolder, reloads: configuration.reloadTemplates, logger: logger)
         self.templates = templates
+        paths = Paths(basePath: configuration.basePath)
         self.store = store
         self.images = images
         media = MediaFolder(path: configuration.mediaFolder)
@@ -74,7 +75,7 @@ public final class ParlorApp: Sendable {
         let encoder = StreamEncoder(ring: eventRing)
         streamEncoder = encoder
         handler = EventHandler(
-            store: liveStore ?? store, clock: clock, logger: logger, dateLabels: dateLabels, bus: bus, templates: { templates.current },
+            store: liveStore ?? store, clock: clock, basePath: configuration.basePath, logger: logger, dateLabels: dateLabels, bus: bus, templates: { templates.current },
             encoding: encoder
         )
         let changes = ChangeCounters()
@@ -84,7 +85,10 @@ public final class ParlorApp: Sendable {
             changes: changes, byteLimit: configuration.reloadTemplates ? 0 : configuration.pageCacheBytes,
             standInPrefix: Sodium.randomToken(bytes: 24)
         )
-        sessions = Sessions(accounts: store, chats: store, clock: clock, lifetime: configuration.sessionLifetime)
+        sessions = Sessions(
+            accounts: store, chats: store, clock: clock, lifetime: configuration.sessionLifetime,
+            cookiePath: configuration.basePath.isEmpty ? "/" : configuration.basePath
+        )
         throttle = SignInThrottle(limits: configuration.signInLimits)
         accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)
         decoyHash = try await passwords.hashed("parlor-decoy-password")
@@ -124,6 +128,7 @@ public final class ParlorApp: Sendable {
     /// root's own (the gallery) after Parlor's.
     public func makeRouter(adding extra: (inout Router) -> Void = { _ in }) throws -> Router {
         var router = Router()
+        router.mountPath = configuration.basePath
         router.commonHeaders = SecurityHeaders.all
         try StaticFiles(folder: configuration.publicFolder).register(on: &router, at: "/public")
         // Prepared with the common fields, so the router adds none and answers from the shared response.

@@ -33,5 +33,20 @@ public struct WebConfiguration: Sendable {
     /// stored. Photos resumed at start do not count against it.
     public var photosInProgress = 32
 
+    /// The path Parlor is served under behind a proxy ("/chat"), or empty for the root: every URL Parlor
+    /// writes starts with it, and only requests below it are answered.
+    public var basePath = ""
+
+    /// Whether `path` can be a base path: empty, or "/" and segments of letters, digits, `-`, `_` and `.`
+    /// (none of them only dots), without a slash at the end.
+    public static func isValidBasePath(_ path: String) -> Bool {
+        if path.isEmpty { return true }
+        guard path.hasPrefix("/"), !path.hasSuffix("/"), path.utf8.count <= 200 else { return false }
+        return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).allSatisfy { segment in
+            !segment.isEmpty && !segment.allSatisfy { $0 == "." }
+                && segment.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "-_.".unicodeScalars.contains($0) }
+        }
+    }
+
     public init() {}
 }

@@ -24,7 +24,7 @@ extension ParlorApp {
     private func anonymousPage(_ request: Request, form: (String) -> AuthFormViewModel) async throws -> Response {
         if try await sessions.current(request) != nil { return .redirect(to: paths.chats) }
         let secure = origin(request).isHTTPS
-        let (token, cookie) = Sessions.formToken(request, secure: secure)
+        let (token, cookie) = sessions.formToken(request, secure: secure)
         var response = authPage(form(token))
         if let cookie { response.setCookie(cookie) }
         return response
@@ -40,7 +40,7 @@ extension ParlorApp {
         let origin = origin(request)
         let cookieToken = request.cookies[Sessions.formCookieName] ?? ""
         if origin.allows(request), Sessions.formCarries(request, token: cookieToken) { return nil }
-        let (token, cookie) = Sessions.formToken(request, secure: origin.isHTTPS)
+        let (token, cookie) = sessions.formToken(request, secure: origin.isHTTPS)
         var response = authPage(form(AuthFormBuilder(paths: paths, csrfToken: token), Self.forgedFormMessage), status: .forbidden)
         if let cookie { response.setCookie(cookie) }
         return response
@@ -83,7 +83,7 @@ extension ParlorApp {
         case .signedUp(let user):
             logger.info("account created", metadata: ["request": "\(request.id)", "user": "\(user.id)"])
             let cookie = try await sessions.start(for: user, secure: origin.isHTTPS)
-            return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName))
+            return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName, path: sessions.cookiePath))
         case .signUpFailed(_, let reason):
             // The handle was checked above, so a text refusal here is about the display name.
             let field: AuthFormBuilder.Field = reason == .invalidDisplayName || reason == .controlCharacter ? .displayName : .handle
@@ -128,7 +128,7 @@ extension ParlorApp {
         }
         throttle.recordSuccess(handle: normalized)
         let cookie = try await sessions.start(for: credential.user, secure: origin.isHTTPS)
-        return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName))
+        return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName, path: sessions.cookiePath))
     }
 
     static let busyMessage = "Parlor is busy signing people in. Please try again in a few seconds."

@@ -19,6 +19,8 @@ struct Sessions: Sendable {
     let chats: any ChatStore
     let clock: any WallClock
     let lifetime: TimeInterval
+    /// The cookies' `Path`: Parlor's base path, or "/" at the root.
+    var cookiePath = "/"
 
     /// Starts a session for `user`; the answer carries the cookie.
     func start(for user: User, secure: Bool) async throws -> SetCookie {
@@ -29,7 +31,7 @@ struct Sessions: Sendable {
             createdAt: now, expiresAt: now.addingTimeInterval(lifetime)
         ))
         return SetCookie(
-            name: Self.cookieName, value: id, path: "/", maxAge: Int(lifetime),
+            name: Self.cookieName, value: id, path: cookiePath, maxAge: Int(lifetime),
             secure: secure, httpOnly: true, sameSite: .lax
         )
     }
@@ -44,7 +46,7 @@ struct Sessions: Sendable {
     /// Ends the request's session; the answer carries the expired cookie.
     func end(_ request: Request) async throws -> SetCookie {
         if let idHash = Self.sessionIDHash(request) { try await accounts.deleteSession(idHash: idHash) }
-        return SetCookie.expired(Self.cookieName)
+        return SetCookie.expired(Self.cookieName, path: cookiePath)
     }
 
     /// The stored form of the request's session id; nil without a plausible one (no hashing of megabytes).
@@ -54,10 +56,10 @@ struct Sessions: Sendable {
     }
 
     /// The form token of a visitor who is not signed in, and the cookie to set when they have none yet.
-    static func formToken(_ request: Request, secure: Bool) -> (token: String, cookie: SetCookie?) {
-        if let token = request.cookies[formCookieName], token.utf8.count == 43 { return (token, nil) }
+    func formToken(_ request: Request, secure: Bool) -> (token: String, cookie: SetCookie?) {
+        if let token = request.cookies[Self.formCookieName], token.utf8.count == 43 { return (token, nil) }
         let token = Sodium.randomToken()
-        return (token, SetCookie(name: formCookieName, value: token, path: "/", secure: secure, httpOnly: true, sameSite: .lax))
+        return (token, SetCookie(name: Self.formCookieName, value: token, path: cookiePath, secure: secure, httpOnly: true, sameSite: .lax))
     }
 
     /// Whether a POST carries `expected` as its `csrf` field.

@@ -13,6 +13,7 @@ public final class EventRouter: EventSink {
     private let clock: any WallClock
     private let logger: Logger
     private let observers = Mutex<[any EventObserver]>([])
+    private let refusalObservers = Mutex<[@Sendable (Refusal) -> Void]>([])
     /// What changed, counted as each event is stored: pages kept between requests are checked against it.
     public let changes: ChangeCounters
 
@@ -30,6 +31,11 @@ public final class EventRouter: EventSink {
     /// Adds a source that reacts to events (it may send events back).
     public func addObserver(_ observer: any EventObserver) {
         observers.withLock { $0.append(observer) }
+    }
+
+    /// Adds a function told of every refusal, whatever event it answered (metrics).
+    public func addRefusalObserver(_ observer: @escaping @Sendable (Refusal) -> Void) {
+        refusalObservers.withLock { $0.append(observer) }
     }
 
     /// Applies an event and answers how it ended.
@@ -199,10 +205,16 @@ public final class EventRouter: EventSink {
     /// A refusal as is; any other failure (the disk) as "try again", with no internals for the person and
     /// its cause in the log, with the event's kind and the request that caused it.
     func refusal(_ error: any Error, _ kind: String, _ requestID: String?) -> Refusal {
-        if let refusal = error as? Refusal { return refusal }
-        logger.error("the store could not apply an event", metadata: [
-            "event": "\(kind)", "request": "\(requestID ?? "-")", "error": "\(String(describing: error))",
-        ])
-        return .unavailable
+        let refusal: Refusal
+        if let known = error as? Refusal {
+            refusal = known
+        } else {
+            logger.error("the store could not apply an event", metadata: [
+                "event": "\(kind)", "request": "\(requestID ?? "-")", "error": "\(String(describing: error))",
+            ])
+            refusal = .unavailable
+        }
+        for observer in refusalObservers.withLock({ $0 }) { observer(refusal) }
+        return refusal
     }
 }

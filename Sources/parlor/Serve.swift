@@ -8,6 +8,7 @@ import ParlorImages
 import ParlorStorage
 import ParlorTemplates
 import ParlorWeb
+import Prometheus
 import ServiceLifecycle
 
 /// `parlor serve`: listen and serve until SIGINT or SIGTERM.
@@ -46,6 +47,8 @@ struct Serve: AsyncParsableCommand {
     var mallocArenas = max(2, ServerConfiguration.onlineCores)
     @Option(help: "Path Parlor is served under behind a proxy that keeps it (\"/chat\"); every URL Parlor writes starts with it.")
     var basePath = ""
+    @Option(help: "Address /metrics answers (repeatable; the person's address, as a trusted proxy reports it). None: no /metrics.")
+    var metricsAddress: [String] = []
     @Option(help: "Address of a reverse proxy whose X-Forwarded-Proto and X-Forwarded-For are believed (repeatable).")
     var trustedProxy: [String] = []
     @Option(help: "Seconds Parlor Bot waits before marking a message read.")
@@ -145,6 +148,7 @@ struct Serve: AsyncParsableCommand {
         web.templatesFolder = templates
         web.reloadTemplates = reloadTemplates
         web.basePath = basePath
+        web.metricsAddresses = Set(metricsAddress)
         web.trustedProxies = Set(trustedProxy)
         web.eventStreamsPerAccount = streamsPerAccount
         web.passwordWaitingLimit = passwordWaitingLimit
@@ -178,8 +182,21 @@ struct Serve: AsyncParsableCommand {
         let eventRing = EventRing()
         let app: ParlorApp
         do {
+            // Prometheus through swift-metrics: every metric made once, in ParlorMetrics, on this registry.
+            let registry = PrometheusCollectorRegistry()
+            var factory = PrometheusMetricsFactory(registry: registry)
+            factory.defaultDurationHistogramBuckets = [
+                .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+                .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+            ]
+            let metrics = ParlorMetrics(factory: factory, exposition: {
+                var buffer: [UInt8] = []
+                registry.emit(into: &buffer)
+                return buffer
+            })
             app = try await ParlorApp(
-                configuration: web, store: store, images: images, liveStore: liveStore, clock: clock, eventRing: eventRing, logger: logger
+                configuration: web, store: store, images: images, liveStore: liveStore, clock: clock, eventRing: eventRing, metrics: metrics,
+                logger: logger
             )
         } catch let error as TemplateLoadError {
             // Every mistake with its file and line; a broken template never starts serving blank text.
@@ -198,7 +215,7 @@ struct Serve: AsyncParsableCommand {
         let router = try app.makeRouter { router in
             if gallery { GalleryRoute.register(on: &router, templates: { app.currentTemplates }) }
         }
-        let server = HTTPServer(configuration: configuration, router: router, logger: logger, eventRing: eventRing)
+        let server = HTTPServer(configuration: configuration, router: router, logger: logger, eventRing: eventRing, observer: app.metrics)
         let service = HTTPService(
             server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)), drainDelay: .milliseconds(Int64(drainDelay * 1000)),
             startDraining: { app.startDraining() }

@@ -23,6 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import two_people_chat as common  # noqa: E402 (reads the same three arguments)
 from selenium.webdriver.common.by import By  # noqa: E402
+from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
 
 from conversation_ux import FACE_JPEG  # noqa: E402
 import base64  # noqa: E402
@@ -143,7 +144,8 @@ def main():
     os.makedirs(working)
     parlor_port = free_port()
     log = open(os.path.join(folder, "parlor.log"), "wb")
-    parlor = subprocess.Popen(unit_arguments(state, parlor_port), cwd=working, stdout=log, stderr=log)
+    # The unit's arguments, and /metrics for this machine (a monitoring host would be named the same way).
+    parlor = subprocess.Popen(unit_arguments(state, parlor_port, ["--metrics-address", "127.0.0.1"]), cwd=working, stdout=log, stderr=log)
     nginx = None
     prefixed = None
     prefixed_nginx = None
@@ -265,6 +267,33 @@ def main():
         for cookie in chloe.get_cookies():
             assert cookie["path"] == "/chat", cookie
         common.step("path-prefixed-deployment", chloe)
+
+        # 7. /metrics, in Prometheus's text format, to the address named and nobody else, never through the site.
+        def metrics():
+            status, headers, body = request(parlor_port, "GET", "/metrics", tls=False)
+            assert status == 200 and headers["content-type"].startswith("text/plain; version=0.0.4"), (status, headers)
+            values = {}
+            for family in text_string_to_metric_families(body.decode()):
+                for sample in family.samples:
+                    values[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+            return values
+        before = metrics()
+        sent = before[("parlor_messages_sent_total", ())]
+        assert sent >= 2, "the messages sent so far are counted: %s" % sent
+        assert before[("parlor_event_streams_open", ())] >= 1, "Ana's and Ben's pages are open"
+        assert before[("parlor_process_resident_memory_bytes", ())] > 10e6 and before[("parlor_process_open_fds", ())] > 5
+        posts = ("parlor_http_requests_total", (("method", "POST"), ("route", "/chats/{id}/messages"), ("status", "204")))
+        assert before.get(posts, 0) >= 1, [key for key in before if key[0] == "parlor_http_requests_total"]
+        assert any(name == "parlor_http_request_duration_seconds_bucket" for name, _ in before)
+        ana.get(chat)
+        common.send(ana, "Counted")
+        common.wait_for(ben, common.text_in(".messages", "Counted"), "one more message")
+        after = metrics()
+        assert after[("parlor_messages_sent_total", ())] == sent + 1, (sent, after[("parlor_messages_sent_total", ())])
+        assert after[posts] == before[posts] + 1
+        assert request(parlor_port, "GET", "/metrics", tls=False, source="127.0.0.2")[0] == 404, "another address learns nothing"
+        assert request(https_port, "GET", "/metrics")[0] == 404, "not through the site"
+        common.step("metrics", ana)
 
         # Nothing was written outside the state folders.
         assert os.listdir(working) == [], "the working folder stays as it was: %s" % os.listdir(working)

@@ -35,7 +35,7 @@ import Testing
     @Test(.timeLimit(.minutes(5))) func parlorWorksBehindNginxAsDeployed() async throws {
         let output = try await Self.run("behind_nginx.py", artifacts: Self.artifacts + "/nginx")
         for step in [
-            "chat-through-nginx", "photo-through-nginx", "origin-checked-through-nginx", "static-from-nginx", "path-prefixed-deployment",
+            "chat-through-nginx", "photo-through-nginx", "origin-checked-through-nginx", "static-from-nginx", "path-prefixed-deployment", "metrics",
         ] {
             #expect(output.contains(step), "step \(step) did not run")
         }

@@ -56,11 +56,14 @@ import Testing
                 }
             }
         }
-        try await Task.sleep(for: .milliseconds(500))
+        // A load under way (bounded: ten seconds at most), however busy the machine.
+        for _ in 0..<1_000 where state.acknowledged.withLock({ $0.count }) < 40 { try await Task.sleep(for: .milliseconds(10)) }
         let began = ContinuousClock.now
         let copy = parlor.database + ".backup"
         let backup = try await Self.run(["backup", copy, "--database", parlor.database])
-        try await Task.sleep(for: .milliseconds(200))
+        // And on after it: more acknowledged than when it began (bounded too).
+        let atEnd = state.acknowledged.withLock { $0.count }
+        for _ in 0..<1_000 where state.acknowledged.withLock({ $0.count }) < atEnd + 20 { try await Task.sleep(for: .milliseconds(10)) }
         state.stop.store(true, ordering: .relaxed)
         await load.value
         #expect(backup.status == 0, "parlor backup: \(backup.errors)")

@@ -57,14 +57,14 @@ extension HTTPServer {
             logger.notice("framing refused", metadata: ["request": "\(context.id)", "why": "\(problem)"])
             var response = errorResponse(HTTPError(.badRequest, problem), id: context.id)
             response.headers.replace("Connection", with: "close")
-            return queue(response, on: connection, id: context.id, method: method, path: context.path, started: context.started)
+            return queue(response, on: connection, id: context.id, method: method, path: context.path, route: context.routeLabel, started: context.started)
         }
         let contentLength = framing.contentLength
         if let length = contentLength, length > context.bodyLimit {
             // Refused before a byte of the body is read; libmicrohttpd closes the connection after.
             let error = HTTPError(.contentTooLarge, "This is larger than the \(context.bodyLimit) bytes this address accepts.")
             return queue(errorResponse(error, id: context.id), on: connection, id: context.id,
-                         method: method, path: context.path, started: context.started)
+                         method: method, path: context.path, route: context.routeLabel, started: context.started)
         }
         if let type = MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Type") {
             context.formKind = FormParser.kind(contentType: String(cString: type))
@@ -81,7 +81,7 @@ extension HTTPServer {
             if let length = contentLength, length > context.bodyLimit {
                 let error = HTTPError(.contentTooLarge, "Without a file this address accepts at most \(context.bodyLimit) bytes.")
                 return queue(errorResponse(error, id: context.id), on: connection, id: context.id,
-                             method: method, path: context.path, started: context.started)
+                             method: method, path: context.path, route: context.routeLabel, started: context.started)
             }
         }
         if context.refusal == nil, context.formKind != nil, let length = contentLength, length > 0 {
@@ -141,17 +141,17 @@ extension HTTPServer {
         guard context.refusal == nil, let route = context.route else {
             let error = context.refusal ?? HTTPError(.notFound)
             return queue(errorResponse(error, id: id), on: connection, id: id, method: context.method,
-                         path: context.path, started: context.started)
+                         path: context.path, route: context.routeLabel, started: context.started)
         }
         guard let request = makeRequest(context, connection, form: form) else {
             let error = HTTPError(.badRequest, "The query string contains text that is not valid UTF-8.")
             return queue(errorResponse(error, id: id), on: connection, id: id, method: context.method,
-                         path: context.path, started: context.started)
+                         path: context.path, route: context.routeLabel, started: context.started)
         }
         switch route.handler {
         case .sync(let handler):
             let response = run(id: id) { try handler(request) }
-            return queue(response, on: connection, id: id, method: context.method, path: context.path, started: context.started)
+            return queue(response, on: connection, id: id, method: context.method, path: context.path, route: context.routeLabel, started: context.started)
         case .async(let handler):
             let reply = PendingReply(context)
             // Suspend first: whoever later answers (the handler, or shutdown) may then resume.
@@ -164,7 +164,7 @@ extension HTTPServer {
                 let response = await runAsync(id: reply.id) { try await handler(request) }
                 reply.answerOnce {
                     _ = queue(response, on: reply.connection, id: reply.id, method: reply.method,
-                              path: reply.path, started: reply.started)
+                              path: reply.path, route: reply.route, started: reply.started)
                     MHD_resume_connection(reply.connection.raw)
                 }
                 pendingReplies.remove(reply)

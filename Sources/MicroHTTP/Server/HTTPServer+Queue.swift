@@ -12,7 +12,7 @@ extension HTTPServer {
     /// Queues `response` and writes the request's log line. Called on the connection's
     /// thread, or from any thread while the connection is suspended.
     func queue(_ response: Response, on connection: ConnectionHandle, id: RequestID, method: HTTPMethod,
-               path: String, started: ContinuousClock.Instant) -> MHD_Result {
+               path: String, route: String, started: ContinuousClock.Instant) -> MHD_Result {
         var response = response
         // A prepared response that already carries the common fields keeps its shared fast path.
         var prepared: HTTPHeaders = [:]
@@ -42,6 +42,13 @@ extension HTTPServer {
             "request": "\(id)",
             "ms": "\(Self.milliseconds(since: started))",
         ])
+        if let observer {
+            let elapsed = (ContinuousClock.now - started).components
+            observer.answered(
+                method: method, route: route, status: Int(status.code),
+                seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+            )
+        }
         return result
     }
 

@@ -35,9 +35,14 @@ public final class HTTPServer: Sendable {
     /// Creates a server; call ``start()`` to listen. `eventRing` is given when whoever publishes must share
     /// events in it before the server exists (the router's handlers are built first); by default the server
     /// makes its own.
+    /// Told of every answered request (metrics), when given.
+    let observer: (any RequestObserver)?
+
     public init(
-        configuration: ServerConfiguration = ServerConfiguration(), router: Router, logger: Logger, eventRing: EventRing = EventRing()
+        configuration: ServerConfiguration = ServerConfiguration(), router: Router, logger: Logger, eventRing: EventRing = EventRing(),
+        observer: (any RequestObserver)? = nil
     ) {
+        self.observer = observer
         self.configuration = configuration
         self.eventRing = eventRing
         self.router = router
@@ -143,7 +148,7 @@ public final class HTTPServer: Sendable {
     /// Answers a suspended request with 503 and resumes its connection.
     func answerShuttingDown(_ reply: PendingReply) {
         let error = HTTPError(.serviceUnavailable, "The server is restarting. Please try again.")
-        _ = queue(errorResponse(error, id: reply.id), on: reply.connection, id: reply.id, method: reply.method, path: reply.path,
+        _ = queue(errorResponse(error, id: reply.id), on: reply.connection, id: reply.id, method: reply.method, path: reply.path, route: reply.route,
                   started: reply.started)
         MHD_resume_connection(reply.connection.raw)
     }

@@ -9,6 +9,8 @@ final class RequestContext {
     var method: HTTPMethod
     var path: String
     var route: Router.Route?
+    /// The matched route's pattern for metrics, "unmatched" when none did.
+    var routeLabel: String { route?.pattern.description ?? "unmatched" }
     var parameters: [String: String] = [:]
     var bodyLimit = 0
     var bodyBytes = 0
@@ -40,6 +42,7 @@ final class PendingReply: Sendable {
     let id: RequestID
     let method: HTTPMethod
     let path: String
+    let route: String
     let connection: ConnectionHandle
     let started: ContinuousClock.Instant
     private let answered = Mutex(false)
@@ -48,6 +51,7 @@ final class PendingReply: Sendable {
         id = context.id
         method = context.method
         path = context.path
+        route = context.routeLabel
         connection = context.connection
         started = context.started
     }

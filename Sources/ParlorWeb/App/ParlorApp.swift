@@ -44,6 +44,8 @@ public final class ParlorApp: Sendable {
     let pageCache: PageCache
     /// Photos accepted and still being processed.
     let photoSlots: PhotoSlots
+    /// What Parlor counts; `/metrics` answers it.
+    public let metrics: ParlorMetrics
     /// Set once shutdown begins: `/readyz` answers 503 so a proxy stops sending new work here.
     let draining = Atomic<Bool>(false)
 
@@ -55,7 +57,7 @@ public final class ParlorApp: Sendable {
         configuration: WebConfiguration, store: any ChatStore & AccountStore & ImageStore, images: any ImageService,
         liveStore: (any ChatStore)? = nil,
         bus: any EventBus = InProcessEventBus(), clock: any WallClock = SystemClock(), eventRing: EventRing = EventRing(),
-        logger: Logger
+        metrics: ParlorMetrics = ParlorMetrics(), logger: Logger
     ) async throws {
         self.configuration = configuration
         self.clock = clock
@@ -80,6 +82,9 @@ public final class ParlorApp: Sendable {
         )
         let changes = ChangeCounters()
         events = EventRouter(store: store, bus: bus, clock: clock, changes: changes, logger: logger)
+        self.metrics = metrics
+        events.addObserver(metrics)
+        events.addRefusalObserver { [metrics] refusal in metrics.refused(refusal) }
         // Templates that may change under a page are never kept rendered.
         pageCache = PageCache(
             changes: changes, byteLimit: configuration.reloadTemplates ? 0 : configuration.pageCacheBytes,
@@ -156,6 +161,16 @@ public final class ParlorApp: Sendable {
         registerEventStreamRoute(on: &router)
         registerSettingsRoutes(on: &router)
         registerImageRoutes(on: &router)
+        router.get("/metrics") { [self] request in
+            // Only to the addresses named (the person's, behind a trusted proxy): others learn nothing, not even that it exists.
+            guard let exposition = metrics.exposition, configuration.metricsAddresses.contains(origin(request).address) else {
+                throw HTTPError(.notFound)
+            }
+            metrics.sampleProcess(openEventStreams: handler.listenerCount)
+            var response = Response(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: .bytes(OutputBuffer(exposition())))
+            response.headers.add("Cache-Control", "no-store")
+            return response
+        }
         extra(&router)
         return router
     }

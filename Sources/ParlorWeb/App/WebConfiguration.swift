@@ -36,6 +36,8 @@ public struct WebConfiguration: Sendable {
     /// The path Parlor is served under behind a proxy ("/chat"), or empty for the root: every URL Parlor
     /// writes starts with it, and only requests below it are answered.
     public var basePath = ""
+    /// Addresses `/metrics` answers (the person's, as a trusted proxy reports it); anyone else gets 404.
+    public var metricsAddresses: Set<String> = []
 
     /// Whether `path` can be a base path: empty, or "/" and segments of letters, digits, `-`, `_` and `.`
     /// (none of them only dots), without a slash at the end.

@@ -102,6 +102,7 @@ extension ParlorApp {
         let normalized = (try? Handle.normalized(handle)) ?? handle.lowercased()
         let now = clock.now
         if let wait = throttle.wait(handle: normalized, address: origin.address, now: now) {
+            metrics.signInLockouts.increment()
             let minutes = max(1, Int((wait / 60).rounded(.up)))
             let message = "Too many attempts to sign in. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
             var response = authPage(builder.signIn(handle: handle, error: message, field: .password), status: .tooManyRequests)
@@ -120,6 +121,7 @@ extension ParlorApp {
         let matches = verified && credential != nil
         guard let credential, matches else {
             throttle.recordFailure(handle: normalized, address: origin.address, now: now)
+            metrics.signInFailures.increment()
             logger.notice("sign-in refused", metadata: ["request": "\(request.id)", "address": "\(origin.address.escapedForLog)"])
             return authPage(
                 builder.signIn(handle: handle, error: "That handle and password do not match an account.", field: .password),

@@ -1,0 +1,131 @@
+import CoreMetrics
+import Foundation
+import MicroHTTP
+import ParlorDomain
+import Synchronization
+
+/// What Parlor counts, through swift-metrics: the composition root gives the factory (Prometheus in
+/// `parlor serve`, nothing in tests that do not ask) and, to answer `/metrics`, how to write what it holds.
+/// Every metric is made once, here, at start; those labelled by route and status are made once per
+/// combination, the first time it happens (routes are Parlor's own patterns, never raw paths).
+/// Names and labels follow Prometheus's conventions: `parlor_` prefix, `_total` counters, base units.
+public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
+    let factory: any MetricsFactory
+    /// The text `/metrics` answers, in Prometheus's exposition format; nil: `/metrics` is not served.
+    let exposition: (@Sendable () -> [UInt8])?
+
+    let requestDuration: CoreMetrics.Timer
+    let eventStreamsOpen: Gauge
+    let messagesSent: Counter
+    let signInFailures: Counter
+    let signInLockouts: Counter
+    let residentMemory: Gauge
+    let openDescriptors: Gauge
+    private let published: [String: Counter]
+    private let refusals: [String: Counter]
+    private let requests = Mutex<[String: Counter]>([:])
+
+    /// The kinds of stored event, the label of `parlor_events_published_total`.
+    static let eventKinds = [
+        "message_sent", "message_edited", "message_deleted", "message_read", "photo_processed", "chat_created", "user_signed_up",
+        "profile_updated", "other",
+    ]
+    /// The refusals' kinds, the label of `parlor_refusals_total`.
+    static let refusalKinds = [
+        "empty_message", "message_too_long", "invalid_text", "control_character", "chat_with_yourself", "unknown_handle", "invalid_handle",
+        "handle_taken", "invalid_display_name", "chat_exists", "not_found", "not_your_message", "message_deleted", "unavailable", "other",
+    ]
+
+    public init(factory: any MetricsFactory = NOOPMetricsHandler.instance, exposition: (@Sendable () -> [UInt8])? = nil) {
+        self.factory = factory
+        self.exposition = exposition
+        requestDuration = CoreMetrics.Timer(label: "parlor_http_request_duration_seconds", factory: factory)
+        eventStreamsOpen = Gauge(label: "parlor_event_streams_open", factory: factory)
+        messagesSent = Counter(label: "parlor_messages_sent_total", factory: factory)
+        signInFailures = Counter(label: "parlor_sign_in_failures_total", factory: factory)
+        signInLockouts = Counter(label: "parlor_sign_in_lockouts_total", factory: factory)
+        residentMemory = Gauge(label: "parlor_process_resident_memory_bytes", factory: factory)
+        openDescriptors = Gauge(label: "parlor_process_open_fds", factory: factory)
+        published = Dictionary(uniqueKeysWithValues: Self.eventKinds.map {
+            ($0, Counter(label: "parlor_events_published_total", dimensions: [("kind", $0)], factory: factory))
+        })
+        refusals = Dictionary(uniqueKeysWithValues: Self.refusalKinds.map {
+            ($0, Counter(label: "parlor_refusals_total", dimensions: [("reason", $0)], factory: factory))
+        })
+    }
+
+    // MARK: Requests
+
+    public func answered(method: HTTPMethod, route: String, status: Int, seconds: Double) {
+        let key = method.rawValue + " " + route + " " + String(status)
+        let counter = requests.withLock { made in
+            if let counter = made[key] { return counter }
+            let counter = Counter(
+                label: "parlor_http_requests_total", dimensions: [("method", method.rawValue), ("route", route), ("status", String(status))],
+                factory: factory
+            )
+            made[key] = counter
+            return counter
+        }
+        counter.increment()
+        requestDuration.recordNanoseconds(Int64(max(0, min(seconds, 3_600)) * 1e9))
+    }
+
+    // MARK: Events
+
+    public func observe(_ event: DomainEvent, router: any EventSink) {
+        let kind: String
+        switch event {
+        case .message(.sent):
+            kind = "message_sent"
+            messagesSent.increment()
+        case .message(.edited): kind = "message_edited"
+        case .message(.deleted): kind = "message_deleted"
+        case .message(.userRead): kind = "message_read"
+        case .message(.photoProcessed): kind = "photo_processed"
+        case .chat(.created): kind = "chat_created"
+        case .user(.signedUp): kind = "user_signed_up"
+        case .user(.profileUpdated): kind = "profile_updated"
+        default: kind = "other"
+        }
+        published[kind]?.increment()
+    }
+
+    func refused(_ refusal: Refusal) {
+        let kind: String
+        switch refusal {
+        case .emptyMessage: kind = "empty_message"
+        case .messageTooLong: kind = "message_too_long"
+        case .invalidText: kind = "invalid_text"
+        case .controlCharacter: kind = "control_character"
+        case .chatWithYourself: kind = "chat_with_yourself"
+        case .unknownHandle: kind = "unknown_handle"
+        case .invalidHandle: kind = "invalid_handle"
+        case .handleTaken: kind = "handle_taken"
+        case .invalidDisplayName: kind = "invalid_display_name"
+        case .chatExists: kind = "chat_exists"
+        case .notFound: kind = "not_found"
+        case .notYourMessage: kind = "not_your_message"
+        case .messageDeleted: kind = "message_deleted"
+        case .unavailable: kind = "unavailable"
+        @unknown default: kind = "other"
+        }
+        refusals[kind, default: refusals["other"]!].increment()
+    }
+
+    // MARK: The process, read when asked
+
+    /// Brings the gauges read from the process up to date (before `/metrics` answers).
+    func sampleProcess(openEventStreams: Int) {
+        eventStreamsOpen.record(openEventStreams)
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+           let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        {
+            residentMemory.record(kilobytes * 1024)
+        }
+        if let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
+            openDescriptors.record(descriptors.count)
+        }
+    }
+}

@@ -24,6 +24,7 @@ public final class EventHandler: Sendable {
     let dateLabels: DateLabels.Cache
     private let registry = Mutex(ListenerRegistry())
     private let work = LiveWorkQueue()
+    private let fanOutTimers = Mutex<[@Sendable (Duration, Int) -> Void]>([])
     /// The members of chats that events touched, for telling pages to reload after a failed update.
     private let knownMembers = Mutex<[ChatID: [UserID]]>([:])
     static let knownChatsLimit = 100_000
@@ -50,9 +51,21 @@ public final class EventHandler: Sendable {
     /// delivered together.
     public func run() async {
         while let batch = await work.takeAll() {
+            let started = ContinuousClock.now
             await process(batch)
-            work.applied(batch.reduce(0) { count, item in if case .event = item { count + 1 } else { count } })
+            let events = batch.reduce(0) { count, item in if case .event = item { count + 1 } else { count } }
+            work.applied(events)
+            if events > 0 {
+                let elapsed = ContinuousClock.now - started
+                for timer in fanOutTimers.withLock({ $0 }) { timer(elapsed, events) }
+            }
         }
+    }
+
+    /// Adds a function told, after each batch of published events reached the open pages, how long that
+    /// took and how many events it held.
+    public func addFanOutTimer(_ timer: @escaping @Sendable (Duration, Int) -> Void) {
+        fanOutTimers.withLock { $0.append(timer) }
     }
 
     /// Returns when the live pages are not far behind the published events: where a source of many

@@ -14,6 +14,7 @@ public final class EventRouter: EventSink {
     private let logger: Logger
     private let observers = Mutex<[any EventObserver]>([])
     private let refusalObservers = Mutex<[@Sendable (Refusal) -> Void]>([])
+    private let storeTimers = Mutex<[@Sendable (String, Duration) -> Void]>([])
     /// What changed, counted as each event is stored: pages kept between requests are checked against it.
     public let changes: ChangeCounters
 
@@ -36,6 +37,21 @@ public final class EventRouter: EventSink {
     /// Adds a function told of every refusal, whatever event it answered (metrics).
     public func addRefusalObserver(_ observer: @escaping @Sendable (Refusal) -> Void) {
         refusalObservers.withLock { $0.append(observer) }
+    }
+
+    /// Adds a function told how long each write through the store took, by operation ("send", "edit"…).
+    public func addStoreTimer(_ timer: @escaping @Sendable (String, Duration) -> Void) {
+        storeTimers.withLock { $0.append(timer) }
+    }
+
+    /// Runs one store operation, and tells the store timers how long it took, whether it succeeded or not.
+    private func timed<Result>(_ operation: String, _ body: () async throws -> Result) async throws -> Result {
+        let started = ContinuousClock.now
+        defer {
+            let elapsed = ContinuousClock.now - started
+            for timer in storeTimers.withLock({ $0 }) { timer(operation, elapsed) }
+        }
+        return try await body()
     }
 
     /// Applies an event and answers how it ended.
@@ -73,7 +89,7 @@ public final class EventRouter: EventSink {
                 throw Refusal.unknownHandle(handle.hasPrefix("@") ? String(handle.dropFirst()) : handle)
             }
             guard contact.id != creator else { throw Refusal.chatWithYourself }
-            let chat = try await store.createChat(between: creator, and: contact.id, at: clock.now)
+            let chat = try await timed("create_chat") { try await store.createChat(between: creator, and: contact.id, at: clock.now) }
             return await publish(.chat(.created(chat)), ChatEvent.created(chat), requestID)
         } catch {
             return .createFailed(creator: creator, reason: refusal(error, "chat.creating", requestID))
@@ -93,7 +109,7 @@ public final class EventRouter: EventSink {
                     isBot: new.isBot,
                     passwordHash: new.passwordHash
                 )
-                let user = try await store.createUser(valid, at: clock.now)
+                let user = try await timed("create_user") { try await store.createUser(valid, at: clock.now) }
                 return await publish(.user(.signedUp(user)), .signedUp(user), requestID)
             } catch {
                 return .signUpFailed(handle: new.handle, reason: refusal(error, "user.signingUp", requestID))
@@ -110,7 +126,7 @@ public final class EventRouter: EventSink {
                     },
                     removesAvatar: change.removesAvatar && change.avatar == nil
                 )
-                let user = try await store.updateProfile(valid)
+                let user = try await timed("update_profile") { try await store.updateProfile(valid) }
                 return await publish(.user(.profileUpdated(user)), .profileUpdated(user), requestID)
             } catch {
                 return .profileUpdateFailed(change, reason: refusal(error, "user.updatingProfile", requestID))
@@ -137,7 +153,7 @@ public final class EventRouter: EventSink {
         }
         bus.publish(PublishedEvent(.message(.sending(valid)), requestID: requestID))
         do {
-            let message = try await store.send(valid)
+            let message = try await timed("send") { try await store.send(valid) }
             return await publish(.message(.sent(message, token: valid.token)), .sent(message, token: valid.token), requestID)
         } catch {
             let failed = MessageEvent.failedSending(valid, reason: refusal(error, "message.sending", requestID))
@@ -148,7 +164,7 @@ public final class EventRouter: EventSink {
     /// A photo's versions or its failure, stored and shown; a photo whose message went meanwhile changes nothing.
     private func finishPhoto(_ result: PhotoResult, _ requestID: String?) async -> MessageEvent {
         do {
-            guard let message = try await store.finishPhoto(result) else { return .processingPhoto(result) }
+            guard let message = try await timed("finish_photo", { try await store.finishPhoto(result) }) else { return .processingPhoto(result) }
             return await publish(.message(.photoProcessed(message)), .photoProcessed(message), requestID)
         } catch {
             logger.error("photo state not stored", metadata: ["image": "\(result.imageID)", "error": "\(error)"])
@@ -159,7 +175,9 @@ public final class EventRouter: EventSink {
     private func editMessage(_ edit: MessageEdit, _ requestID: String?) async -> MessageEvent {
         do {
             let body = try MessageText.validated(edit.body)
-            let message = try await store.edit(MessageEdit(messageID: edit.messageID, editorID: edit.editorID, body: body, editedAt: edit.editedAt))
+            let message = try await timed("edit") {
+                try await store.edit(MessageEdit(messageID: edit.messageID, editorID: edit.editorID, body: body, editedAt: edit.editedAt))
+            }
             return await publish(.message(.edited(message)), .edited(message), requestID)
         } catch {
             return .failedEditing(edit, reason: refusal(error, "message.editing", requestID))
@@ -168,7 +186,7 @@ public final class EventRouter: EventSink {
 
     private func deleteMessage(_ deletion: MessageDeletion, _ requestID: String?) async -> MessageEvent {
         do {
-            let deleted = try await store.delete(deletion)
+            let deleted = try await timed("delete") { try await store.delete(deletion) }
             // Deleted before (a second click): nothing changed, nothing to tell.
             guard deleted.deletedNow else { return .deleted(deleted.message) }
             return await publish(.message(.deleted(deleted.message)), .deleted(deleted.message), requestID)
@@ -180,7 +198,7 @@ public final class EventRouter: EventSink {
     private func markRead(_ report: ReadReport, _ requestID: String?) async -> MessageEvent {
         do {
             let previous = try await store.membership(report.chatID, report.readerID)?.lastRead
-            guard let mark = try await store.markRead(report), mark != previous else { return .userReads(report) }
+            guard let mark = try await timed("mark_read", { try await store.markRead(report) }), mark != previous else { return .userReads(report) }
             let read = MessageEvent.userRead(chat: report.chatID, reader: report.readerID, previous: previous, upTo: mark)
             return await publish(.message(read), read, requestID)
         } catch {

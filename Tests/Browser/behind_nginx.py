@@ -291,6 +291,10 @@ def main():
         after = metrics()
         assert after[("parlor_messages_sent_total", ())] == sent + 1, (sent, after[("parlor_messages_sent_total", ())])
         assert after[posts] == before[posts] + 1
+        sends = ("parlor_store_operation_duration_seconds_count", (("operation", "send"),))
+        assert after[sends] == before[sends] + 1, "the store's send was timed once more"
+        assert after[("parlor_fanout_events_total", ())] > before[("parlor_fanout_events_total", ())], "and its fan-out"
+        assert before[("parlor_store_operation_duration_seconds_count", (("operation", "page_read"),))] >= 1
         assert request(parlor_port, "GET", "/metrics", tls=False, source="127.0.0.2")[0] == 404, "another address learns nothing"
         assert request(https_port, "GET", "/metrics")[0] == 404, "not through the site"
         common.step("metrics", ana)

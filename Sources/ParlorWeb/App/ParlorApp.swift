@@ -85,6 +85,8 @@ public final class ParlorApp: Sendable {
         self.metrics = metrics
         events.addObserver(metrics)
         events.addRefusalObserver { [metrics] refusal in metrics.refused(refusal) }
+        events.addStoreTimer { [metrics] operation, elapsed in metrics.stored(operation, elapsed) }
+        handler.addFanOutTimer { [metrics] elapsed, events in metrics.fannedOut(elapsed, events: events) }
         // Templates that may change under a page are never kept rendered.
         pageCache = PageCache(
             changes: changes, byteLimit: configuration.reloadTemplates ? 0 : configuration.pageCacheBytes,

@@ -21,6 +21,10 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     let signInLockouts: Counter
     let residentMemory: Gauge
     let openDescriptors: Gauge
+    let fanOutDuration: CoreMetrics.Timer
+    let fanOutEvents: Counter
+    let pageReadDuration: CoreMetrics.Timer
+    private let storeWrites: [String: CoreMetrics.Timer]
     private let published: [String: Counter]
     private let refusals: [String: Counter]
     private let requests = Mutex<[String: Counter]>([:])
@@ -30,6 +34,9 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         "message_sent", "message_edited", "message_deleted", "message_read", "photo_processed", "chat_created", "user_signed_up",
         "profile_updated", "other",
     ]
+    /// The store's writes, the label of `parlor_store_operation_duration_seconds` (with "page_read", the
+    /// read behind a chat page).
+    static let storeOperations = ["send", "edit", "delete", "mark_read", "create_chat", "create_user", "update_profile", "finish_photo", "page_read"]
     /// The refusals' kinds, the label of `parlor_refusals_total`.
     static let refusalKinds = [
         "empty_message", "message_too_long", "invalid_text", "control_character", "chat_with_yourself", "unknown_handle", "invalid_handle",
@@ -46,6 +53,13 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         signInLockouts = Counter(label: "parlor_sign_in_lockouts_total", factory: factory)
         residentMemory = Gauge(label: "parlor_process_resident_memory_bytes", factory: factory)
         openDescriptors = Gauge(label: "parlor_process_open_fds", factory: factory)
+        fanOutDuration = CoreMetrics.Timer(label: "parlor_fanout_duration_seconds", factory: factory)
+        fanOutEvents = Counter(label: "parlor_fanout_events_total", factory: factory)
+        let stores = Dictionary(uniqueKeysWithValues: Self.storeOperations.map {
+            ($0, CoreMetrics.Timer(label: "parlor_store_operation_duration_seconds", dimensions: [("operation", $0)], factory: factory))
+        })
+        storeWrites = stores
+        pageReadDuration = stores["page_read"]!
         published = Dictionary(uniqueKeysWithValues: Self.eventKinds.map {
             ($0, Counter(label: "parlor_events_published_total", dimensions: [("kind", $0)], factory: factory))
         })
@@ -69,6 +83,22 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         }
         counter.increment()
         requestDuration.recordNanoseconds(Int64(max(0, min(seconds, 3_600)) * 1e9))
+    }
+
+    // MARK: The store and the live pages
+
+    func stored(_ operation: String, _ elapsed: Duration) {
+        storeWrites[operation]?.recordNanoseconds(Self.nanoseconds(elapsed))
+    }
+
+    func fannedOut(_ elapsed: Duration, events: Int) {
+        fanOutDuration.recordNanoseconds(Self.nanoseconds(elapsed))
+        fanOutEvents.increment(by: Int64(events))
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let parts = duration.components
+        return max(0, min(parts.seconds, 3_600)) * 1_000_000_000 + parts.attoseconds / 1_000_000_000
     }
 
     // MARK: Events

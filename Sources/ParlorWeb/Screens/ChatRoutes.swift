@@ -70,7 +70,9 @@ extension ParlorApp {
 
     /// Everything the page shows, in one read; 404 for a chat that is not the viewer's.
     private func screen(_ signedIn: SignedIn, chat: ChatID?, before: MessageID?) async throws -> ChatsScreen {
+        let reading = ContinuousClock.now
         let screen = try await store.chatsScreen(for: signedIn.user.id, open: chat, before: before, limit: EventHandler.historyPageSize)
+        metrics.pageReadDuration.recordNanoseconds(ParlorMetrics.nanoseconds(ContinuousClock.now - reading))
         if chat != nil, screen.conversation == nil { throw Self.noSuchChat }
         return screen
     }

@@ -65,6 +65,20 @@ def unit_arguments(state, port, extra=()):
     return replaced + ["--bot-read-delay", "0.3", "--bot-reply-delay", "0.6", *extra]
 
 
+def verify_unit(folder):
+    """systemd-analyze verify on the unit (with this run's binary, which must exist for it): any remark,
+    an unknown key included, fails."""
+    analyze = shutil.which("systemd-analyze")
+    assert analyze, "systemd-analyze is missing: run bash .ci/install-packages --tests"
+    with open(os.path.join(common.REPOSITORY, "deploy", "parlor.service")) as unit:
+        text = unit.read().replace("ExecStart=/opt/parlor/parlor ", "ExecStart=%s " % os.path.abspath(common.BINARY))
+    path = os.path.join(folder, "parlor.service")
+    with open(path, "w") as unit:
+        unit.write(text)
+    checked = subprocess.run([analyze, "verify", path], capture_output=True, text=True)
+    assert checked.returncode == 0 and not (checked.stdout + checked.stderr).strip(), "systemd-analyze verify: " + checked.stdout + checked.stderr
+
+
 def nginx_config(folder, parlor_port, http_port, https_port, locations):
     """deploy/nginx/parlor.conf as an operator installs it, on this run's ports, certificate and folders,
     inside a main configuration of this run's own (pid, logs and temporary files in `folder`)."""
@@ -142,6 +156,7 @@ def main():
     working = os.path.join(folder, "working")    # the unit's working folder stands in here
     os.makedirs(state)
     os.makedirs(working)
+    verify_unit(folder)
     parlor_port = free_port()
     log = open(os.path.join(folder, "parlor.log"), "wb")
     # The unit's arguments, and /metrics for this machine (a monitoring host would be named the same way).

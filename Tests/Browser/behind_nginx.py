@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Parlor deployed as deploy/ says, tried as a new operator would: Debian's nginx with the site of
 deploy/nginx/ (TLS with a certificate made for the run, HTTP/2), and `parlor serve` with the ExecStart
-arguments of deploy/parlor.service, its working folder and an empty state folder standing in for
-/var/lib/parlor. Two people chat live through the proxy in headless Chromium, send a photo larger than
+arguments of deploy/parlor.service, as a user of its own (nobody) who may write only an empty state
+folder standing in for /var/lib/parlor and a private /tmp; its working folder is read-only to it. Two people chat live through the proxy in headless Chromium, send a photo larger than
 nginx's default body limit, and a POST with a foreign Origin is refused. Every server listens on
 127.0.0.1 only and is stopped by PID.
 
@@ -77,6 +77,17 @@ def verify_unit(folder):
         unit.write(text)
     checked = subprocess.run([analyze, "verify", path], capture_output=True, text=True)
     assert checked.returncode == 0 and not (checked.stdout + checked.stderr).strip(), "systemd-analyze verify: " + checked.stdout + checked.stderr
+
+
+def as_service_user(*folders):
+    """How the unit runs Parlor: as a user of its own (DynamicUser) who may write the state folder and its
+    private /tmp, and nothing else (ProtectSystem=strict). Here `nobody`, when the test runs as root, and
+    `folders` become that user's."""
+    if os.geteuid() != 0:
+        return {}
+    for folder in folders:
+        os.chown(folder, 65534, 65534)
+    return {"user": 65534, "group": 65534}
 
 
 def nginx_config(folder, parlor_port, http_port, https_port, locations):
@@ -154,13 +165,19 @@ def main():
     folder = tempfile.mkdtemp(prefix="parlor-nginx-")
     state = os.path.join(folder, "state")        # /var/lib/parlor: empty, as StateDirectory= makes it
     working = os.path.join(folder, "working")    # the unit's working folder stands in here
+    private_tmp = os.path.join(folder, "tmp")  # PrivateTmp=yes
     os.makedirs(state)
     os.makedirs(working)
+    os.makedirs(private_tmp)
+    os.chmod(folder, 0o755)
+    service_user = as_service_user(state, private_tmp)
+    environment = dict(os.environ, TMPDIR=private_tmp)
     verify_unit(folder)
     parlor_port = free_port()
     log = open(os.path.join(folder, "parlor.log"), "wb")
     # The unit's arguments, and /metrics for this machine (a monitoring host would be named the same way).
-    parlor = subprocess.Popen(unit_arguments(state, parlor_port, ["--metrics-address", "127.0.0.1"]), cwd=working, stdout=log, stderr=log)
+    parlor = subprocess.Popen(unit_arguments(state, parlor_port, ["--metrics-address", "127.0.0.1"]), cwd=working, stdout=log, stderr=log,
+                              env=environment, **service_user)
     nginx = None
     prefixed = None
     prefixed_nginx = None
@@ -253,10 +270,11 @@ def main():
         # deploy/nginx/parlor-locations-chat.conf. Sign-up, Parlor Bot's welcome and its answer arrive live.
         second = os.path.join(folder, "second")
         os.makedirs(os.path.join(second, "state"))
+        as_service_user(second, os.path.join(second, "state"))
         second_port = free_port()
         prefixed_log = open(os.path.join(folder, "parlor-chat.log"), "wb")
         prefixed = subprocess.Popen(unit_arguments(os.path.join(second, "state"), second_port, ["--base-path", "/chat"]),
-                                    cwd=working, stdout=prefixed_log, stderr=prefixed_log)
+                                    cwd=working, stdout=prefixed_log, stderr=prefixed_log, env=environment, **service_user)
         deadline = time.time() + 20
         while True:
             try:
@@ -314,7 +332,8 @@ def main():
         assert request(https_port, "GET", "/metrics")[0] == 404, "not through the site"
         common.step("metrics", ana)
 
-        # Nothing was written outside the state folders.
+        # Nothing was written outside the state folders (and, run as root, Parlor could not have: its user
+        # owns only those and its /tmp).
         assert os.listdir(working) == [], "the working folder stays as it was: %s" % os.listdir(working)
         print("all steps passed", file=sys.stderr, flush=True)
     except BaseException:

@@ -26,3 +26,34 @@ import Testing
         #expect(!byDefault.contains("megapixels") && byDefault.contains("could not be read"))
     }
 }
+
+/// A photo whose header is fine but whose pixels stop halfway, sent in a message to the real binary (real
+/// libvips): accepted by its header, it fails in the image worker, and the cell says so for both people
+/// while the text stays.
+@Suite struct TruncatedPhotoTests {
+    @Test(.timeLimit(.minutes(1))) func aJPEGCutShortFailsVisiblyAndKeepsItsText() async throws {
+        let parlor = try ServeCommandTests.RunningParlor(arguments: ["--log-level", "notice"])
+        try await parlor.waitUntilListening()
+        let ana = Visitor(port: parlor.port)
+        #expect(try await ana.signUp("cutana").status == 303)
+        let ben = Visitor(port: parlor.port)
+        #expect(try await ben.signUp("cutben").status == 303)
+        let chat = try await ana.startChat(with: "cutben")
+        try await ana.get(chat)
+        let cut = Array(ImageCrashTests.photo.prefix(ImageCrashTests.photo.count / 2))
+        let sent = try await ana.postFile(
+            chat + "/messages", field: "photo", filename: "cut.jpg", contentType: "image/jpeg", bytes: cut,
+            fields: [("body", "Half a photo"), ("token", "cut-1")]
+        )
+        #expect(sent.status == 303, "accepted by its header")
+        var page = ""
+        for _ in 0..<200 {
+            page = try await ben.get(chat).text
+            if !page.contains("Processing photo…") { break }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        #expect(page.contains("This photo could not be processed") && page.contains("Half a photo"))
+        #expect(try await ana.get(chat).text.contains("This photo could not be processed"))
+        #expect(try await parlor.terminate() == 0)
+    }
+}

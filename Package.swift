@@ -102,11 +102,16 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        // libxml2 from Debian (libxml2-dev): feeds' XML, read into a tree, through an opaque header (libxml2's
+        // own include ICU's, which clash with Foundation's).
+        .target(name: "CXML2", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])], linkerSettings: [.linkedLibrary("xml2")]),
+        // Feeds: RSS, RDF, Atom and JSON Feed read into what a subscription posts.
+        .target(name: "ParlorFeeds", dependencies: ["CXML2"]),
         .executableTarget(
             name: "parlor",
             dependencies: [
                 "MicroHTTP", "ParlorWeb", "ParlorTemplates", "ParlorStorage", "ParlorBots", "ParlorDomain", "ParlorEvents",
-                "ParlorFixtures", "ParlorViews", "ParlorImages", "CMalloc",
+                "ParlorFixtures", "ParlorViews", "ParlorImages", "CMalloc", "ParlorFeeds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -144,6 +149,7 @@ let package = Package(
             dependencies: ["MicroHTTP", "ByteOutput", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // Runs the built `parlor` executable as a person would.
+        .testTarget(name: "ParlorFeedsTests", dependencies: ["ParlorFeeds"]),
         .testTarget(name: "ParlorTests", dependencies: ["parlor", "HTTPTestSupport", "ParlorStorage", "ParlorDomain"]),
         // The web front in process, over HTTP on loopback, with a real SQLite file.
         .testTarget(
@@ -179,6 +185,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzTextExcerpt", ["ParlorViews"]),
         ("FuzzImageSniffing", ["ParlorDomain"]),
         ("FuzzJPEGFrame", ["ParlorDomain"]),
+        ("FuzzFeedParser", ["ParlorFeeds"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(

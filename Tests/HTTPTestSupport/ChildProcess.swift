@@ -12,7 +12,8 @@ public final class ChildProcess {
     public let errors: Int32
     public private(set) var exitStatus: Int32?
 
-    public init(executable: String, arguments: [String]) throws {
+    /// `output`: a file the child's standard output is written to (none: /dev/null).
+    public init(executable: String, arguments: [String], output: String? = nil) throws {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw ClientError(description: "pipe: \(errno)") }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -20,7 +21,7 @@ public final class ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", output == nil ? O_WRONLY : O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
         Self.closeEverythingAboveStderr(&actions)
 

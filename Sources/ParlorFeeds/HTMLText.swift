@@ -1,0 +1,50 @@
+/// Item HTML as plain text: tags removed (and what `script` and `style` hold), block elements and `br` as
+/// line breaks, entities decoded, runs of white space collapsed. What comes out is text, to be escaped by
+/// the template engine like anything else a person did not write in Parlor.
+enum HTMLText {
+    static let limit = 10_000
+    static let blocks: Set<String> = ["p", "br", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "tr", "hr"]
+
+    static func plain(_ html: String) -> String {
+        var out = ""
+        var rest = Substring(html)
+        var skipping: String?
+        while let open = rest.firstIndex(of: "<") {
+            if skipping == nil { out += rest[..<open] }
+            let after = rest[rest.index(after: open)...]
+            // A comment ends at "-->", anything else at the next ">"; an unclosed tag ends the text.
+            if after.hasPrefix("!--") {
+                guard let end = after.range(of: "-->") else { rest = ""; break }
+                rest = after[end.upperBound...]
+                continue
+            }
+            guard let close = after.firstIndex(of: ">") else { rest = ""; break }
+            let tag = after[..<close]
+            let closing = tag.hasPrefix("/")
+            let name = tag.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }.lowercased()
+            if let waiting = skipping {
+                if closing && name == waiting { skipping = nil }
+            } else if !closing && (name == "script" || name == "style") && !tag.hasSuffix("/") {
+                skipping = name
+            } else if blocks.contains(name) {
+                out += "\n"
+            }
+            rest = after[after.index(after: close)...]
+        }
+        if skipping == nil { out += rest }
+        return collapse(HTMLEntities.decode(out))
+    }
+
+    /// Spaces and tabs as one space, blank lines as one line break, no white space at either end; at most
+    /// ``limit`` characters.
+    static func collapse(_ text: String) -> String {
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\u{A0}" })
+            let joined = words.joined(separator: " ")
+            if !joined.isEmpty { lines.append(joined) }
+        }
+        let result = lines.joined(separator: "\n")
+        return result.count > limit ? String(result.prefix(limit)) + "…" : result
+    }
+}

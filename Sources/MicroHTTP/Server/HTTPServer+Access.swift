@@ -69,10 +69,13 @@ extension HTTPServer {
         if let type = MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Type") {
             context.formKind = FormParser.kind(contentType: String(cString: type))
         }
-        if context.refusal == nil, context.route?.streamsUploads == true, case .multipart(let boundary)? = context.formKind {
-            context.uploads = MultipartStream(
-                boundary: boundary, writer: FileUploadWriter(folder: configuration.uploadFolder, prefix: "r\(context.id)")
-            )
+        if context.route?.streamsUploads == true, case .multipart(let boundary)? = context.formKind {
+            // Files go to disk as they arrive; a request already refused reads its body into nothing.
+            if context.refusal == nil {
+                context.uploads = MultipartStream(
+                    boundary: boundary, writer: FileUploadWriter(folder: configuration.uploadFolder, prefix: "r\(context.id)")
+                )
+            }
             return .YES
         }
         if context.route?.streamsUploads == true {

@@ -73,9 +73,8 @@ public final class VipsImageService: ImageService {
         guard !path.contains("["), let file = FileHandle(forReadingAtPath: path) else { return .failure(.unreadable) }
         let size = (try? file.seekToEnd()).map(Int.init) ?? 0
         try? file.seek(toOffset: 0)
-        // Enough for the magic number, and for a JPEG's frame header after its metadata segments.
-        let head = (try? file.read(upToCount: JPEGFrame.searchLength)) ?? Data()
-        try? file.close()
+        defer { try? file.close() }
+        let head = (try? file.read(upToCount: ImageFormat.sniffLength)) ?? Data()
         let format: ImageFormat
         switch ImageFormat.sniff(head) {
         case .success(let sniffed): format = sniffed
@@ -83,8 +82,10 @@ public final class VipsImageService: ImageService {
         }
         guard size <= limits.maximumBytes else { return .failure(.tooLarge(bytes: limits.maximumBytes)) }
         if format == .jpeg {
-            // Before libvips opens it: a progressive JPEG's decoder needs memory for the whole image.
-            guard let frame = JPEGFrame.read(head) else { return .failure(.unreadable) }
+            // Before libvips opens it: a progressive JPEG's decoder needs memory for the whole image. Its frame
+            // header comes after the metadata segments, so a JPEG alone is read further.
+            let rest = (try? file.read(upToCount: JPEGFrame.searchLength - head.count)) ?? Data()
+            guard let frame = JPEGFrame.read(head + rest) else { return .failure(.unreadable) }
             if let refusal = limits.check(frame) { return .failure(refusal) }
         }
 

@@ -138,22 +138,7 @@ public final class ParlorApp: Sendable {
         router.mountPath = configuration.basePath
         router.commonHeaders = SecurityHeaders.all
         try StaticFiles(folder: configuration.publicFolder).register(on: &router, at: "/public")
-        // Prepared with the common fields, so the router adds none and answers from the shared response.
-        var healthHeaders = SecurityHeaders.all
-        healthHeaders.add("Content-Type", "text/plain; charset=utf-8")
-        let healthy = try PreparedResponse(headers: healthHeaders, body: .init("ok\n".utf8))
-        router.get("/healthz") { _ in .prepared(healthy) }
-        // Ready: not shutting down, and the store answers a read (unlike /healthz, which never touches it).
-        router.get("/readyz") { [self] request in
-            guard !draining.load(ordering: .acquiring) else { return .text("draining\n", status: .serviceUnavailable) }
-            do {
-                _ = try await store.user(UserID(0))
-                return .text("ready\n")
-            } catch {
-                logger.error("not ready: the store does not answer", metadata: ["request": "\(request.id)", "error": "\(error)"])
-                return .text("the store does not answer\n", status: .serviceUnavailable)
-            }
-        }
+        try registerOperationRoutes(on: &router)
         router.get("/") { [self] request in
             .redirect(to: try await sessions.current(request) == nil ? paths.signIn : paths.chats)
         }
@@ -163,16 +148,6 @@ public final class ParlorApp: Sendable {
         registerEventStreamRoute(on: &router)
         registerSettingsRoutes(on: &router)
         registerImageRoutes(on: &router)
-        router.get("/metrics") { [self] request in
-            // Only to the addresses named (the person's, behind a trusted proxy): others learn nothing, not even that it exists.
-            guard let exposition = metrics.exposition, configuration.metricsAddresses.contains(origin(request).address) else {
-                throw HTTPError(.notFound)
-            }
-            metrics.sampleProcess(openEventStreams: handler.listenerCount)
-            var response = Response(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: .bytes(OutputBuffer(exposition())))
-            response.headers.add("Cache-Control", "no-store")
-            return response
-        }
         extra(&router)
         return router
     }

@@ -1,0 +1,39 @@
+import ByteOutput
+import MicroHTTP
+import ParlorDomain
+
+/// What operators and proxies ask of Parlor: whether it is alive, whether it is ready for work, and its
+/// metrics.
+extension ParlorApp {
+    func registerOperationRoutes(on router: inout Router) throws {
+        // Alive: never touches the store. Prepared with the common fields, so the router adds none and
+        // answers from the shared response.
+        var healthHeaders = SecurityHeaders.all
+        healthHeaders.add("Content-Type", "text/plain; charset=utf-8")
+        let healthy = try PreparedResponse(headers: healthHeaders, body: .init("ok\n".utf8))
+        router.get("/healthz") { _ in .prepared(healthy) }
+        // Ready: not shutting down, and the store answers a read.
+        router.get("/readyz") { [self] request in
+            guard !draining.load(ordering: .acquiring) else { return .text("draining\n", status: .serviceUnavailable) }
+            do {
+                _ = try await store.user(UserID(0))
+                return .text("ready\n")
+            } catch {
+                logger.error("not ready: the store does not answer", metadata: ["request": "\(request.id)", "error": "\(error)"])
+                return .text("the store does not answer\n", status: .serviceUnavailable)
+            }
+        }
+        router.get("/metrics") { [self] request in
+            // Only to the addresses named (the person's, behind a trusted proxy): others learn nothing, not even that it exists.
+            guard let exposition = metrics.exposition, configuration.metricsAddresses.contains(origin(request).address) else {
+                throw HTTPError(.notFound)
+            }
+            metrics.sampleProcess(openEventStreams: handler.listenerCount)
+            var response = Response(
+                status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: .bytes(OutputBuffer(exposition()))
+            )
+            response.headers.add("Cache-Control", "no-store")
+            return response
+        }
+    }
+}

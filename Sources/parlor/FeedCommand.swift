@@ -33,7 +33,7 @@ struct FeedCommand: ParsableCommand {
 
         /// `{"title": …, "link": … or null, "items": [{"key", "title", "link", "date", "text"}]}`, in that order.
         static func json(_ feed: Feed) -> String {
-            func string(_ value: String?) -> String { value.map(JSONLogHandler.quoted) ?? "null" }
+            func string(_ value: String?) -> String { value.map(JSONString.quoted) ?? "null" }
             let items = feed.items.map { item in
                 let date = item.date.map { $0.formatted(.iso8601) }
                 return "{\"key\": \(string(item.key)), \"title\": \(string(item.title)), \"link\": \(string(item.link)), "

@@ -23,15 +23,15 @@ struct JSONLogHandler: LogHandler {
     static let reserved: Set<String> = ["time", "level", "label", "source", "message"]
 
     func log(event: LogEvent) {
-        var line = "{\"time\":" + Self.quoted(Self.timestamp(Date()))
-        line += ",\"level\":" + Self.quoted(event.level.rawValue)
-        line += ",\"label\":" + Self.quoted(label)
-        line += ",\"source\":" + Self.quoted(event.source)
-        line += ",\"message\":" + Self.quoted(event.message.description)
+        var line = "{\"time\":" + JSONString.quoted(Self.timestamp(Date()))
+        line += ",\"level\":" + JSONString.quoted(event.level.rawValue)
+        line += ",\"label\":" + JSONString.quoted(label)
+        line += ",\"source\":" + JSONString.quoted(event.source)
+        line += ",\"message\":" + JSONString.quoted(event.message.description)
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         for key in all.keys.sorted() {
             let name = Self.reserved.contains(key) ? "meta." + key : key
-            line += "," + Self.quoted(name) + ":" + Self.quoted(all[key]!.description)
+            line += "," + JSONString.quoted(name) + ":" + JSONString.quoted(all[key]!.description)
         }
         line += "}\n"
         // One write per line, so lines from different threads do not mix.
@@ -40,25 +40,5 @@ struct JSONLogHandler: LogHandler {
 
     static func timestamp(_ date: Date) -> String {
         date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
-    }
-
-    /// A JSON string: quotes, backslashes and every control character escaped.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                || scalar.value == 0x2028 || scalar.value == 0x2029:
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

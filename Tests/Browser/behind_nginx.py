@@ -65,6 +65,19 @@ def unit_arguments(state, port, extra=()):
     return replaced + ["--bot-read-delay", "0.3", "--bot-reply-delay", "0.6", *extra]
 
 
+def wait_until_listening(process, port, what):
+    """Until `process` accepts connections on `port` (at most 20 s); fails if it exits first."""
+    deadline = time.time() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            assert process.poll() is None, what + " exited at start"
+            assert time.time() < deadline, what + " did not listen within 20 s"
+            time.sleep(0.05)
+
+
 def verify_unit(folder):
     """systemd-analyze verify on the unit (with this run's binary, which must exist for it): any remark,
     an unknown key included, fails."""
@@ -138,15 +151,12 @@ def start_nginx(folder, parlor_port, locations="parlor-locations.conf"):
     assert checked.returncode == 0, "nginx -t refused the deploy site:\n" + checked.stderr
     process = subprocess.Popen(["nginx", "-c", config, "-e", folder + "/error.log", "-g", "daemon off;"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 10
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", https_port), timeout=1).close()
-            return process, http_port, https_port
-        except OSError:
-            time.sleep(0.05)
-    process.kill()
-    raise RuntimeError("nginx did not start; see " + folder + "/error.log")
+    try:
+        wait_until_listening(process, https_port, "nginx (see %s/error.log)" % folder)
+    except AssertionError:
+        process.kill()
+        raise
+    return process, http_port, https_port
 
 
 def request(port, method, path, headers=None, body=None, tls=True, source="127.0.0.1"):
@@ -183,15 +193,7 @@ def main():
     prefixed_nginx = None
     drivers = []
     try:
-        deadline = time.time() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", parlor_port), timeout=1).close()
-                break
-            except OSError:
-                assert parlor.poll() is None, "parlor exited at start with the unit's arguments; see " + log.name
-                assert time.time() < deadline, "parlor did not listen"
-                time.sleep(0.05)
+        wait_until_listening(parlor, parlor_port, "parlor with the unit's arguments (see %s)" % log.name)
         assert os.path.exists(os.path.join(state, "parlor.sqlite")), "the database is made in the state folder"
         nginx, http_port, https_port = start_nginx(folder, parlor_port)
         base = "https://127.0.0.1:%d" % https_port
@@ -275,14 +277,7 @@ def main():
         prefixed_log = open(os.path.join(folder, "parlor-chat.log"), "wb")
         prefixed = subprocess.Popen(unit_arguments(os.path.join(second, "state"), second_port, ["--base-path", "/chat"]),
                                     cwd=working, stdout=prefixed_log, stderr=prefixed_log, env=environment, **service_user)
-        deadline = time.time() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", second_port), timeout=1).close()
-                break
-            except OSError:
-                assert prefixed.poll() is None and time.time() < deadline, "parlor --base-path /chat did not start"
-                time.sleep(0.05)
+        wait_until_listening(prefixed, second_port, "parlor --base-path /chat")
         prefixed_nginx, _, prefixed_https = start_nginx(second, second_port, "parlor-locations-chat.conf")
         chloe = common.browser(extra=("--ignore-certificate-errors",))
         drivers.append(chloe)
@@ -347,13 +342,7 @@ def main():
     finally:
         for driver in drivers:
             driver.quit()
-        if nginx and nginx.poll() is None:
-            nginx.send_signal(signal.SIGQUIT)
-            try:
-                nginx.wait(timeout=35)
-            except subprocess.TimeoutExpired:
-                nginx.kill()
-        for server in (prefixed_nginx,):
+        for server in (nginx, prefixed_nginx):
             if server and server.poll() is None:
                 server.send_signal(signal.SIGQUIT)
                 try:

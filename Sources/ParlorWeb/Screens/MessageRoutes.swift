@@ -41,6 +41,15 @@ extension ParlorApp {
         var token = request.form["token"] ?? ""
         if token.isEmpty || token.utf8.count > 64 || !token.utf8.allSatisfy(Self.isTokenByte) { token = Self.newToken() }
         let replyTo = request.form["replyTo"].flatMap(Int64.init).map { MessageID($0) }
+        // Not sent: the script gets the reason; a page, the composer again with the text, the reply and the
+        // same token, so a retry after an unclear failure can never store the message twice.
+        func refused(_ message: String, _ status: HTTPStatus) async throws -> Response {
+            if Self.isFromScript(request) { return .text(message, status: status) }
+            var replied: Message?
+            if let replyTo { replied = try await store.message(replyTo) }
+            let draft = ComposerDraft(text: body, errorMessage: message, token: token, replyTo: replied)
+            return try await chatsPage(signedIn, chat: chat, draft: draft, status: status)
+        }
         // A photo is checked by its bytes and header before anything is stored; refused, the text stays.
         var photo: NewPhoto?
         if let upload = request.form.upload("photo"), upload.size > 0 || !upload.filename.isEmpty {
@@ -49,11 +58,7 @@ extension ParlorApp {
                 photo = try await acceptPhoto(upload: upload.path)
             } catch {
                 logger.info("photo refused", metadata: ["request": "\(request.id)", "why": "\(error)"])
-                if Self.isFromScript(request) { return .text(error.message, status: Self.status(for: error)) }
-                var replied: Message?
-                if let replyTo { replied = try await store.message(replyTo) }
-                let draft = ComposerDraft(text: body, errorMessage: error.message, token: token, replyTo: replied)
-                return try await chatsPage(signedIn, chat: chat, draft: draft, status: Self.status(for: error))
+                return try await refused(error.message, Self.status(for: error))
             }
         }
         let outgoing = OutgoingMessage(
@@ -69,12 +74,7 @@ extension ParlorApp {
             return .redirect(to: paths.chat(chat) + "#message-\(message.id)")
         case .failedSending(_, let reason):
             if reason == .notFound { throw Self.noSuchChat }
-            if Self.isFromScript(request) { return .text(reason.message, status: Self.status(for: reason)) }
-            // The same token again: a retry after an unclear failure can never store the message twice.
-            var replied: Message?
-            if let replyTo { replied = try await store.message(replyTo) }
-            let draft = ComposerDraft(text: body, errorMessage: reason.message, token: token, replyTo: replied)
-            return try await chatsPage(signedIn, chat: chat, draft: draft, status: Self.status(for: reason))
+            return try await refused(reason.message, Self.status(for: reason))
         default:
             throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
         }

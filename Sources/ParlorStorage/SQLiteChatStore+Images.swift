@@ -10,14 +10,19 @@ extension SQLiteChatStore {
         try db.cachedStatement(sql: "INSERT INTO image (ownerID, purpose, createdAt) VALUES (?, ?, ?)")
             .execute(arguments: [image.ownerID.rawValue, image.purpose.storedName, image.createdAt.timeIntervalSince1970])
         let id = ImageID(db.lastInsertedRowID)
-        for version in image.versions {
+        try insert(db, versions: image.versions, of: id)
+        return id
+    }
+
+    /// Records the versions of an image whose files are written; inside the caller's transaction.
+    static func insert(_ db: Database, versions: [StoredImageVersion], of id: ImageID) throws {
+        for version in versions {
             try db.cachedStatement(sql: """
                 INSERT INTO imageVersion (imageID, role, format, width, height, hash, byteCount) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     id.rawValue, version.role.rawValue, version.format.rawValue, version.width, version.height, version.hash, version.byteCount,
                 ])
         }
-        return id
     }
 
     public func imageHashes() async throws -> Set<String> {
@@ -44,14 +49,7 @@ extension SQLiteChatStore {
             else { return nil }
             var photo = MessagePhoto(id: pending.id, state: .failed, width: pending.width, height: pending.height)
             if let versions = result.versions, let thumbnail = versions.first(where: { $0.role == .thumbnail }) {
-                for version in versions {
-                    try db.cachedStatement(sql: """
-                        INSERT INTO imageVersion (imageID, role, format, width, height, hash, byteCount) VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """).execute(arguments: [
-                            pending.id.rawValue, version.role.rawValue, version.format.rawValue, version.width, version.height, version.hash,
-                            version.byteCount,
-                        ])
-                }
+                try Self.insert(db, versions: versions, of: pending.id)
                 photo = MessagePhoto(id: pending.id, state: .ready, width: thumbnail.width, height: thumbnail.height)
             }
             try db.cachedStatement(sql: "UPDATE image SET state = ?, original = NULL WHERE id = ?")

@@ -35,14 +35,18 @@ struct MediaFolder: Sendable {
                 let hash = String(name.prefix { $0 != "." })
                 let isTemporary = name.contains(".part-")
                 guard isTemporary || !hashes.contains(hash) else { continue }
-                let file = folderPath + "/" + name
-                guard let modified = (try? manager.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
-                      now.timeIntervalSince(modified) > grace
-                else { continue }
-                if unlink(file) == 0 { removed += 1 }
+                if Self.removeIfOlder(than: grace, folderPath + "/" + name, now: now) { removed += 1 }
             }
         }
         return removed
+    }
+
+    /// Removes `file` when it was last changed more than `grace` before `now`; answers whether it went.
+    private static func removeIfOlder(than grace: TimeInterval, _ file: String, now: Date) -> Bool {
+        guard let modified = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
+              now.timeIntervalSince(modified) > grace
+        else { return false }
+        return unlink(file) == 0
     }
 
     /// Uploads of photos still to process, under names Parlor chose ("<uuid>.jpg"); each is removed once its
@@ -84,16 +88,8 @@ struct MediaFolder: Sendable {
     /// Removes originals no pending photo names, once older than `grace`: an upload whose message was
     /// never stored, or was deleted before its photo was processed.
     func sweepOriginals(keeping names: Set<String>, now: Date, grace: TimeInterval = 600) -> Int {
-        let manager = FileManager.default
-        var removed = 0
-        for name in (try? manager.contentsOfDirectory(atPath: originals)) ?? [] where !names.contains(name) {
-            let file = originals + "/" + name
-            guard let modified = (try? manager.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
-                  now.timeIntervalSince(modified) > grace
-            else { continue }
-            if unlink(file) == 0 { removed += 1 }
-        }
-        return removed
+        let unnamed = ((try? FileManager.default.contentsOfDirectory(atPath: originals)) ?? []).filter { !names.contains($0) }
+        return unnamed.filter { Self.removeIfOlder(than: grace, originals + "/" + $0, now: now) }.count
     }
 
     /// Where a version's file is; the hash is checked to be what this folder writes (64 hex digits).

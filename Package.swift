@@ -106,7 +106,7 @@ let package = Package(
         // own include ICU's, which clash with Foundation's).
         .target(name: "CXML2", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])], linkerSettings: [.linkedLibrary("xml2")]),
         // Feeds: RSS, RDF, Atom and JSON Feed read into what a subscription posts.
-        .target(name: "ParlorFeeds", dependencies: ["CXML2"]),
+        .target(name: "ParlorFeeds", dependencies: ["CXML2", "ParlorDomain"]),
         .executableTarget(
             name: "parlor",
             dependencies: [
@@ -185,7 +185,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzTextExcerpt", ["ParlorViews"]),
         ("FuzzImageSniffing", ["ParlorDomain"]),
         ("FuzzJPEGFrame", ["ParlorDomain"]),
-        ("FuzzFeedParser", ["ParlorFeeds"]),
+        ("FuzzFeedParser", ["ParlorFeeds", "ParlorDomain"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(

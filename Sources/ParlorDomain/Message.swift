@@ -15,10 +15,12 @@ public struct Message: Hashable, Sendable {
     public let deletedAt: Date?
     /// The photo sent with it, if any (none once deleted).
     public let photo: MessagePhoto?
+    /// Set when a feed posted it: the feed is its author, the item's title and date come with the text.
+    public let feed: FeedPost?
 
     public init(
         id: MessageID, chatID: ChatID, senderID: UserID, body: String, createdAt: Date, editedAt: Date? = nil, replyTo: MessageID? = nil,
-        deletedAt: Date? = nil, photo: MessagePhoto? = nil
+        deletedAt: Date? = nil, photo: MessagePhoto? = nil, feed: FeedPost? = nil
     ) {
         self.id = id
         self.chatID = chatID
@@ -29,18 +31,19 @@ public struct Message: Hashable, Sendable {
         self.replyTo = replyTo
         self.deletedAt = deletedAt
         self.photo = photo
+        self.feed = feed
     }
 
     public var isDeleted: Bool { deletedAt != nil }
 
     /// The same message with `photo` in its new state.
     public func with(photo: MessagePhoto?) -> Message {
-        Message(id: id, chatID: chatID, senderID: senderID, body: body, createdAt: createdAt, editedAt: editedAt, replyTo: replyTo, deletedAt: deletedAt, photo: photo)
+        Message(id: id, chatID: chatID, senderID: senderID, body: body, createdAt: createdAt, editedAt: editedAt, replyTo: replyTo, deletedAt: deletedAt, photo: photo, feed: feed)
     }
 
     /// The same message after its sender deleted it: no text, no photo, the time it went.
     public func deleted(at date: Date) -> Message {
-        Message(id: id, chatID: chatID, senderID: senderID, body: "", createdAt: createdAt, editedAt: editedAt, replyTo: replyTo, deletedAt: date)
+        Message(id: id, chatID: chatID, senderID: senderID, body: "", createdAt: createdAt, editedAt: editedAt, replyTo: replyTo, deletedAt: date, feed: feed)
     }
 }
 

@@ -75,7 +75,7 @@ public final class ChangeCounters: Sendable {
         case .message(.sending), .message(.failedSending), .message(.editing), .message(.failedEditing), .message(.userReads),
              .message(.deleting), .message(.failedDeleting), .message(.processingPhoto),
              .chat(.creating), .chat(.createFailed), .user(.signingUp), .user(.signedUp), .user(.signUpFailed),
-             .user(.updatingProfile), .user(.profileUpdateFailed):
+             .user(.updatingProfile), .user(.profileUpdateFailed), .feed:
             // A new account is on nobody's page until a chat with it exists.
             break
         }

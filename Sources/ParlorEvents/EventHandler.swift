@@ -138,6 +138,16 @@ public final class EventHandler: Sendable {
     private func registerNow(_ listener: any Listener, for page: PageSubscription) async throws -> ListenerRegistration {
         guard let viewer = try await store.user(page.viewer) else { throw Refusal.notFound }
         let context = context(for: viewer)
+        if let chat = page.feedsOf {
+            guard let feeds = store as? any FeedStore, let subscriptions = try await feeds.feedSubscriptions(in: chat, viewer: viewer.id) else {
+                throw Refusal.notFound
+            }
+            listener.receive(badgeUpdate(total: try await store.unreadTotal(for: viewer.id), context: context))
+            let list = FeedListBuilder(context: context).list(chat: chat, subscriptions: subscriptions)
+            listener.receive(renderer.update(.replace, list.domID, .feedList(list)))
+            registry.withLock { $0.insert(listener, for: page) }
+            return ListenerRegistration(handler: self, listener: listener, page: page)
+        }
         // One read for all the page shows; no event is applied until the page is registered.
         let screen = try await store.chatsScreen(for: viewer.id, open: page.openChat, before: nil, limit: Self.historyPageSize)
         if page.openChat != nil, screen.conversation == nil { throw Refusal.notFound }
@@ -181,7 +191,10 @@ public final class EventHandler: Sendable {
         case .message(let event): try await handle(event)
         case .chat(.created(let chat)): try await chatCreated(chat)
         case .user(.profileUpdated(let user)): try await profileUpdated(user)
-        case .chat, .user: break
+        case .feed(.subscribed(let subscription)), .feed(.unsubscribed(let subscription)), .feed(.retried(let subscription)),
+             .feed(.checked(let subscription)):
+            try await feedsChanged(subscription.chatID)
+        case .chat, .user, .feed: break
         }
     }
 
@@ -293,6 +306,18 @@ public final class EventHandler: Sendable {
         ], to: pages)
         if let newest = snapshot.messages.last {
             for page in pages { advance(page, to: newest.id) }
+        }
+    }
+
+    /// A chat's feeds changed: its feeds screens get the list again, rendered once per viewer.
+    private func feedsChanged(_ chat: ChatID) async throws {
+        let pages = registry.withLock { $0.feedPages(of: chat) }
+        guard !pages.isEmpty, let feeds = store as? any FeedStore else { return }
+        for (viewerID, viewerPages) in Dictionary(grouping: pages, by: \.page.viewer) {
+            guard let viewer = try await store.user(viewerID) else { continue }
+            let subscriptions = try await feeds.feedSubscriptions(in: chat, viewer: viewerID)
+            let list = FeedListBuilder(context: context(for: viewer)).list(chat: chat, subscriptions: subscriptions)
+            deliver([renderer.update(.replace, list.domID, .feedList(list))], to: viewerPages)
         }
     }
 

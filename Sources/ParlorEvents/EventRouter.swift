@@ -9,6 +9,7 @@ import Synchronization
 /// it ended. Nothing else writes.
 public final class EventRouter: EventSink {
     private let store: any ChatStore
+    private let feeds: (any FeedStore)?
     private let bus: any EventBus
     private let clock: any WallClock
     private let logger: Logger
@@ -19,10 +20,11 @@ public final class EventRouter: EventSink {
     public let changes: ChangeCounters
 
     public init(
-        store: any ChatStore, bus: any EventBus, clock: any WallClock, changes: ChangeCounters = ChangeCounters(),
+        store: any ChatStore, feeds: (any FeedStore)? = nil, bus: any EventBus, clock: any WallClock, changes: ChangeCounters = ChangeCounters(),
         logger: Logger = Logger(label: "parlor.events")
     ) {
         self.store = store
+        self.feeds = feeds ?? (store as? any FeedStore)
         self.bus = bus
         self.clock = clock
         self.changes = changes
@@ -62,6 +64,7 @@ public final class EventRouter: EventSink {
         case .message(let event): .message(await send(event, requestID: requestID))
         case .chat(let event): .chat(await send(event, requestID: requestID))
         case .user(let event): .user(await send(event, requestID: requestID))
+        case .feed(let event): .feed(await send(event, requestID: requestID))
         }
     }
 
@@ -132,6 +135,60 @@ public final class EventRouter: EventSink {
                 return .profileUpdateFailed(change, reason: refusal(error, "user.updatingProfile", requestID))
             }
         case .signedUp, .signUpFailed, .profileUpdated, .profileUpdateFailed:
+            return event
+        }
+    }
+
+    /// The most feeds one chat follows.
+    public static let feedsPerChat = 20
+
+    /// `subscribing` answers `subscribed` or `subscribeFailed`; `unsubscribing` and `retrying` answer
+    /// `unsubscribed` and `retried` or `requestFailed`; `checking` answers `checked`, or itself when the
+    /// subscription went meanwhile. A check's new items are published as `message.sent` first, in order.
+    @discardableResult
+    public func send(_ event: FeedEvent, requestID: String? = nil) async -> FeedEvent {
+        guard let feeds else {
+            switch event {
+            case .subscribing(let new): return .subscribeFailed(new, reason: .unavailable)
+            case .unsubscribing(let request), .retrying(let request): return .requestFailed(request, reason: .unavailable)
+            default: return event
+            }
+        }
+        switch event {
+        case .subscribing(let new):
+            do {
+                let valid = NewSubscription(chatID: new.chatID, subscriberID: new.subscriberID, url: try FeedAddress.validated(new.url), createdAt: new.createdAt)
+                let subscription = try await timed("subscribe_feed") { try await feeds.subscribe(valid, limit: Self.feedsPerChat) }
+                return await publish(.feed(.subscribed(subscription)), .subscribed(subscription), requestID)
+            } catch {
+                return .subscribeFailed(new, reason: refusal(error, "feed.subscribing", requestID))
+            }
+        case .unsubscribing(let request):
+            do {
+                let gone = try await timed("unsubscribe_feed") { try await feeds.unsubscribe(request) }
+                return await publish(.feed(.unsubscribed(gone)), .unsubscribed(gone), requestID)
+            } catch {
+                return .requestFailed(request, reason: refusal(error, "feed.unsubscribing", requestID))
+            }
+        case .retrying(let request):
+            do {
+                let retried = try await timed("retry_feed") { try await feeds.retry(request) }
+                return await publish(.feed(.retried(retried)), .retried(retried), requestID)
+            } catch {
+                return .requestFailed(request, reason: refusal(error, "feed.retrying", requestID))
+            }
+        case .checking(let check):
+            do {
+                guard let checked = try await timed("record_feed_check", { try await feeds.recordCheck(check) }) else { return event }
+                for message in checked.posted {
+                    _ = await publish(.message(.sent(message, token: "feed-\(message.id)")), (), requestID)
+                }
+                return await publish(.feed(.checked(checked.subscription)), .checked(checked.subscription), requestID)
+            } catch {
+                logger.error("feed check not stored", metadata: ["subscription": "\(check.subscriptionID)", "error": "\(error)"])
+                return event
+            }
+        case .subscribed, .subscribeFailed, .unsubscribed, .retried, .requestFailed, .checked:
             return event
         }
     }

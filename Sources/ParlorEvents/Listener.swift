@@ -15,10 +15,13 @@ public struct PageSubscription: Hashable, Sendable {
     public let viewer: UserID
     /// The conversation open beside the chat list, if any.
     public let openChat: ChatID?
+    /// The chat whose feeds screen this is (then no conversation is open).
+    public let feedsOf: ChatID?
 
-    public init(viewer: UserID, openChat: ChatID? = nil) {
+    public init(viewer: UserID, openChat: ChatID? = nil, feedsOf: ChatID? = nil) {
         self.viewer = viewer
-        self.openChat = openChat
+        self.openChat = feedsOf == nil ? openChat : nil
+        self.feedsOf = feedsOf
     }
 }
 
@@ -67,4 +70,5 @@ public enum Fragment: Hashable, Sendable {
     case messageCell(MessageCellViewModel)
     case badge(UnreadBadgeViewModel)
     case toast(ToastViewModel)
+    case feedList(FeedListViewModel)
 }

@@ -13,15 +13,18 @@ struct ListenerRegistry {
 
     private(set) var byViewer: [UserID: [ObjectIdentifier: Entry]] = [:]
     private(set) var byChat: [ChatID: [UserID: [ObjectIdentifier: Entry]]] = [:]
+    /// Feeds screens, by their chat.
+    private(set) var byFeeds: [ChatID: [ObjectIdentifier: Entry]] = [:]
 
     var count: Int { byViewer.values.reduce(0) { $0 + $1.count } }
-    var isEmpty: Bool { byViewer.isEmpty && byChat.isEmpty }
+    var isEmpty: Bool { byViewer.isEmpty && byChat.isEmpty && byFeeds.isEmpty }
 
     mutating func insert(_ listener: any Listener, for page: PageSubscription, cursor: MessageID? = nil) {
         let entry = Entry(listener: listener, page: page, cursor: page.openChat == nil ? nil : cursor ?? MessageID(0))
         let key = ObjectIdentifier(listener)
         byViewer[page.viewer, default: [:]][key] = entry
         if let chat = page.openChat { byChat[chat, default: [:]][page.viewer, default: [:]][key] = entry }
+        if let chat = page.feedsOf { byFeeds[chat, default: [:]][key] = entry }
     }
 
     mutating func remove(_ listener: any Listener, for page: PageSubscription) {
@@ -32,6 +35,10 @@ struct ListenerRegistry {
             byChat[chat]?[page.viewer]?[key] = nil
             if byChat[chat]?[page.viewer]?.isEmpty == true { byChat[chat]?[page.viewer] = nil }
             if byChat[chat]?.isEmpty == true { byChat[chat] = nil }
+        }
+        if let chat = page.feedsOf {
+            byFeeds[chat]?[key] = nil
+            if byFeeds[chat]?.isEmpty == true { byFeeds[chat] = nil }
         }
     }
 
@@ -47,6 +54,9 @@ struct ListenerRegistry {
 
     /// The pages of `viewer`.
     func pages(of viewer: UserID) -> [Entry] { byViewer[viewer].map { Array($0.values) } ?? [] }
+
+    /// The feeds screens of `chat`, whoever looks.
+    func feedPages(of chat: ChatID) -> [Entry] { byFeeds[chat].map { Array($0.values) } ?? [] }
 
     /// The pages of `viewer` that have `chat` open.
     func pages(of viewer: UserID, showing chat: ChatID) -> [Entry] {

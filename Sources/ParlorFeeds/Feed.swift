@@ -1,4 +1,5 @@
 import Foundation
+import ParlorDomain
 
 /// A feed as Parlor reads it, whatever its format: what a subscription would post.
 public struct Feed: Hashable, Sendable {
@@ -12,26 +13,6 @@ public struct Feed: Hashable, Sendable {
         self.title = title
         self.link = link
         self.items = items
-    }
-}
-
-public struct FeedItem: Hashable, Sendable {
-    /// What makes an item the same item on the next check: its guid or id, else its link, else a hash of
-    /// its title and text.
-    public let key: String
-    public let title: String?
-    /// Absolute, http or https only: a `javascript:` or `data:` link is dropped.
-    public let link: String?
-    public let date: Date?
-    /// Plain text: tags removed, entities decoded, white space collapsed.
-    public let text: String
-
-    public init(key: String, title: String?, link: String?, date: Date?, text: String) {
-        self.key = key
-        self.title = title
-        self.link = link
-        self.date = date
-        self.text = text
     }
 }
 

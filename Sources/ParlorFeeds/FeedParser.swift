@@ -1,4 +1,5 @@
 import Foundation
+import ParlorDomain
 
 /// RSS 2.0, RSS 1.0 (RDF), Atom 1.0 and JSON Feed 1.1, read into a ``Feed``. The XML formats go through
 /// libxml2, which reads the declared encoding (ISO-8859-1, windows-1252, UTF-8); HTML entities are made

@@ -116,6 +116,41 @@ enum Migrations {
                 CREATE INDEX message_by_photo ON message(photoID) WHERE photoID IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("7-feeds") { db in
+            // A chat's feeds. `seenKeys` holds the item keys each subscription has posted or passed over,
+            // written in the transaction that posts, so an item is never posted twice, also after a restart.
+            // A message a feed posted carries the feed's title and the item's title, link and date.
+            try db.execute(sql: """
+                CREATE TABLE feedSubscription (
+                    id INTEGER PRIMARY KEY,
+                    chatID INTEGER NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
+                    subscriberID INTEGER NOT NULL REFERENCES user(id),
+                    url TEXT NOT NULL,
+                    title TEXT,
+                    createdAt REAL NOT NULL,
+                    -- 'loading', 'loaded', 'failed' or 'paused', with what each shows.
+                    status TEXT NOT NULL,
+                    newItems INTEGER NOT NULL DEFAULT 0,
+                    statusAt REAL,
+                    reason TEXT,
+                    nextCheck REAL NOT NULL,
+                    failures INTEGER NOT NULL DEFAULT 0,
+                    etag TEXT,
+                    lastModified TEXT,
+                    UNIQUE (chatID, url)
+                );
+                CREATE INDEX feedSubscription_due ON feedSubscription(nextCheck);
+                CREATE TABLE feedSeenKey (
+                    subscriptionID INTEGER NOT NULL REFERENCES feedSubscription(id) ON DELETE CASCADE,
+                    key TEXT NOT NULL,
+                    PRIMARY KEY (subscriptionID, key)
+                ) WITHOUT ROWID;
+                ALTER TABLE message ADD COLUMN feedSource TEXT;
+                ALTER TABLE message ADD COLUMN feedTitle TEXT;
+                ALTER TABLE message ADD COLUMN feedLink TEXT;
+                ALTER TABLE message ADD COLUMN feedDate REAL;
+                """)
+        }
         return migrator
     }
 }

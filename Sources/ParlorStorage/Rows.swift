@@ -23,7 +23,7 @@ extension User {
 }
 
 extension Message {
-    /// From the twelve columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL
+    /// From the sixteen columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL
     /// (a LEFT JOIN with no match).
     init?(row: Row, at start: Int = 0) {
         guard let id = row[start] as Int64? else { return nil }
@@ -40,7 +40,13 @@ extension Message {
             editedAt: (row[start + 5] as Double?).map { Date(timeIntervalSince1970: $0) },
             replyTo: (row[start + 6] as Int64?).map { MessageID($0) },
             deletedAt: (row[start + 7] as Double?).map { Date(timeIntervalSince1970: $0) },
-            photo: photo
+            photo: photo,
+            feed: (row[start + 12] as String?).map { source in
+                FeedPost(
+                    source: source, title: row[start + 13], link: row[start + 14],
+                    date: (row[start + 15] as Double?).map { Date(timeIntervalSince1970: $0) }
+                )
+            }
         )
     }
 }
@@ -50,6 +56,7 @@ enum Columns {
     static func message(in table: String?) -> String {
         qualified([
             "id", "chatID", "senderID", "body", "createdAt", "editedAt", "replyToID", "deletedAt", "photoID", "photoState", "photoWidth", "photoHeight",
+            "feedSource", "feedTitle", "feedLink", "feedDate",
         ], by: table)
     }
 

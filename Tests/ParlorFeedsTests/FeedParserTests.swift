@@ -1,4 +1,5 @@
 import Foundation
+import ParlorDomain
 import Testing
 @testable import ParlorFeeds
 

@@ -3,6 +3,7 @@ public enum DomainEvent: Hashable, Sendable {
     case chat(ChatEvent)
     case message(MessageEvent)
     case user(UserEvent)
+    case feed(FeedEvent)
 }
 
 extension DomainEvent {
@@ -12,6 +13,7 @@ extension DomainEvent {
         case .chat(let event): "chat." + Self.caseName(event)
         case .message(let event): "message." + Self.caseName(event)
         case .user(let event): "user." + Self.caseName(event)
+        case .feed(let event): "feed." + Self.caseName(event)
         }
     }
 

@@ -10,6 +10,9 @@ public protocol EventSink: Sendable {
     /// Applies a user event and answers how it ended (`signedUp`, `profileUpdated`, or their failures).
     @discardableResult
     func send(_ event: UserEvent, requestID: String?) async -> UserEvent
+    /// Applies a feed event and answers how it ended (`subscribed`, `checked`, or their failures).
+    @discardableResult
+    func send(_ event: FeedEvent, requestID: String?) async -> FeedEvent
     /// Adds a source that reacts to events (it may send events back).
     func addObserver(_ observer: any EventObserver)
 }
@@ -21,6 +24,8 @@ extension EventSink {
     public func send(_ event: ChatEvent) async -> ChatEvent { await send(event, requestID: nil) }
     @discardableResult
     public func send(_ event: UserEvent) async -> UserEvent { await send(event, requestID: nil) }
+    @discardableResult
+    public func send(_ event: FeedEvent) async -> FeedEvent { await send(event, requestID: nil) }
 }
 
 /// Code outside the core that reacts to what happened (the chatbot, a feed). It is told every event the

@@ -3,8 +3,8 @@ import Synchronization
 
 /// A ``ChatStore`` in memory: the same behaviour as the SQLite store, for tests and for trying Parlor out.
 /// Every method runs under one lock, so each is atomic like a transaction.
-public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore {
-    private struct State {
+public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedStore {
+    struct State {
         var users: [UserID: User] = [:]
         var userIDsByHandle: [String: UserID] = [:]
         var chats: [ChatID: Chat] = [:]
@@ -25,14 +25,17 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore {
         var nextUser: Int64 = 1
         var nextChat: Int64 = 1
         var nextMessage: Int64 = 1
+        var feeds: [FeedSubscriptionID: FeedSubscription] = [:]
+        var seenFeedKeys: [FeedSubscriptionID: Set<String>] = [:]
+        var nextFeed: Int64 = 1
     }
 
-    private struct ChatKey: Hashable {
+    struct ChatKey: Hashable {
         let chat: ChatID
         let user: UserID
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
 
     public init() {}
 

@@ -19,6 +19,11 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
     case notYourMessage
     /// The message was deleted: there is nothing left to edit.
     case messageDeleted
+    /// A feed's address that is not http or https, or not an address at all.
+    case invalidFeedURL
+    /// The chat follows this address already.
+    case alreadySubscribed
+    case tooManyFeeds(limit: Int)
     /// The store could not do it (a full disk, a lost connection); nothing was changed.
     case unavailable
 
@@ -38,6 +43,9 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .notFound: "That chat or message does not exist."
         case .notYourMessage: "You can only change your own messages."
         case .messageDeleted: "That message was deleted."
+        case .invalidFeedURL: "Paste the address of a feed or of a page, starting with http:// or https://."
+        case .alreadySubscribed: "This chat follows that feed already."
+        case .tooManyFeeds(let limit): "A chat can follow at most \(limit) feeds."
         case .unavailable: "Parlor could not save that just now. Please try again."
         }
     }

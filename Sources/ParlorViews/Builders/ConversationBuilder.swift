@@ -67,7 +67,8 @@ public struct ConversationBuilder: Sendable {
             contactName: contact.displayName,
             contactHandle: "@" + contact.handle,
             avatar: AvatarBuilder.avatar(for: contact, paths: context.paths),
-            backURL: context.paths.chats
+            backURL: context.paths.chats,
+            feedsURL: context.paths.feeds(chat)
         )
     }
 

@@ -34,6 +34,7 @@ public struct MessageCellBuilder: Sendable {
         after previous: Message? = nil,
         startsUnread: Bool = false
     ) -> MessageCellViewModel {
+        let sender = message.feed.map { Self.author(of: $0, id: message.senderID) } ?? sender
         let isOwn = message.senderID == context.viewer.id
         let isDeleted = message.isDeleted
         let delivery: DeliveryViewModel? = isOwn
@@ -57,8 +58,20 @@ public struct MessageCellBuilder: Sendable {
             continuesGroup: continues(sender: message.senderID, at: message.createdAt, after: previous),
             startsUnread: startsUnread,
             timeLanguage: context.dates.language,
-            photo: isDeleted ? nil : message.photo.map { photo($0, sender: sender) }
+            photo: isDeleted ? nil : message.photo.map { photo($0, sender: sender) },
+            feedItem: isDeleted ? nil : message.feed.flatMap(feedItem)
         )
+    }
+
+    /// A feed as the author of what it posts: its title as the name, its initials as the avatar.
+    public static func author(of post: FeedPost, id: UserID) -> User {
+        User(id: id, handle: "feed", displayName: post.source, isBot: true)
+    }
+
+    /// The item's title (its link when it has none) with its date.
+    func feedItem(_ post: FeedPost) -> FeedItemHeadlineViewModel? {
+        guard let title = post.title ?? post.link else { return nil }
+        return FeedItemHeadlineViewModel(title: title, url: post.link, date: post.date.map { context.dates.listDate($0, now: context.now) })
     }
 
     static let processingText = "Processing photo…"
@@ -115,7 +128,8 @@ public struct MessageCellBuilder: Sendable {
 
     /// The quote of `message` shown above a reply (and in the composer while replying).
     public func quote(_ message: Message, author: User) -> ReplyQuoteViewModel {
-        ReplyQuoteViewModel(
+        let author = message.feed.map { Self.author(of: $0, id: message.senderID) } ?? author
+        return ReplyQuoteViewModel(
             author: message.senderID == context.viewer.id ? "You" : author.displayName,
             excerpt: message.isDeleted ? Self.deletedText : TextPreview.excerpt(Self.previewText(message), limit: Self.quoteLimit),
             url: "#message-\(message.id)"

@@ -13,7 +13,9 @@ public struct PageBuilder: Sendable {
 
     public static let productName = "Parlor"
 
-    public func layout(title: String? = nil, unreadTotal: Int = 0, liveChat: ChatID? = nil, hasLiveUpdates: Bool = true) -> PageLayoutViewModel {
+    public func layout(
+        title: String? = nil, unreadTotal: Int = 0, liveChat: ChatID? = nil, liveFeeds: ChatID? = nil, hasLiveUpdates: Bool = true
+    ) -> PageLayoutViewModel {
         let paths = context.paths
         let base = title.map { "\($0) · \(Self.productName)" } ?? Self.productName
         let viewer = context.viewer
@@ -34,7 +36,7 @@ public struct PageBuilder: Sendable {
                     signOutURL: paths.signOut
                 )
                 : nil,
-            eventsURL: isSignedIn && hasLiveUpdates ? paths.events(chat: liveChat) : nil
+            eventsURL: isSignedIn && hasLiveUpdates ? liveFeeds.map { paths.events(feedsOf: $0) } ?? paths.events(chat: liveChat) : nil
         )
     }
 

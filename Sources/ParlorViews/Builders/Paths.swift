@@ -33,6 +33,11 @@ public struct Paths: Sendable, Hashable {
     public func deleteAction(_ id: ChatID, message: MessageID) -> String { basePath + "/chats/\(id)/messages/\(message)/delete" }
     public func retry(_ id: ChatID, token: String) -> String { basePath + "/chats/\(id)?retry=\(token)#composer-\(id)" }
     public func events(chat: ChatID?) -> String { basePath + "/events" + (chat.map { "?chat=\($0)" } ?? "") }
+    /// The event stream of a chat's feeds screen.
+    public func events(feedsOf chat: ChatID) -> String { basePath + "/events?feeds=\(chat)" }
+    public func feeds(_ id: ChatID) -> String { basePath + "/chats/\(id)/feeds" }
+    public func retryFeed(_ id: ChatID, _ feed: FeedSubscriptionID) -> String { basePath + "/chats/\(id)/feeds/\(feed)/retry" }
+    public func unsubscribeFeed(_ id: ChatID, _ feed: FeedSubscriptionID) -> String { basePath + "/chats/\(id)/feeds/\(feed)/delete" }
     public func image(_ id: ImageID) -> String { basePath + "/images/\(id)" }
     public func imageFile(_ id: ImageID) -> String { basePath + "/images/\(id)/display" }
     public func imageThumbnail(_ id: ImageID) -> String { basePath + "/images/\(id)/thumbnail" }

@@ -105,13 +105,16 @@ public struct ConversationHeaderViewModel: Renderable, Hashable {
     public let contactHandle: String
     public let avatar: AvatarViewModel
     public let backURL: String
+    /// The chat's feeds screen.
+    public let feedsURL: String?
 
-    public init(domID: String, contactName: String, contactHandle: String, avatar: AvatarViewModel, backURL: String) {
+    public init(domID: String, contactName: String, contactHandle: String, avatar: AvatarViewModel, backURL: String, feedsURL: String? = nil) {
         self.domID = domID
         self.contactName = contactName
         self.contactHandle = contactHandle
         self.avatar = avatar
         self.backURL = backURL
+        self.feedsURL = feedsURL
     }
 
     public static let templateFields = TemplateFields<ConversationHeaderViewModel>(
@@ -119,7 +122,8 @@ public struct ConversationHeaderViewModel: Renderable, Hashable {
         .text("contactName", \.contactName),
         .text("contactHandle", \.contactHandle),
         .object("avatar", \.avatar),
-        .text("backURL", \.backURL)
+        .text("backURL", \.backURL),
+        .text("feedsURL", \.feedsURL)
     )
 }
 

@@ -38,12 +38,14 @@ public struct MessageCellViewModel: Renderable, Hashable {
     public let timeLanguage: String?
     /// The photo sent with it, in its state.
     public let photo: MessagePhotoViewModel?
+    /// Set when a feed posted it: the item's title as a link, and its date.
+    public let feedItem: FeedItemHeadlineViewModel?
 
     public init(
         domID: String, authorLabel: String, avatar: AvatarViewModel, time: String, fullDate: String, isoDate: String,
         body: [BodySegmentViewModel], replyQuote: ReplyQuoteViewModel?, isOwn: Bool, delivery: DeliveryViewModel?,
         replyURL: String?, editURL: String?, deleteURL: String? = nil, isDeleted: Bool = false, continuesGroup: Bool = false, startsUnread: Bool = false,
-        timeLanguage: String? = nil, photo: MessagePhotoViewModel? = nil
+        timeLanguage: String? = nil, photo: MessagePhotoViewModel? = nil, feedItem: FeedItemHeadlineViewModel? = nil
     ) {
         self.domID = domID
         self.authorLabel = authorLabel
@@ -63,6 +65,7 @@ public struct MessageCellViewModel: Renderable, Hashable {
         self.startsUnread = startsUnread
         self.timeLanguage = timeLanguage
         self.photo = photo
+        self.feedItem = feedItem
     }
 
     public static let templateFields = TemplateFields<MessageCellViewModel>(
@@ -83,7 +86,28 @@ public struct MessageCellViewModel: Renderable, Hashable {
         .flag("continuesGroup", \.continuesGroup),
         .flag("startsUnread", \.startsUnread),
         .text("timeLanguage", \.timeLanguage),
-        .object("photo", \.photo)
+        .object("photo", \.photo),
+        .object("feedItem", \.feedItem)
+    )
+}
+
+/// The head of a message a feed posted: the item's title, a link when the item has one, its date.
+public struct FeedItemHeadlineViewModel: TemplateContext, Hashable {
+    public let title: String
+    public let url: String?
+    /// "Nov 24, 2026" in the viewer's locale; nil when the feed gave none.
+    public let date: String?
+
+    public init(title: String, url: String?, date: String?) {
+        self.title = title
+        self.url = url
+        self.date = date
+    }
+
+    public static let templateFields = TemplateFields<FeedItemHeadlineViewModel>(
+        .text("title", \.title),
+        .text("url", \.url),
+        .text("date", \.date)
     )
 }
 

@@ -26,5 +26,7 @@ public enum ParlorViewModels {
         UnreadBadgeViewModel.self,
         AuthFormViewModel.self,
         ImageDetailViewModel.self,
+        FeedsPageViewModel.self,
+        FeedListViewModel.self,
     ]
 }

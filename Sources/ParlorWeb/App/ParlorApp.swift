@@ -14,7 +14,7 @@ import Synchronization
 /// whoever runs the app, on ``events``.
 public final class ParlorApp: Sendable {
     let configuration: WebConfiguration
-    let store: any ChatStore & AccountStore & ImageStore
+    let store: any ChatStore & AccountStore & ImageStore & FeedStore
     let images: any ImageService
     let media: MediaFolder
     /// The single entry point for every change: routes send their events here, and so must any other
@@ -54,7 +54,7 @@ public final class ParlorApp: Sendable {
     /// server that will serve the app. Throws ``TemplateLoadError`` for a template mistake. Run
     /// ``runLiveUpdates()`` while serving.
     public init(
-        configuration: WebConfiguration, store: any ChatStore & AccountStore & ImageStore, images: any ImageService,
+        configuration: WebConfiguration, store: any ChatStore & AccountStore & ImageStore & FeedStore, images: any ImageService,
         liveStore: (any ChatStore)? = nil,
         bus: any EventBus = InProcessEventBus(), clock: any WallClock = SystemClock(), eventRing: EventRing = EventRing(),
         metrics: ParlorMetrics = ParlorMetrics(), logger: Logger
@@ -148,6 +148,7 @@ public final class ParlorApp: Sendable {
         registerEventStreamRoute(on: &router)
         registerSettingsRoutes(on: &router)
         registerImageRoutes(on: &router)
+        registerFeedRoutes(on: &router)
         extra(&router)
         return router
     }

@@ -32,15 +32,19 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     /// The kinds of stored event, the label of `parlor_events_published_total`.
     static let eventKinds = [
         "message_sent", "message_edited", "message_deleted", "message_read", "photo_processed", "chat_created", "user_signed_up",
+        "feed_subscribed", "feed_unsubscribed", "feed_checked",
         "profile_updated", "other",
     ]
     /// The store's writes, the label of `parlor_store_operation_duration_seconds` (with "page_read", the
     /// read behind a chat page).
-    static let storeOperations = ["send", "edit", "delete", "mark_read", "create_chat", "create_user", "update_profile", "finish_photo", "page_read"]
+    static let storeOperations = ["send", "edit", "delete", "mark_read", "create_chat", "create_user", "update_profile", "finish_photo",
+        "subscribe_feed", "unsubscribe_feed", "retry_feed", "record_feed_check", "page_read",
+    ]
     /// The refusals' kinds, the label of `parlor_refusals_total`.
     static let refusalKinds = [
         "empty_message", "message_too_long", "invalid_text", "control_character", "chat_with_yourself", "unknown_handle", "invalid_handle",
-        "handle_taken", "invalid_display_name", "chat_exists", "not_found", "not_your_message", "message_deleted", "unavailable", "other",
+        "handle_taken", "invalid_display_name", "chat_exists", "not_found", "not_your_message", "message_deleted", "invalid_feed_url", "already_subscribed",
+        "too_many_feeds", "unavailable", "other",
     ]
 
     public init(factory: any MetricsFactory = NOOPMetricsHandler.instance, exposition: (@Sendable () -> [UInt8])? = nil) {
@@ -116,6 +120,9 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         case .chat(.created): kind = "chat_created"
         case .user(.signedUp): kind = "user_signed_up"
         case .user(.profileUpdated): kind = "profile_updated"
+        case .feed(.subscribed): kind = "feed_subscribed"
+        case .feed(.unsubscribed): kind = "feed_unsubscribed"
+        case .feed(.checked): kind = "feed_checked"
         default: kind = "other"
         }
         published[kind]?.increment()
@@ -137,6 +144,9 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         case .notFound: kind = "not_found"
         case .notYourMessage: kind = "not_your_message"
         case .messageDeleted: kind = "message_deleted"
+        case .invalidFeedURL: kind = "invalid_feed_url"
+        case .alreadySubscribed: kind = "already_subscribed"
+        case .tooManyFeeds: kind = "too_many_feeds"
         case .unavailable: kind = "unavailable"
         @unknown default: kind = "other"
         }

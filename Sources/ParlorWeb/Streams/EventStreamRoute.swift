@@ -20,6 +20,12 @@ extension ParlorApp {
                 guard let id = Int64(raw) else { throw HTTPError(.notFound, "There is no such chat.") }
                 openChat = ChatID(id)
             }
+            // `feeds=42`: the feeds screen of chat 42.
+            var feedsOf: ChatID?
+            if let raw = request.query["feeds"] {
+                guard let id = Int64(raw) else { throw HTTPError(.notFound, "There is no such chat.") }
+                feedsOf = ChatID(id)
+            }
             if let sent = request.lastEventID {
                 // Every connection gets the whole state first, so the position only says what kind of return this is.
                 let position = StreamPosition.parse(sent)
@@ -32,7 +38,7 @@ extension ParlorApp {
             let listener = StreamListener(stream: stream, encoder: streamEncoder)
             let registration: ListenerRegistration
             do {
-                registration = try await handler.register(listener, for: PageSubscription(viewer: signedIn.user.id, openChat: openChat))
+                registration = try await handler.register(listener, for: PageSubscription(viewer: signedIn.user.id, openChat: openChat, feedsOf: feedsOf))
             } catch Refusal.notFound {
                 // Not a member: the same answer as for a chat that does not exist.
                 throw HTTPError(.notFound, "There is no such chat.")

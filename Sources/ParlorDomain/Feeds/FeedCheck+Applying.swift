@@ -1,0 +1,88 @@
+import Foundation
+
+// What a check changes, the same for every store: which items it posts, which keys it remembers, the
+// messages it writes and the subscription's new state.
+
+extension FeedCheck {
+    /// The items this check posts, oldest first: on a subscription's first load only the newest, then up
+    /// to `postLimit` of those whose key it has not seen (the rest wait for the next check). An item
+    /// re-dated or moved in the feed keeps its key, so it is never posted twice.
+    public func itemsToPost(hasLoaded: Bool, isSeen: (String) -> Bool) -> [FeedItem] {
+        guard case .loaded(_, let items, _, _) = outcome else { return [] }
+        var unseen: [FeedItem] = []
+        var keys = Set<String>()
+        for item in items where !isSeen(item.key) && keys.insert(item.key).inserted { unseen.append(item) }
+        guard hasLoaded else { return unseen.last.map { [$0] } ?? [] }
+        return Array(unseen.prefix(max(0, postLimit)))
+    }
+
+    /// The keys to remember: every item of a first load (its older items are never posted), later the
+    /// posted ones.
+    public func keysToRemember(hasLoaded: Bool, posted: [FeedItem]) -> [String] {
+        guard case .loaded(_, let items, _, _) = outcome else { return [] }
+        return Array(Set(hasLoaded ? posted.map(\.key) : items.map(\.key))).sorted()
+    }
+
+    /// The message that posts `item` into `chat`, sent by the feeds' bot account.
+    public func message(for item: FeedItem, in chat: ChatID, source: String) -> (outgoing: OutgoingMessage, post: FeedPost) {
+        let outgoing = OutgoingMessage(
+            chatID: chat, senderID: authorID, body: Self.summary(item.text), token: Self.token(subscriptionID, item.key), createdAt: checkedAt
+        )
+        return (outgoing, FeedPost(source: source, title: item.title, link: item.link, date: item.date))
+    }
+
+    /// The subscription after this check, which posted `posted` items.
+    public func applied(to old: FeedSubscription, posted: Int) -> FeedSubscription {
+        var title = old.title, url = old.url, validators = old.validators
+        let status: FeedStatus
+        var failures = 0
+        var next = nextCheck
+        switch outcome {
+        case .loaded(let newTitle, _, let newValidators, let newURL):
+            title = newTitle
+            validators = newValidators
+            url = newURL ?? old.url
+            status = .loaded(newItems: posted, checkedAt: checkedAt)
+        case .notModified:
+            status = .loaded(newItems: 0, checkedAt: checkedAt)
+        case .failed(let reason):
+            failures = old.failures + 1
+            if failures >= FeedSubscription.failuresBeforePause {
+                status = .paused(reason: reason, at: checkedAt)
+                next = .distantFuture
+            } else {
+                status = .failed(reason: reason, at: checkedAt)
+            }
+        }
+        return FeedSubscription(
+            id: old.id, chatID: old.chatID, subscriberID: old.subscriberID, url: url, title: title, createdAt: old.createdAt,
+            status: status, nextCheck: next, failures: failures, validators: validators
+        )
+    }
+
+    /// The longest summary a post shows, in characters.
+    public static let summaryLength = 300
+
+    /// An item's text as a message's: at most ``summaryLength`` characters, cut at a word, control
+    /// characters other than line breaks dropped.
+    static func summary(_ text: String) -> String {
+        let clean = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 == "\n" || !CharacterSet.controlCharacters.contains($0) }))
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard clean.count > summaryLength else { return clean }
+        var cut = String(clean.prefix(summaryLength))
+        if let space = cut.lastIndex(where: \.isWhitespace), cut.distance(from: cut.startIndex, to: space) > summaryLength / 2 {
+            cut = String(cut[..<space])
+        }
+        return cut + "…"
+    }
+
+    /// The idempotency token of an item's message: the store refuses to write it twice.
+    static func token(_ subscription: FeedSubscriptionID, _ key: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return "feed-\(subscription)-\(String(hash, radix: 16))"
+    }
+}

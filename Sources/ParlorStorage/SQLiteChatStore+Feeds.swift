@@ -1,0 +1,184 @@
+import Foundation
+import GRDB
+import ParlorDomain
+
+// Feed subscriptions: a row each, the keys of the items each has seen, and the messages a check posts,
+// written together.
+
+extension SQLiteChatStore: FeedStore {
+    private static let subscriptionColumns = """
+        id, chatID, subscriberID, url, title, createdAt, status, newItems, statusAt, reason, nextCheck, failures, etag, lastModified
+        """
+
+    public func subscribe(_ new: NewSubscription, limit: Int) async throws -> FeedSubscription {
+        try await pool.write { db in
+            guard try Self.isMember(db, new.chatID, new.subscriberID) else { throw Refusal.notFound }
+            let urls = try String.fetchAll(db, sql: "SELECT url FROM feedSubscription WHERE chatID = ?", arguments: [new.chatID.rawValue])
+            guard !urls.contains(new.url) else { throw Refusal.alreadySubscribed }
+            guard urls.count < limit else { throw Refusal.tooManyFeeds(limit: limit) }
+            try db.execute(
+                sql: """
+                    INSERT INTO feedSubscription (chatID, subscriberID, url, createdAt, status, nextCheck) VALUES (?, ?, ?, ?, 'loading', ?)
+                    """,
+                arguments: [new.chatID.rawValue, new.subscriberID.rawValue, new.url, new.createdAt.timeIntervalSince1970, new.createdAt.timeIntervalSince1970]
+            )
+            return FeedSubscription(
+                id: FeedSubscriptionID(db.lastInsertedRowID), chatID: new.chatID, subscriberID: new.subscriberID, url: new.url,
+                title: nil, createdAt: new.createdAt, status: .loading, nextCheck: new.createdAt
+            )
+        }
+    }
+
+    public func unsubscribe(_ request: FeedRequest) async throws -> FeedSubscription {
+        try await pool.write { db in
+            let subscription = try Self.requested(db, request)
+            try db.execute(sql: "DELETE FROM feedSubscription WHERE id = ?", arguments: [subscription.id.rawValue])
+            return subscription
+        }
+    }
+
+    public func retry(_ request: FeedRequest) async throws -> FeedSubscription {
+        try await pool.write { db in
+            let old = try Self.requested(db, request)
+            let retried = FeedSubscription(
+                id: old.id, chatID: old.chatID, subscriberID: old.subscriberID, url: old.url, title: old.title, createdAt: old.createdAt,
+                status: .loading, nextCheck: request.date, failures: 0, validators: old.validators
+            )
+            try Self.update(db, retried)
+            return retried
+        }
+    }
+
+    public func feedSubscriptions(in chat: ChatID, viewer: UserID) async throws -> [FeedSubscription]? {
+        try await pool.read { db in
+            guard try Self.isMember(db, chat, viewer) else { return nil }
+            return try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT \(Self.subscriptionColumns) FROM feedSubscription WHERE chatID = ? ORDER BY id"),
+                arguments: [chat.rawValue]
+            ).map(Self.subscription)
+        }
+    }
+
+    public func feedSubscription(_ id: FeedSubscriptionID) async throws -> FeedSubscription? {
+        try await pool.read { db in try Self.subscription(db, id) }
+    }
+
+    public func dueFeedSubscriptions(at date: Date, limit: Int) async throws -> [FeedSubscription] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT \(Self.subscriptionColumns) FROM feedSubscription WHERE nextCheck <= ? ORDER BY nextCheck, id LIMIT ?
+                    """),
+                arguments: [date.timeIntervalSince1970, max(0, limit)]
+            ).map(Self.subscription)
+        }
+    }
+
+    public func recordCheck(_ check: FeedCheck) async throws -> CheckedFeed? {
+        try await pool.write { db in
+            guard let old = try Self.subscription(db, check.subscriptionID) else { return nil }
+            let seenStatement = try db.cachedStatement(sql: "SELECT 1 FROM feedSeenKey WHERE subscriptionID = ? AND key = ?")
+            var lookupError: (any Error)?
+            let items = check.itemsToPost(hasLoaded: old.hasLoaded) { key in
+                do {
+                    return try Bool.fetchOne(seenStatement, arguments: [old.id.rawValue, key]) ?? false
+                } catch {
+                    lookupError = error
+                    return true
+                }
+            }
+            if let lookupError { throw lookupError }
+            var posted: [Message] = []
+            if case .loaded(let title, _, _, _) = check.outcome {
+                for item in items {
+                    let (outgoing, post) = check.message(for: item, in: old.chatID, source: title)
+                    if let message = try Self.post(db, outgoing, post) { posted.append(message) }
+                }
+            }
+            let remember = try db.cachedStatement(sql: "INSERT OR IGNORE INTO feedSeenKey (subscriptionID, key) VALUES (?, ?)")
+            for key in check.keysToRemember(hasLoaded: old.hasLoaded, posted: items) {
+                try remember.execute(arguments: [old.id.rawValue, key])
+            }
+            let updated = check.applied(to: old, posted: posted.count)
+            try Self.update(db, updated)
+            return CheckedFeed(subscription: updated, posted: posted)
+        }
+    }
+
+    /// Writes a feed's message, counted unread for every member (the feeds' account is none of them);
+    /// nil when its token was stored before.
+    private static func post(_ db: Database, _ message: OutgoingMessage, _ post: FeedPost) throws -> Message? {
+        let exists = try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT 1 FROM message WHERE senderID = ? AND token = ?"), arguments: [message.senderID.rawValue, message.token]
+        ) ?? false
+        guard !exists else { return nil }
+        let createdAt = message.createdAt.timeIntervalSince1970
+        try db.cachedStatement(sql: """
+            INSERT INTO message (chatID, senderID, body, createdAt, token, feedSource, feedTitle, feedLink, feedDate)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                message.chatID.rawValue, message.senderID.rawValue, message.body, createdAt, message.token,
+                post.source, post.title, post.link, post.date?.timeIntervalSince1970,
+            ])
+        let id = db.lastInsertedRowID
+        try db.cachedStatement(sql: "UPDATE chat SET lastMessageID = ?, lastActivity = MAX(lastActivity, ?) WHERE id = ?")
+            .execute(arguments: [id, createdAt, message.chatID.rawValue])
+        try db.cachedStatement(sql: "UPDATE member SET unreadCount = unreadCount + 1 WHERE chatID = ?").execute(arguments: [message.chatID.rawValue])
+        return Message(
+            id: MessageID(id), chatID: message.chatID, senderID: message.senderID, body: message.body, createdAt: message.createdAt, feed: post
+        )
+    }
+
+    /// The subscription a member asks about: `notFound` unless it belongs to their chat.
+    private static func requested(_ db: Database, _ request: FeedRequest) throws -> FeedSubscription {
+        guard try isMember(db, request.chatID, request.requesterID), let subscription = try subscription(db, request.subscriptionID),
+              subscription.chatID == request.chatID
+        else { throw Refusal.notFound }
+        return subscription
+    }
+
+    private static func subscription(_ db: Database, _ id: FeedSubscriptionID) throws -> FeedSubscription? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(subscriptionColumns) FROM feedSubscription WHERE id = ?"), arguments: [id.rawValue]
+        ).map(subscription)
+    }
+
+    private static func update(_ db: Database, _ subscription: FeedSubscription) throws {
+        let (status, newItems, at, reason) = stored(subscription.status)
+        try db.cachedStatement(sql: """
+            UPDATE feedSubscription SET url = ?, title = ?, status = ?, newItems = ?, statusAt = ?, reason = ?, nextCheck = ?, failures = ?,
+                etag = ?, lastModified = ?
+            WHERE id = ?
+            """).execute(arguments: [
+                subscription.url, subscription.title, status, newItems, at?.timeIntervalSince1970, reason,
+                subscription.nextCheck.timeIntervalSince1970, subscription.failures, subscription.validators.etag,
+                subscription.validators.lastModified, subscription.id.rawValue,
+            ])
+    }
+
+    private static func stored(_ status: FeedStatus) -> (String, Int, Date?, String?) {
+        switch status {
+        case .loading: ("loading", 0, nil, nil)
+        case .loaded(let newItems, let checkedAt): ("loaded", newItems, checkedAt, nil)
+        case .failed(let reason, let at): ("failed", 0, at, reason)
+        case .paused(let reason, let at): ("paused", 0, at, reason)
+        }
+    }
+
+    private static func subscription(_ row: Row) -> FeedSubscription {
+        let at = Date(timeIntervalSince1970: (row[8] as Double?) ?? 0)
+        let reason: String = row[9] ?? ""
+        let status: FeedStatus =
+            switch row[6] as String {
+            case "loaded": .loaded(newItems: row[7], checkedAt: at)
+            case "failed": .failed(reason: reason, at: at)
+            case "paused": .paused(reason: reason, at: at)
+            default: .loading
+            }
+        return FeedSubscription(
+            id: FeedSubscriptionID(row[0] as Int64), chatID: ChatID(row[1] as Int64), subscriberID: UserID(row[2] as Int64), url: row[3],
+            title: row[4], createdAt: Date(timeIntervalSince1970: row[5]), status: status, nextCheck: Date(timeIntervalSince1970: row[10]),
+            failures: row[11], validators: FeedValidators(etag: row[12], lastModified: row[13])
+        )
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import MicroHTTP
+import ParlorDomain
+import ParlorViews
+
+// A chat's feeds: the list with each subscription's state, following one, retrying and unsubscribing.
+// Every change is an event; the poller does the fetching, never the request.
+
+extension ParlorApp {
+    func registerFeedRoutes(on router: inout Router) {
+        router.get("/chats/{id}/feeds", signedIn { [self] request, signedIn in
+            try await feedsPage(signedIn, chat: try chatID(request))
+        })
+        router.post("/chats/{id}/feeds", bodyLimit: 8 * 1024, signedIn(refused: { [self] request, signedIn in
+            try await feedsPage(signedIn, chat: try chatID(request), url: request.form["url"] ?? "", error: Self.forgedFormMessage)
+        }) { [self] request, signedIn in
+            try await subscribe(request, signedIn)
+        })
+        router.post("/chats/{id}/feeds/{feed}/retry", bodyLimit: 4 * 1024, signedIn { [self] request, signedIn in
+            try await feedRequest(request, signedIn) { .retrying($0) }
+        })
+        router.post("/chats/{id}/feeds/{feed}/delete", bodyLimit: 4 * 1024, signedIn { [self] request, signedIn in
+            try await feedRequest(request, signedIn) { .unsubscribing($0) }
+        })
+    }
+
+    /// The feeds screen; `url` and `error` put a refused address back in its field with the reason.
+    func feedsPage(_ signedIn: SignedIn, chat: ChatID, url: String = "", error: String? = nil, status: HTTPStatus = .ok) async throws -> Response {
+        let viewer = signedIn.user
+        guard let stored = try await store.chat(chat), stored.hasMember(viewer.id), let contactID = stored.contact(of: viewer.id),
+              let contact = try await store.user(contactID)
+        else { throw Self.noSuchChat }
+        // The list alone may fail to read: the page still shows, with the list's error state.
+        let subscriptions = try? await store.feedSubscriptions(in: chat, viewer: viewer.id)
+        let unread = try await store.unreadTotal(for: viewer.id)
+        let page = FeedListBuilder(context: context(signedIn)).page(
+            chat: chat, contact: contact, subscriptions: subscriptions, unreadTotal: unread, url: url, errorMessage: error
+        )
+        return self.page(page, status: status)
+    }
+
+    private func subscribe(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
+        let chat = try chatID(request)
+        let url = request.form["url"] ?? ""
+        let new = NewSubscription(chatID: chat, subscriberID: signedIn.user.id, url: url, createdAt: clock.now)
+        switch await events.send(.subscribing(new), requestID: request.id.description) {
+        case .subscribed(let subscription):
+            return .redirect(to: paths.feeds(chat) + "#feed-\(subscription.id)")
+        case .subscribeFailed(_, .notFound):
+            throw Self.noSuchChat
+        case .subscribeFailed(_, let reason):
+            let status: HTTPStatus = reason == .unavailable ? .serviceUnavailable : reason == .alreadySubscribed ? .conflict : .unprocessableContent
+            // What was pasted goes back in the field, cut to what the field can hold.
+            return try await feedsPage(signedIn, chat: chat, url: String(url.prefix(FeedAddress.maximumLength)), error: reason.message, status: status)
+        default:
+            throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+        }
+    }
+
+    /// Retry now, unsubscribe: the subscription must be one of this chat's; the store checks membership.
+    private func feedRequest(_ request: Request, _ signedIn: SignedIn, _ event: (FeedRequest) -> FeedEvent) async throws -> Response {
+        let chat = try chatID(request)
+        guard let raw = request.parameters["feed"], let id = Int64(raw), id > 0 else { throw Self.noSuchFeed }
+        let asked = FeedRequest(subscriptionID: FeedSubscriptionID(id), chatID: chat, requesterID: signedIn.user.id, date: clock.now)
+        switch await events.send(event(asked), requestID: request.id.description) {
+        case .retried(let subscription):
+            return Self.isFromScript(request) ? Response(status: .noContent) : .redirect(to: paths.feeds(chat) + "#feed-\(subscription.id)")
+        case .unsubscribed:
+            return Self.isFromScript(request) ? Response(status: .noContent) : .redirect(to: paths.feeds(chat))
+        case .requestFailed(_, .unavailable):
+            throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+        default:
+            throw Self.noSuchFeed
+        }
+    }
+
+    static let noSuchFeed = HTTPError(.notFound, "This chat does not follow that feed, or the chat is not yours.")
+}

@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Fetching feeds (URLSession on Linux traps on some redirects).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Test-only: the reference Mustache renderer Parlor's output must equal byte for byte.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
@@ -106,7 +108,13 @@ let package = Package(
         // own include ICU's, which clash with Foundation's).
         .target(name: "CXML2", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])], linkerSettings: [.linkedLibrary("xml2")]),
         // Feeds: RSS, RDF, Atom and JSON Feed read into what a subscription posts.
-        .target(name: "ParlorFeeds", dependencies: ["CXML2", "ParlorDomain"]),
+        .target(
+            name: "ParlorFeeds",
+            dependencies: [
+                "CXML2", "ParlorDomain", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "parlor",
             dependencies: [

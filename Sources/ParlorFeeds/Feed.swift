@@ -8,11 +8,24 @@ public struct Feed: Hashable, Sendable {
     public let link: String?
     /// In the feed's own order.
     public let items: [FeedItem]
+    /// How long the feed asks readers to wait between checks (RSS `ttl`), in minutes, at most a week.
+    public let ttl: Int?
 
-    public init(title: String, link: String?, items: [FeedItem]) {
+    public init(title: String, link: String?, items: [FeedItem], ttl: Int? = nil) {
         self.title = title
         self.link = link
         self.items = items
+        self.ttl = ttl
+    }
+
+    /// The items oldest first, the order they are posted in: by date when every item has one (the feed's
+    /// order breaking ties), else the reverse of a feed listed newest first, as feeds are.
+    public var itemsOldestFirst: [FeedItem] {
+        let numbered = Array(items.enumerated())
+        if items.allSatisfy({ $0.date != nil }) {
+            return numbered.sorted { ($0.element.date!, $1.offset) < ($1.element.date!, $0.offset) }.map(\.element)
+        }
+        return items.reversed()
     }
 }
 

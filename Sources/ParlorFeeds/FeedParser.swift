@@ -100,6 +100,11 @@ enum RSSReader {
                 let date = item.first("pubdate")?.text ?? item.first("date", prefix: "dc")?.text
                 let body = item.first("encoded", prefix: "content")?.text ?? item.first("description")?.text
                 return FeedParser.item(key: guid, title: item.first("title")?.text, link: link, date: date, text: body)
+            },
+            ttl: channel.first("ttl").flatMap { element in
+                let digits = element.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !digits.isEmpty, digits.utf8.count <= 6, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+                return Int(digits).map { min($0, 7 * 24 * 60) }
             }
         )
     }

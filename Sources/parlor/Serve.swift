@@ -3,6 +3,7 @@ import ByteOutput
 import Logging
 import MicroHTTP
 import ParlorBots
+import ParlorFeeds
 import ParlorDomain
 import ParlorImages
 import ParlorStorage
@@ -85,6 +86,9 @@ struct Serve: AsyncParsableCommand {
     var drainDelay: Double = 0
     @Option(help: "Seconds over which open event streams are ended at shutdown (at most half the grace).")
     var streamCloseWindow: Double = 2
+    @OptionGroup(title: "Feeds")
+    var feeds: FeedOptions
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
     @Option(help: "Log lines as text (for people) or json (one object per line, for journald and log shippers).")
@@ -212,6 +216,18 @@ struct Serve: AsyncParsableCommand {
             logger.critical("Parlor Bot could not start", metadata: ["error": "\(error)"])
             throw ExitCode(74)
         }
+        let poller: FeedPoller
+        do {
+            let account = try await FeedPoller.account(router: app.events, store: store)
+            poller = FeedPoller(
+                sink: app.events, store: store, checker: feeds.checker, clock: clock, author: account.id, postLimit: feeds.feedPostLimit,
+                round: .milliseconds(Int64(feeds.feedRound * 1_000)), logger: logger
+            )
+            app.events.addObserver(poller)
+        } catch {
+            logger.critical("the feeds' account could not be made", metadata: ["error": "\(error)"])
+            throw ExitCode(74)
+        }
         let router = try app.makeRouter { router in
             if gallery { GalleryRoute.register(on: &router, templates: { app.currentTemplates }) }
         }
@@ -222,8 +238,11 @@ struct Serve: AsyncParsableCommand {
         )
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                // Stopped in reverse order: the HTTP front first (no new events), then the live pages.
-                services: [.init(service: LiveUpdatesService(app: app)), .init(service: MediaService(app: app)), .init(service: service)],
+                // Stopped in reverse order: the HTTP front first (no new events), the poller, then the live pages.
+                services: [
+                    .init(service: LiveUpdatesService(app: app)), .init(service: MediaService(app: app)), .init(service: FeedService(poller: poller)),
+                    .init(service: service),
+                ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

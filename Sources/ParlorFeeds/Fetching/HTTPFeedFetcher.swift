@@ -1,0 +1,190 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import ParlorDomain
+
+/// Fetches feeds with AsyncHTTPClient, refusing what a feed address must not reach: only http and https on
+/// the policy's ports; each host resolved here and checked against the ``AddressPolicy``, then connected to
+/// at exactly the address checked (no second lookup a rebinding DNS server could answer differently);
+/// redirects followed by hand, each hop checked the same way, at most five; a time limit for the whole
+/// answer, a size limit for the body (decompressed).
+public struct HTTPFeedFetcher: FeedFetcher {
+    public let policy: AddressPolicy
+    public let timeout: Duration
+    public let byteLimit: Int
+    public static let redirectLimit = 5
+    let resolver = HostResolver()
+
+    public init(policy: AddressPolicy = AddressPolicy(), timeout: Duration = .seconds(20), byteLimit: Int = FeedParser.byteLimit) {
+        self.policy = policy
+        self.timeout = timeout
+        self.byteLimit = byteLimit
+    }
+
+    static let userAgent = "Parlor feed reader (+https://github.com/parlor-chat/parlor)"
+    static let accept = """
+        application/rss+xml, application/atom+xml, application/feed+json, application/rdf+xml;q=0.9, application/json;q=0.8, \
+        application/xml;q=0.8, text/xml;q=0.8, text/html;q=0.5, */*;q=0.1
+        """
+
+    public func fetch(_ url: String, validators: FeedValidators) async throws(FeedFetchError) -> FetchedFeed {
+        let deadline = ContinuousClock.now + timeout
+        var current = url
+        for _ in 0...Self.redirectLimit {
+            let target = try await pinned(current)
+            switch try await get(target, validators: validators, deadline: deadline) {
+            case .redirect(let location):
+                guard let next = URL(string: location, relativeTo: URL(string: current))?.absoluteString else { throw .invalidAddress }
+                current = next
+            case .answer(let fetched):
+                return fetched
+            }
+        }
+        throw .tooManyRedirects
+    }
+
+    /// An address to fetch, with the one IP address it may be fetched from.
+    struct Target {
+        let url: String
+        let host: String
+        let address: String
+    }
+
+    /// Checks `url`'s scheme and port, resolves its host and picks an address the policy allows.
+    func pinned(_ url: String) async throws(FeedFetchError) -> Target {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let rawHost = components.host, !rawHost.isEmpty, components.user == nil
+        else { throw .invalidAddress }
+        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        guard policy.ports.contains(port) else { throw .portNotAllowed(port) }
+        let host = rawHost.hasPrefix("[") && rawHost.hasSuffix("]") ? String(rawHost.dropFirst().dropLast()) : rawHost
+        let candidates: [[UInt8]]
+        if let literal = AddressPolicy.bytes(of: host) {
+            candidates = [literal]
+        } else {
+            candidates = await resolver.addresses(of: host)
+            guard !candidates.isEmpty else { throw .hostNotFound(host) }
+        }
+        guard let allowed = candidates.first(where: policy.allows) else { throw .addressNotPublic(host) }
+        return Target(url: url, host: rawHost, address: HostResolver.text(of: allowed))
+    }
+
+    enum Step {
+        case redirect(String)
+        case answer(FetchedFeed)
+    }
+
+    private func get(_ target: Target, validators: FeedValidators, deadline: ContinuousClock.Instant) async throws(FeedFetchError) -> Step {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        let seconds = Int64(timeout.components.seconds)
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(seconds), read: .seconds(seconds))
+        configuration.decompression = .enabled(limit: .size(byteLimit))
+        configuration.dnsOverride = [target.host: target.address]
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        do {
+            let step = try await exchange(client, target, validators, deadline)
+            try? await client.shutdown()
+            return step
+        } catch {
+            try? await client.shutdown()
+            throw Self.reason(error)
+        }
+    }
+
+    private func exchange(_ client: HTTPClient, _ target: Target, _ validators: FeedValidators, _ deadline: ContinuousClock.Instant) async throws -> Step {
+        var request = HTTPClientRequest(url: target.url)
+        request.headers.add(name: "User-Agent", value: Self.userAgent)
+        request.headers.add(name: "Accept", value: Self.accept)
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        if let etag = validators.etag { request.headers.add(name: "If-None-Match", value: etag) }
+        if let lastModified = validators.lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
+        let left = deadline - ContinuousClock.now
+        guard left > .zero else { throw FeedFetchError.timedOut }
+        let response = try await client.execute(request, deadline: .now() + .nanoseconds(Self.nanoseconds(left)))
+        let status = Int(response.status.code)
+        switch status {
+        case 301, 302, 303, 307, 308:
+            guard let location = response.headers.first(name: "Location"), !location.isEmpty else { throw FeedFetchError.status(status, retryAfter: nil) }
+            return .redirect(location)
+        case 304:
+            return .answer(FetchedFeed(body: nil, url: target.url, validators: validators, maxAge: Self.maxAge(response.headers)))
+        case 200...299:
+            var body: [UInt8] = []
+            for try await chunk in response.body {
+                guard body.count + chunk.readableBytes <= byteLimit else { throw FeedFetchError.tooLarge(bytes: byteLimit) }
+                guard ContinuousClock.now < deadline else { throw FeedFetchError.timedOut }
+                body += chunk.readableBytesView
+            }
+            return .answer(FetchedFeed(
+                body: body, url: target.url, contentType: response.headers.first(name: "Content-Type"),
+                validators: FeedValidators(etag: Self.header(response.headers, "ETag"), lastModified: Self.header(response.headers, "Last-Modified")),
+                maxAge: Self.maxAge(response.headers)
+            ))
+        default:
+            throw FeedFetchError.status(status, retryAfter: Self.retryAfter(response.headers))
+        }
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow ? .max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    /// A header's value when it is short enough to store and send back.
+    static func header(_ headers: HTTPHeaders, _ name: String) -> String? {
+        guard let value = headers.first(name: name), !value.isEmpty, value.utf8.count <= 512,
+              value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F })
+        else { return nil }
+        return value
+    }
+
+    /// `Cache-Control: max-age=N`, in seconds, at most a week.
+    static func maxAge(_ headers: HTTPHeaders) -> Int? {
+        for value in headers["Cache-Control"] {
+            for directive in value.split(separator: ",") {
+                let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].lowercased() == "max-age" { return Self.seconds(String(parts[1])) }
+            }
+        }
+        return nil
+    }
+
+    /// `Retry-After`: seconds, or an HTTP date from now; at most a week.
+    static func retryAfter(_ headers: HTTPHeaders) -> Int? {
+        guard let value = headers.first(name: "Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let seconds = seconds(value) { return seconds }
+        guard let date = FeedDates.parse(value) else { return nil }
+        let left = date.timeIntervalSinceNow
+        guard left.isFinite else { return nil }
+        return Int(min(max(left, 0), Double(week)))
+    }
+
+    static let week = 7 * 24 * 3_600
+
+    /// A count of seconds from a header: digits only, clamped to a week (a huge number cannot overflow).
+    static func seconds(_ text: String) -> Int? {
+        let digits = text.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        guard digits.utf8.count <= 7, let value = Int(digits) else { return week }
+        return min(value, week)
+    }
+
+    /// An error from the client in words for a person.
+    static func reason(_ error: any Error) -> FeedFetchError {
+        if let known = error as? FeedFetchError { return known }
+        if error is CancellationError { return .cancelled }
+        if error is NIOTooManyBytesError { return .tooLarge(bytes: FeedParser.byteLimit) }
+        if let client = error as? HTTPClientError {
+            switch client {
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return .timedOut
+            case .cancelled: return .cancelled
+            default: return .connectionFailed
+            }
+        }
+        let text = String(describing: error)
+        if text.contains("decompression") || text.contains("Decompression") { return .tooLarge(bytes: FeedParser.byteLimit) }
+        return .connectionFailed
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+import ParlorDomain
+
+/// The feed poller: an event source like Parlor Bot. Each round it reads the subscriptions that are due,
+/// checks a few at a time, and sends each finding to the router as `FeedEvent.checking`, which stores
+/// the new items as messages from the feeds' account. Its state (validators, seen keys, next check,
+/// failures) lives in the store, so a restart resumes where it stopped. Run ``run()`` as a service.
+public final class FeedPoller: EventObserver {
+    /// The feeds' account: the author of every post.
+    public static let handle = "parlor_feeds"
+
+    private let sink: any EventSink
+    private let store: any FeedStore
+    private let checker: FeedChecker
+    private let clock: any WallClock
+    private let author: UserID
+    private let postLimit: Int
+    private let concurrency: Int
+    private let round: Duration
+    private let logger: Logger
+    private let wakeup = Wakeup()
+
+    /// - Parameters:
+    ///   - postLimit: the most items one check posts (the rest wait for the next).
+    ///   - round: the longest pause between two looks at what is due.
+    public init(
+        sink: any EventSink, store: any FeedStore, checker: FeedChecker, clock: any WallClock, author: UserID, postLimit: Int = 3,
+        concurrency: Int = 4, round: Duration = .seconds(15), logger: Logger = Logger(label: "parlor.feeds")
+    ) {
+        self.sink = sink
+        self.store = store
+        self.checker = checker
+        self.clock = clock
+        self.author = author
+        self.postLimit = max(1, postLimit)
+        self.concurrency = max(1, concurrency)
+        self.round = round
+        self.logger = logger
+    }
+
+    /// Finds the feeds' account, creating it on first start, and starts listening to `router` (a new
+    /// subscription or a retry is checked at once).
+    public static func account(router: any EventSink, store: any ChatStore) async throws -> User {
+        if let existing = try await store.user(handle: handle) {
+            guard existing.isBot else { throw Refusal.handleTaken(handle) }
+            return existing
+        }
+        switch await router.send(.signingUp(NewUser(handle: handle, displayName: "Feeds", isBot: true))) {
+        case .signedUp(let user): return user
+        case .signUpFailed(_, let reason): throw reason
+        default: throw Refusal.unavailable
+        }
+    }
+
+    public func observe(_ event: DomainEvent, router: any EventSink) {
+        switch event {
+        case .feed(.subscribed), .feed(.retried): wakeup.signal()
+        default: break
+        }
+    }
+
+    /// Checks due subscriptions until cancelled. A check in flight when cancelled is dropped, not
+    /// recorded: the subscription stays due and is checked after the restart.
+    public func run() async {
+        while !Task.isCancelled {
+            await pollOnce()
+            guard !Task.isCancelled else { return }
+            await wakeup.wait(for: round)
+        }
+    }
+
+    /// One round: every subscription due now, `concurrency` at a time. Returns the number checked.
+    @discardableResult
+    public func pollOnce() async -> Int {
+        let due: [FeedSubscription]
+        do {
+            due = try await store.dueFeedSubscriptions(at: clock.now, limit: 64)
+        } catch {
+            logger.error("due feeds not read", metadata: ["error": "\(error)"])
+            return 0
+        }
+        var checked = 0
+        for start in stride(from: 0, to: due.count, by: concurrency) {
+            guard !Task.isCancelled else { break }
+            let batch = due[start..<min(start + concurrency, due.count)]
+            await withTaskGroup(of: Void.self) { group in
+                for subscription in batch {
+                    group.addTask { await self.check(subscription) }
+                }
+            }
+            checked += batch.count
+        }
+        return checked
+    }
+
+    private func check(_ subscription: FeedSubscription) async {
+        let started = clock.now
+        guard let (outcome, next) = await checker.check(subscription, now: started), !Task.isCancelled else { return }
+        let finding = FeedCheck(
+            subscriptionID: subscription.id, checkedAt: clock.now, outcome: outcome, nextCheck: next, authorID: author, postLimit: postLimit
+        )
+        let result = await sink.send(.checking(finding))
+        if case .checked(let stored) = result {
+            var metadata: Logger.Metadata = ["subscription": "\(subscription.id)", "status": "\(Self.word(stored.status))"]
+            if case .failed(let reason) = outcome { metadata["reason"] = "\(reason)" }
+            logger.info("feed checked", metadata: metadata)
+        }
+    }
+
+    static func word(_ status: FeedStatus) -> String {
+        switch status {
+        case .loading: "loading"
+        case .loaded(let newItems, _): "loaded, \(newItems) new"
+        case .failed: "failed"
+        case .paused: "paused"
+        }
+    }
+}

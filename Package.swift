@@ -157,7 +157,7 @@ let package = Package(
             dependencies: ["MicroHTTP", "ByteOutput", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // Runs the built `parlor` executable as a person would.
-        .testTarget(name: "ParlorFeedsTests", dependencies: ["ParlorFeeds"]),
+        .testTarget(name: "ParlorFeedsTests", dependencies: ["ParlorFeeds", "ParlorDomain"]),
         .testTarget(name: "ParlorTests", dependencies: ["parlor", "HTTPTestSupport", "ParlorStorage", "ParlorDomain"]),
         // The web front in process, over HTTP on loopback, with a real SQLite file.
         .testTarget(

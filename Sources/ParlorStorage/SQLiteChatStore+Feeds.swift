@@ -99,7 +99,13 @@ extension SQLiteChatStore: FeedStore {
             for key in check.keysToRemember(hasLoaded: old.hasLoaded, posted: items) {
                 try remember.execute(arguments: [old.id.rawValue, key])
             }
-            let updated = check.applied(to: old, posted: posted.count)
+            var updated = check.applied(to: old, posted: posted.count)
+            // A page that names a feed the chat follows already keeps its own address.
+            if updated.url != old.url, try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM feedSubscription WHERE chatID = ? AND url = ? AND id <> ?", arguments: [old.chatID.rawValue, updated.url, old.id.rawValue]
+            ) == true {
+                updated = updated.moved(to: old.url)
+            }
             try Self.update(db, updated)
             return CheckedFeed(subscription: updated, posted: posted)
         }

@@ -45,6 +45,14 @@ public struct FeedSubscription: Hashable, Sendable {
         self.validators = validators
     }
 
+    /// The same subscription at another address.
+    public func moved(to url: String) -> FeedSubscription {
+        FeedSubscription(
+            id: id, chatID: chatID, subscriberID: subscriberID, url: url, title: title, createdAt: createdAt, status: status,
+            nextCheck: nextCheck, failures: failures, validators: validators
+        )
+    }
+
     /// Whether a check has loaded it once: the first check posts only the newest item.
     public var hasLoaded: Bool { title != nil }
 

@@ -79,7 +79,10 @@ extension InMemoryChatStore {
                 }
             }
             state.seenFeedKeys[old.id, default: []].formUnion(check.keysToRemember(hasLoaded: old.hasLoaded, posted: items))
-            let updated = check.applied(to: old, posted: posted.count)
+            var updated = check.applied(to: old, posted: posted.count)
+            if updated.url != old.url, state.feeds.values.contains(where: { $0.chatID == old.chatID && $0.url == updated.url && $0.id != old.id }) {
+                updated = updated.moved(to: old.url)
+            }
             state.feeds[old.id] = updated
             return CheckedFeed(subscription: updated, posted: posted)
         }

@@ -108,18 +108,17 @@ let package = Package(
         // own include ICU's, which clash with Foundation's).
         .target(name: "CXML2", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])], linkerSettings: [.linkedLibrary("xml2")]),
         // Feeds: RSS, RDF, Atom and JSON Feed read into what a subscription posts.
+        .target(name: "ParlorFeeds", dependencies: ["CXML2", "ParlorDomain", .product(name: "Logging", package: "swift-log")]),
+        // The feed fetcher on AsyncHTTPClient, apart so the parsers' fuzz targets build without it.
         .target(
-            name: "ParlorFeeds",
-            dependencies: [
-                "CXML2", "ParlorDomain", .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            name: "ParlorFeedsHTTP",
+            dependencies: ["ParlorFeeds", "ParlorDomain", .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
         .executableTarget(
             name: "parlor",
             dependencies: [
                 "MicroHTTP", "ParlorWeb", "ParlorTemplates", "ParlorStorage", "ParlorBots", "ParlorDomain", "ParlorEvents",
-                "ParlorFixtures", "ParlorViews", "ParlorImages", "CMalloc", "ParlorFeeds",
+                "ParlorFixtures", "ParlorViews", "ParlorImages", "CMalloc", "ParlorFeeds", "ParlorFeedsHTTP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -157,7 +156,7 @@ let package = Package(
             dependencies: ["MicroHTTP", "ByteOutput", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // Runs the built `parlor` executable as a person would.
-        .testTarget(name: "ParlorFeedsTests", dependencies: ["ParlorFeeds", "ParlorDomain"]),
+        .testTarget(name: "ParlorFeedsTests", dependencies: ["ParlorFeeds", "ParlorFeedsHTTP", "ParlorDomain", "HTTPTestSupport"]),
         .testTarget(name: "ParlorTests", dependencies: ["parlor", "HTTPTestSupport", "ParlorStorage", "ParlorDomain"]),
         // The web front in process, over HTTP on loopback, with a real SQLite file.
         .testTarget(
@@ -194,6 +193,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzImageSniffing", ["ParlorDomain"]),
         ("FuzzJPEGFrame", ["ParlorDomain"]),
         ("FuzzFeedParser", ["ParlorFeeds", "ParlorDomain"]),
+        ("FuzzFeedDiscovery", ["ParlorFeeds"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(

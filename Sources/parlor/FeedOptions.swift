@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParlorFeeds
+import ParlorFeedsHTTP
 
 /// How `parlor serve` and `parlor feed check` fetch feeds.
 struct FeedOptions: ParsableArguments {

@@ -1,7 +1,9 @@
 import Foundation
+import HTTPTestSupport
 import ParlorDomain
 import Testing
 @testable import ParlorFeeds
+@testable import ParlorFeedsHTTP
 
 /// The real fetcher against a scripted server on 127.0.0.1 (allowed by its policy, on that port only):
 /// conditional GETs, redirects checked hop by hop, limits on time and size, compressed bodies, pages

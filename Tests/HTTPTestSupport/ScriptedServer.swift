@@ -6,23 +6,23 @@ import Synchronization
 
 /// An HTTP server on 127.0.0.1 that answers each request with what a test scripts: a feed, a 304, a
 /// redirect, a body that trickles or never ends. One thread per connection; `stop()` closes everything.
-final class ScriptedServer: Sendable {
-    enum Reply: Sendable {
+public final class ScriptedServer: Sendable {
+    public enum Reply: Sendable {
         /// Status line and headers (without the blank line), then the body; Content-Length is added.
         case answer(status: String, headers: [String] = [], body: [UInt8] = [])
         /// Headers, then `chunk` every `interval`, for as long as the client reads.
         case trickle(headers: [String], chunk: [UInt8], interval: Duration)
     }
 
-    typealias Handler = @Sendable (_ path: String, _ headers: [String: String]) -> Reply
+    public typealias Handler = @Sendable (_ path: String, _ headers: [String: String]) -> Reply
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private let stopped = Atomic(false)
     private let requests = Mutex<[(path: String, headers: [String: String])]>([])
     private let handler: Handler
 
-    init(_ handler: @escaping Handler) throws {
+    public init(_ handler: @escaping Handler) throws {
         self.handler = handler
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
@@ -43,11 +43,11 @@ final class ScriptedServer: Sendable {
     }
 
     /// Every request so far: its path and headers (names lowercased).
-    var received: [(path: String, headers: [String: String])] { requests.withLock { $0 } }
+    public var received: [(path: String, headers: [String: String])] { requests.withLock { $0 } }
 
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    func stop() {
+    public func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)

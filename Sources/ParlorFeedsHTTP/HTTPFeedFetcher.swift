@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ParlorDomain
+import ParlorFeeds
 
 /// Fetches feeds with AsyncHTTPClient, refusing what a feed address must not reach: only http and https on
 /// the policy's ports; each host resolved here and checked against the ``AddressPolicy``, then connected to
@@ -142,33 +143,12 @@ public struct HTTPFeedFetcher: FeedFetcher {
 
     /// `Cache-Control: max-age=N`, in seconds, at most a week.
     static func maxAge(_ headers: HTTPHeaders) -> Int? {
-        for value in headers["Cache-Control"] {
-            for directive in value.split(separator: ",") {
-                let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].lowercased() == "max-age" { return Self.seconds(String(parts[1])) }
-            }
-        }
-        return nil
+        headers["Cache-Control"].lazy.compactMap(CacheHeaders.maxAge).first
     }
 
     /// `Retry-After`: seconds, or an HTTP date from now; at most a week.
     static func retryAfter(_ headers: HTTPHeaders) -> Int? {
-        guard let value = headers.first(name: "Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = seconds(value) { return seconds }
-        guard let date = FeedDates.parse(value) else { return nil }
-        let left = date.timeIntervalSinceNow
-        guard left.isFinite else { return nil }
-        return Int(min(max(left, 0), Double(week)))
-    }
-
-    static let week = 7 * 24 * 3_600
-
-    /// A count of seconds from a header: digits only, clamped to a week (a huge number cannot overflow).
-    static func seconds(_ text: String) -> Int? {
-        let digits = text.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        guard digits.utf8.count <= 7, let value = Int(digits) else { return week }
-        return min(value, week)
+        headers.first(name: "Retry-After").flatMap { CacheHeaders.retryAfter($0, now: Date()) }
     }
 
     /// An error from the client in words for a person.

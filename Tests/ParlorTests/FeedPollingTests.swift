@@ -1,0 +1,166 @@
+import Foundation
+import HTTPTestSupport
+import Synchronization
+import Testing
+
+/// Feeds as people use them, through `parlor serve` and a feed server on 127.0.0.1 (allowed for the test
+/// by flags): subscribing, the list's states live on a member's page, items posted once and in order,
+/// nothing reposted after a restart, and a SIGTERM while a fetch is in flight.
+@Suite(.timeLimit(.minutes(2))) struct FeedPollingTests {
+    typealias RunningParlor = ServeCommandTests.RunningParlor
+
+    /// A feed whose items can be changed while the test runs.
+    final class FeedSite: Sendable {
+        final class Items: Sendable {
+            let list = Mutex<[(guid: String, title: String, date: String)]>([])
+            var current: [(guid: String, title: String, date: String)] { list.withLock { $0 } }
+            func change(_ body: @Sendable (inout [(guid: String, title: String, date: String)]) -> Void) { list.withLock { body(&$0) } }
+        }
+
+        let items = Items()
+        let server: ScriptedServer
+
+        init() throws {
+            let items = self.items
+            server = try ScriptedServer { path, _ in
+                switch path {
+                case "/feed.xml":
+                    let entries = items.current.reversed().map { item in
+                        "<item><guid>\(item.guid)</guid><title>\(item.title)</title><link>/posts/\(item.guid)</link><pubDate>\(item.date)</pubDate>"
+                            + "<description>&lt;p&gt;About \(item.title) &amp; more&lt;/p&gt;</description></item>"
+                    }
+                    let rss = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Station news</title>\(entries.joined())</channel></rss>"
+                    return .answer(status: "200 OK", headers: ["Content-Type: application/rss+xml"], body: Array(rss.utf8))
+                case "/slow.xml":
+                    return .trickle(headers: ["Content-Type: application/rss+xml"], chunk: Array(" ".utf8), interval: .milliseconds(200))
+                default:
+                    return .answer(status: "404 Not Found")
+                }
+            }
+        }
+
+        func publish(_ guid: String, _ title: String, date: String = "Tue, 24 Nov 2026 10:00:00 GMT") {
+            items.change { $0.append((guid, title, date)) }
+        }
+
+        func redate(to date: String) {
+            items.change { items in items = items.map { ($0.guid, $0.title, date) } }
+        }
+    }
+
+    static func start(_ site: FeedSite, database: String? = nil) async throws -> RunningParlor {
+        let parlor = try RunningParlor(arguments: [
+            "--log-level", "notice", "--feed-port", "\(site.server.port)", "--feed-allow-loopback", "--feed-minimum-interval", "1",
+            "--feed-interval", "1", "--feed-round", "0.2", "--feed-post-limit", "2", "--feed-timeout", "60",
+        ], database: database)
+        try await parlor.waitUntilListening()
+        return parlor
+    }
+
+    /// The titles of feed items in `chat` as `visitor` sees it, in order.
+    static func postedTitles(_ visitor: Visitor, _ chat: String) async throws -> [String] {
+        let html = try await visitor.get(chat).text
+        return html.components(separatedBy: "<p class=\"feed-item-title\"><a href=\"").dropFirst().compactMap { part in
+            part.components(separatedBy: ">").dropFirst().first?.components(separatedBy: "<").first
+        }
+    }
+
+    /// Asks until `condition` holds (at most 10 s).
+    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("never: \(what)")
+        throw ClientError(description: "never: \(what)")
+    }
+
+    @Test func aChatFollowsAFeedLiveAndNothingIsPostedTwiceAcrossARestart() async throws {
+        let site = try FeedSite()
+        defer { site.server.stop() }
+        site.publish("1", "Old news", date: "Mon, 23 Nov 2026 09:00:00 GMT")
+        site.publish("2", "Platform changes")
+        var parlor = try await Self.start(site)
+        let ana = Visitor(port: parlor.port), ben = Visitor(port: parlor.port), chloe = Visitor(port: parlor.port)
+        _ = try await ana.signUp("ana")
+        _ = try await ben.signUp("ben")
+        _ = try await chloe.signUp("chloe")
+        let chat = try await ana.startChat(with: "ben")
+        let feeds = chat + "/feeds"
+        let chatNumber = String(chat.split(separator: "/").last!)
+
+        // Ben's feeds page is open: it gets the list (empty), then every state.
+        _ = try await ben.get(feeds)
+        let (stream, head) = try await ben.openEvents("/events?feeds=\(chatNumber)")
+        #expect(head.status == 200)
+        _ = try await stream.read(until: "follows no feed yet")
+
+        // A bad address is refused where it was typed, and nothing is stored.
+        let page = try await ana.get(feeds)
+        #expect(page.status == 200 && page.text.contains("follows no feed yet"))
+        let refused = try await ana.post(feeds, [("url", "javascript:alert(1)")])
+        #expect(refused.status == 422 && refused.text.contains("Paste the address of a feed") && refused.text.contains("value=\"javascript:alert(1)\""))
+        #expect(try await chloe.post(feeds, [("url", site.server.url("/feed.xml"))]).status == 404, "not Chloé's chat")
+
+        let subscribed = try await ana.post(feeds, [("url", site.server.url("/feed.xml"))])
+        #expect(subscribed.status == 303)
+        #expect(try await ana.post(feeds, [("url", site.server.url("/feed.xml"))]).status == 409)
+        let live = try await stream.read(until: "Loaded · 1 new")
+        #expect(live.contains("Station news"))
+        // The first check posts only the newest item, as a message from the feed.
+        try await Self.eventually("the newest item is posted") { try await Self.postedTitles(ben, chat) == ["Platform changes"] }
+        let chatPage = try await ben.get(chat).text
+        #expect(chatPage.contains("<span class=\"message-author\">Station news</span>"))
+        #expect(chatPage.contains("About Platform changes &amp; more"), "the item's HTML as plain text, escaped")
+        #expect(chatPage.contains("href=\"\(site.server.url("/posts/2"))\""))
+
+        // New items arrive a few at a time, in order.
+        site.publish("3", "Trains on time")
+        site.publish("4", "New timetable")
+        site.publish("5", "Night trains")
+        try await Self.eventually("three new items are posted in order") {
+            try await Self.postedTitles(ben, chat) == ["Platform changes", "Trains on time", "New timetable", "Night trains"]
+        }
+        #expect(try await parlor.terminate() == 0)
+
+        // After a restart, the same items re-dated are not posted again; a new one is.
+        site.redate(to: "Wed, 25 Nov 2026 08:00:00 GMT")
+        parlor = try await Self.start(site, database: parlor.database)
+        let again = Visitor(port: parlor.port)
+        _ = try await again.get("/signin")
+        _ = try await again.post("/signin", [("handle", "ben"), ("password", "correct horse battery")])
+        try await Self.eventually("the feed was checked again") {
+            try await again.get(feeds).text.contains("Loaded · nothing new")
+        }
+        site.publish("6", "Weekend works")
+        try await Self.eventually("only the new item is posted") {
+            try await Self.postedTitles(again, chat) == ["Platform changes", "Trains on time", "New timetable", "Night trains", "Weekend works"]
+        }
+        #expect(try await parlor.terminate() == 0)
+    }
+
+    @Test func aFetchInFlightAtSIGTERMIsDroppedNotCountedAsAFailure() async throws {
+        let site = try FeedSite()
+        defer { site.server.stop() }
+        var parlor = try await Self.start(site)
+        let ana = Visitor(port: parlor.port)
+        _ = try await ana.signUp("ana")
+        _ = try await Visitor(port: parlor.port).signUp("ben")
+        let chat = try await ana.startChat(with: "ben")
+        _ = try await ana.get(chat + "/feeds")
+        #expect(try await ana.post(chat + "/feeds", [("url", site.server.url("/slow.xml"))]).status == 303)
+        try await Self.eventually("the slow feed is being fetched") { site.server.received.contains { $0.path == "/slow.xml" } }
+        let started = ContinuousClock.now
+        #expect(try await parlor.terminate() == 0)
+        #expect(ContinuousClock.now - started < .seconds(8), "the fetch does not hold up shutdown")
+
+        parlor = try await Self.start(site, database: parlor.database)
+        let back = Visitor(port: parlor.port)
+        _ = try await back.get("/signin")
+        _ = try await back.post("/signin", [("handle", "ana"), ("password", "correct horse battery")])
+        let list = try await back.get(chat + "/feeds").text
+        #expect(list.contains("Loading…") && !list.contains("Could not load"), "the interrupted check was not recorded")
+        #expect(try await parlor.terminate() == 0)
+    }
+}

@@ -18,12 +18,24 @@ import Testing
         }
 
         let items = Items()
+        final class Flag: Sendable {
+            let value = Atomic(true)
+        }
+
+        /// While set, /flaky.xml answers 404.
+        let broken = Flag()
         let server: ScriptedServer
 
         init() throws {
             let items = self.items
+            let broken = self.broken
             server = try ScriptedServer { path, _ in
                 switch path {
+                case "/flaky.xml" where broken.value.load(ordering: .relaxed):
+                    return .answer(status: "404 Not Found")
+                case "/flaky.xml":
+                    let rss = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Flaky</title><item><guid>f1</guid><title>Back</title></item></channel></rss>"
+                    return .answer(status: "200 OK", body: Array(rss.utf8))
                 case "/feed.xml":
                     let entries = items.current.reversed().map { item in
                         "<item><guid>\(item.guid)</guid><title>\(item.title)</title><link>/posts/\(item.guid)</link><pubDate>\(item.date)</pubDate>"
@@ -60,8 +72,10 @@ import Testing
     /// The titles of feed items in `chat` as `visitor` sees it, in order.
     static func postedTitles(_ visitor: Visitor, _ chat: String) async throws -> [String] {
         let html = try await visitor.get(chat).text
-        return html.components(separatedBy: "<p class=\"feed-item-title\"><a href=\"").dropFirst().compactMap { part in
-            part.components(separatedBy: ">").dropFirst().first?.components(separatedBy: "<").first
+        return html.components(separatedBy: "<p class=\"feed-item-title\">").dropFirst().compactMap { part in
+            // The title, linked or not, without the date after it.
+            let title = part.components(separatedBy: "</p>").first?.components(separatedBy: "<span class=\"feed-item-date\">").first ?? ""
+            return title.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression).trimmingCharacters(in: .whitespaces)
         }
     }
 
@@ -161,6 +175,42 @@ import Testing
         _ = try await back.post("/signin", [("handle", "ana"), ("password", "correct horse battery")])
         let list = try await back.get(chat + "/feeds").text
         #expect(list.contains("Loading…") && !list.contains("Could not load"), "the interrupted check was not recorded")
+        #expect(try await parlor.terminate() == 0)
+    }
+
+    @Test func threeFailuresPauseAFeedUntilAMemberRetries() async throws {
+        let site = try FeedSite()
+        defer { site.server.stop() }
+        let parlor = try await Self.start(site)
+        let ana = Visitor(port: parlor.port)
+        _ = try await ana.signUp("ana")
+        _ = try await Visitor(port: parlor.port).signUp("ben")
+        let chat = try await ana.startChat(with: "ben")
+        let feeds = chat + "/feeds"
+        _ = try await ana.get(feeds)
+        #expect(try await ana.post(feeds, [("url", site.server.url("/flaky.xml"))]).status == 303)
+        try await Self.eventually("the first failure shows with its next try") {
+            try await ana.get(feeds).text.contains("Could not load: the server answered 404 · next try")
+        }
+        try await Self.eventually("three failures pause it") {
+            try await ana.get(feeds).text.contains("Paused after 3 failed checks in a row: the server answered 404")
+        }
+        let paused = try await ana.get(feeds).text
+        let requests = site.server.received.filter { $0.path == "/flaky.xml" }.count
+        #expect(requests == 3)
+        try await Task.sleep(for: .seconds(2))
+        #expect(site.server.received.filter { $0.path == "/flaky.xml" }.count == 3, "a paused feed is not fetched")
+
+        // Retry now, once the feed is back: it loads and posts.
+        site.broken.value.store(false, ordering: .relaxed)
+        guard let range = paused.range(of: #"formaction="[^"]*/feeds/(\d+)/retry""#, options: .regularExpression) else {
+            Issue.record("no Retry now button")
+            return
+        }
+        let retry = String(paused[range].dropFirst("formaction=\"".count).dropLast())
+        #expect(try await ana.post(retry, []).status == 303)
+        try await Self.eventually("the feed loads again") { try await ana.get(feeds).text.contains("Loaded · 1 new") }
+        #expect(try await Self.postedTitles(ana, chat) == ["Back"])
         #expect(try await parlor.terminate() == 0)
     }
 }

@@ -28,7 +28,11 @@ extension FeedCheck {
         let outgoing = OutgoingMessage(
             chatID: chat, senderID: authorID, body: Self.summary(item.text), token: Self.token(subscriptionID, item.key), createdAt: checkedAt
         )
-        return (outgoing, FeedPost(source: source, title: item.title, link: item.link, date: item.date))
+        let post = FeedPost(
+            source: Self.line(source, limit: Self.sourceLength), title: item.title.map { Self.line($0, limit: Self.titleLength) },
+            link: item.link, date: item.date
+        )
+        return (outgoing, post)
     }
 
     /// The subscription after this check, which posted `posted` items.
@@ -58,6 +62,14 @@ extension FeedCheck {
             id: old.id, chatID: old.chatID, subscriberID: old.subscriberID, url: url, title: title, createdAt: old.createdAt,
             status: status, nextCheck: next, failures: failures, validators: validators
         )
+    }
+
+    /// The longest feed title (a post's author) and item title kept, in characters.
+    public static let sourceLength = 80
+    public static let titleLength = 300
+
+    static func line(_ text: String, limit: Int) -> String {
+        text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
     }
 
     /// The longest summary a post shows, in characters.

@@ -60,13 +60,17 @@ public final class FeedPoller: EventObserver {
         }
     }
 
+    /// The most subscriptions one round takes.
+    static let roundLimit = 64
+
     /// Checks due subscriptions until cancelled. A check in flight when cancelled is dropped, not
     /// recorded: the subscription stays due and is checked after the restart.
     public func run() async {
         while !Task.isCancelled {
-            await pollOnce()
+            // A full round may have left more due: look again at once.
+            let checked = await pollOnce()
             guard !Task.isCancelled else { return }
-            await wakeup.wait(for: round)
+            if checked < Self.roundLimit { await wakeup.wait(for: round) }
         }
     }
 
@@ -75,7 +79,7 @@ public final class FeedPoller: EventObserver {
     public func pollOnce() async -> Int {
         let due: [FeedSubscription]
         do {
-            due = try await store.dueFeedSubscriptions(at: clock.now, limit: 64)
+            due = try await store.dueFeedSubscriptions(at: clock.now, limit: Self.roundLimit)
         } catch {
             logger.error("due feeds not read", metadata: ["error": "\(error)"])
             return 0

@@ -13,11 +13,13 @@ step is saved in ARTIFACTS_FOLDER.
 """
 
 import base64
+import http.server
 import json
 import os
 import signal
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -110,10 +112,39 @@ def axe_clean(driver, label):
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
+class FeedSite(http.server.BaseHTTPRequestHandler):
+    """A site on 127.0.0.1 whose home page names its RSS feed."""
+
+    def do_GET(self):
+        if self.path == "/":
+            body, kind = (b'<!DOCTYPE html><html><head><title>Station</title>'
+                          b'<link rel="alternate" type="application/rss+xml" href="/feed.xml"></head><body>Station</body></html>', "text/html")
+        elif self.path == "/feed.xml":
+            body, kind = (b'<?xml version="1.0"?><rss version="2.0"><channel><title>Station news</title>'
+                          b'<item><guid>2</guid><title>Night trains are back</title><link>/news/2</link>'
+                          b'<description>&lt;b&gt;From Friday&lt;/b&gt;, every night.</description></item>'
+                          b'<item><guid>1</guid><title>Older news</title></item></channel></rss>', "application/rss+xml")
+        else:
+            self.send_error(404)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *arguments):
+        pass
+
+
 def main():
     os.makedirs(common.ARTIFACTS, exist_ok=True)
     folder = tempfile.mkdtemp(prefix="parlor-ux-")
-    parlor = common.Parlor(os.path.join(folder, "parlor.sqlite"), extra=("--gallery",))
+    feed_site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FeedSite)
+    threading.Thread(target=feed_site.serve_forever, daemon=True).start()
+    feed_port = feed_site.server_address[1]
+    parlor = common.Parlor(os.path.join(folder, "parlor.sqlite"), extra=(
+        "--gallery", "--feed-port", str(feed_port), "--feed-allow-loopback", "--feed-round", "0.2"))
     proxy = KeepInHistoryProxy(parlor.port)
     base = "http://127.0.0.1:%d" % proxy.port
     ana = browser(1366, 850)
@@ -450,7 +481,27 @@ def main():
             for p in d.find_elements(By.CSS_SELECTOR, "a.photo-link img")), "Ben sees the pasted picture, never enlarged")
         step("photo-pasted", ana, ben)
 
-        # 17. The gallery: each state in a frame big enough to judge it, and the page stays at its top.
+        # 17. A feed: Ana follows a page that names its feed; her row turns Loaded live, and the newest item
+        # arrives in Ben's open chat as a message from the feed.
+        ben.get(chat)
+        ana.get(chat)
+        ana.find_element(By.CSS_SELECTOR, ".conversation-header a.conversation-feeds").click()
+        wait_for(ana, lambda d: d.find_element(By.ID, "feed-url"), "the feeds screen")
+        assert "follows no feed yet" in ana.find_element(By.CSS_SELECTOR, ".feed-list").text
+        ana.find_element(By.ID, "feed-url").send_keys("http://127.0.0.1:%d/" % feed_port)
+        ana.find_element(By.CSS_SELECTOR, "form.subscribe-feed button[type=submit]").click()
+        wait_for(ana, text_in(".feed-state", "Loaded · 1 new"), "the row says the feed loaded")
+        assert "Station news" in ana.find_element(By.CSS_SELECTOR, ".feed-title").text
+        assert ana.find_element(By.CSS_SELECTOR, ".feed-url").text.endswith("/feed.xml"), "the page's feed is used"
+        wait_for(ben, text_in(".feed-item-title", "Night trains are back"), "Ben sees the item live")
+        post = ben.find_elements(By.CSS_SELECTOR, ".message")[-1]
+        assert "Station news" in post.find_element(By.CSS_SELECTOR, ".message-author").text
+        assert "From Friday, every night." in post.find_element(By.CSS_SELECTOR, ".message-body").text
+        assert "Older news" not in ben.page_source, "the first check posts only the newest item"
+        step("feed-followed-live", ana, ben)
+        feeds_page = ana.current_url.split("#")[0]
+
+        # 18. The gallery: each state in a frame big enough to judge it, and the page stays at its top.
         ana.get(base + "/gallery")
         time.sleep(1)
         assert ana.execute_script("return window.scrollY") == 0, "the gallery opened scrolled"
@@ -458,7 +509,7 @@ def main():
         assert frames and all(f.size["height"] >= 360 and f.size["width"] >= 900 for f in frames[:5]), [f.size for f in frames[:5]]
         step("gallery", ana)
 
-        # 18. axe on every screen, light and dark, desktop and phone.
+        # 19. axe on every screen, light and dark, desktop and phone.
         for driver, label in ((ana, "desktop"), (ben, "phone")):
             for path, screen in ((base + "/chats", "chats"), (chat, "conversation"), (chat + "?delete=" + second.split("-")[1], "delete-question"),
                                  (base + "/chats/new", "new-chat"), (base + "/settings", "settings")):
@@ -468,6 +519,8 @@ def main():
                 axe_clean(driver, label + "-" + screen)
         ana.get(photo_page)
         axe_clean(ana, "image-view")
+        ana.get(feeds_page)
+        axe_clean(ana, "feeds")
         signed_out = browser(1366, 850)
         try:
             for path, screen in ((base + "/signin", "sign-in"), (base + "/signup", "sign-up")):
@@ -478,6 +531,7 @@ def main():
         step("axe-clean", ana, ben)
     finally:
         proxy.close()
+        feed_site.shutdown()
         common.shut_down((ana, ben), parlor, folder)
     print("all steps passed", file=sys.stderr, flush=True)
 

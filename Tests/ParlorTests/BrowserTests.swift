@@ -24,7 +24,7 @@ import Testing
             "eleventh-page-at-once", "focus-in-composer", "grouped-and-unread-line", "inline-reply", "inline-edit", "toast", "reconnecting",
             "send-waiting", "send-failed", "history-in-place", "history-leads-back", "rename-live", "dates-say-their-language", "deleted",
             "notifications-on", "notified-while-hidden", "password-changed", "avatar-live", "photo-sent-and-shown", "photo-opened",
-            "photo-pasted", "gallery", "axe-clean",
+            "photo-pasted", "feed-followed-live", "gallery", "axe-clean",
         ] {
             #expect(output.contains(step), "step \(step) did not run")
         }

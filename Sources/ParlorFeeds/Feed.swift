@@ -10,12 +10,16 @@ public struct Feed: Hashable, Sendable {
     public let items: [FeedItem]
     /// How long the feed asks readers to wait between checks (RSS `ttl`), in minutes, at most a week.
     public let ttl: Int?
+    /// The feed's icon or logo (http or https): RSS `image/url`, Atom `icon` or `logo`, JSON Feed `icon`
+    /// or `favicon`.
+    public let icon: String?
 
-    public init(title: String, link: String?, items: [FeedItem], ttl: Int? = nil) {
+    public init(title: String, link: String?, items: [FeedItem], ttl: Int? = nil, icon: String? = nil) {
         self.title = title
         self.link = link
         self.items = items
         self.ttl = ttl
+        self.icon = icon
     }
 
     /// The items oldest first, the order they are posted in: by date when every item has one (the feed's

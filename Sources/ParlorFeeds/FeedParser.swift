@@ -105,7 +105,8 @@ enum RSSReader {
                 let digits = element.text.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !digits.isEmpty, digits.utf8.count <= 6, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
                 return Int(digits).map { min($0, 7 * 24 * 60) }
-            }
+            },
+            icon: FeedParser.web(channel.first("image")?.first("url")?.text, base: url)
         )
     }
 }
@@ -127,7 +128,8 @@ enum AtomReader {
                     key: entry.first("id")?.text, title: entry.first("title")?.text, link: alternate(entry, base: entryBase), date: date,
                     text: type == "xhtml" ? body?.allText : body?.text, isHTML: type != "text", titleIsHTML: isHTML(entry.first("title"))
                 )
-            }
+            },
+            icon: FeedParser.web((root.first("icon") ?? root.first("logo"))?.text, base: feedBase)
         )
     }
 
@@ -170,7 +172,8 @@ enum JSONFeedReader {
                 let body = plain ?? (item["content_html"] as? String)
                 let date = (item["date_published"] as? String) ?? (item["date_modified"] as? String)
                 return FeedParser.item(key: id, title: item["title"] as? String, link: link, date: date, text: body, isHTML: plain == nil)
-            }
+            },
+            icon: FeedParser.web((feed["icon"] as? String) ?? (feed["favicon"] as? String), base: url)
         )
     }
 }

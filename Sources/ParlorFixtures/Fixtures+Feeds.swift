@@ -26,7 +26,10 @@ extension Fixtures {
         let post = Message(
             id: MessageID(140), chatID: chat, senderID: UserID(6), body: "Trains to Lyon leave from platform 4 all weekend while the tracks are renewed.",
             createdAt: checked,
-            feed: FeedPost(source: "Station news", title: "Platform changes this weekend", link: "https://trains.example.org/news/42", date: FixtureWorld.date("2026-11-19T18:00:00Z"))
+            feed: FeedPost(
+                source: "Station news", title: "Platform changes this weekend", link: "https://trains.example.org/news/42",
+                date: FixtureWorld.date("2026-11-19T18:00:00Z"), icon: ImageID(44)
+            )
         )
         let untitled = Message(
             id: MessageID(141), chatID: chat, senderID: UserID(6), body: "A short note without a title.", createdAt: checked,

@@ -137,6 +137,9 @@ enum Migrations {
                     failures INTEGER NOT NULL DEFAULT 0,
                     etag TEXT,
                     lastModified TEXT,
+                    -- The feed's icon: the address it came from, the image made of it (none when unreadable).
+                    iconURL TEXT,
+                    iconID INTEGER REFERENCES image(id),
                     UNIQUE (chatID, url)
                 );
                 CREATE INDEX feedSubscription_due ON feedSubscription(nextCheck);
@@ -149,6 +152,9 @@ enum Migrations {
                 ALTER TABLE message ADD COLUMN feedTitle TEXT;
                 ALTER TABLE message ADD COLUMN feedLink TEXT;
                 ALTER TABLE message ADD COLUMN feedDate REAL;
+                ALTER TABLE message ADD COLUMN feedIconID INTEGER REFERENCES image(id);
+                CREATE INDEX message_by_feed_icon ON message(feedIconID) WHERE feedIconID IS NOT NULL;
+                CREATE INDEX feedSubscription_by_icon ON feedSubscription(iconID) WHERE iconID IS NOT NULL;
                 """)
         }
         return migrator

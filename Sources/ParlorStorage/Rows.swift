@@ -23,7 +23,7 @@ extension User {
 }
 
 extension Message {
-    /// From the sixteen columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL
+    /// From the seventeen columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL
     /// (a LEFT JOIN with no match).
     init?(row: Row, at start: Int = 0) {
         guard let id = row[start] as Int64? else { return nil }
@@ -44,7 +44,8 @@ extension Message {
             feed: (row[start + 12] as String?).map { source in
                 FeedPost(
                     source: source, title: row[start + 13], link: row[start + 14],
-                    date: (row[start + 15] as Double?).map { Date(timeIntervalSince1970: $0) }
+                    date: (row[start + 15] as Double?).map { Date(timeIntervalSince1970: $0) },
+                    icon: (row[start + 16] as Int64?).map { ImageID($0) }
                 )
             }
         )
@@ -56,7 +57,7 @@ enum Columns {
     static func message(in table: String?) -> String {
         qualified([
             "id", "chatID", "senderID", "body", "createdAt", "editedAt", "replyToID", "deletedAt", "photoID", "photoState", "photoWidth", "photoHeight",
-            "feedSource", "feedTitle", "feedLink", "feedDate",
+            "feedSource", "feedTitle", "feedLink", "feedDate", "feedIconID",
         ], by: table)
     }
 

@@ -7,7 +7,8 @@ import ParlorDomain
 
 extension SQLiteChatStore: FeedStore {
     private static let subscriptionColumns = """
-        id, chatID, subscriberID, url, title, createdAt, status, newItems, statusAt, reason, nextCheck, failures, etag, lastModified
+        id, chatID, subscriberID, url, title, createdAt, status, newItems, statusAt, reason, nextCheck, failures, etag, lastModified,
+        iconURL, iconID
         """
 
     public func subscribe(_ new: NewSubscription, limit: Int) async throws -> FeedSubscription {
@@ -89,9 +90,14 @@ extension SQLiteChatStore: FeedStore {
             }
             if let lookupError { throw lookupError }
             var posted: [Message] = []
-            if case .loaded(let title, _, _, _) = check.outcome {
+            var newIcon: ImageID?
+            if case .loaded(let title, _, _, _, let fetchedIcon) = check.outcome {
+                if let versions = fetchedIcon?.versions {
+                    newIcon = try Self.insert(db, NewImage(ownerID: check.authorID, purpose: .feedIcon, versions: versions, createdAt: check.checkedAt))
+                }
+                let icon = fetchedIcon == nil ? old.icon?.image : newIcon
                 for item in items {
-                    let (outgoing, post) = check.message(for: item, in: old.chatID, source: title)
+                    let (outgoing, post) = check.message(for: item, in: old.chatID, source: title, icon: icon)
                     if let message = try Self.post(db, outgoing, post) { posted.append(message) }
                 }
             }
@@ -99,7 +105,7 @@ extension SQLiteChatStore: FeedStore {
             for key in check.keysToRemember(hasLoaded: old.hasLoaded, posted: items) {
                 try remember.execute(arguments: [old.id.rawValue, key])
             }
-            var updated = check.applied(to: old, posted: posted.count)
+            var updated = check.applied(to: old, posted: posted.count, icon: newIcon)
             // A page that names a feed the chat follows already keeps its own address.
             if updated.url != old.url, try Bool.fetchOne(
                 db, sql: "SELECT 1 FROM feedSubscription WHERE chatID = ? AND url = ? AND id <> ?", arguments: [old.chatID.rawValue, updated.url, old.id.rawValue]
@@ -120,11 +126,11 @@ extension SQLiteChatStore: FeedStore {
         guard !exists else { return nil }
         let createdAt = message.createdAt.timeIntervalSince1970
         try db.cachedStatement(sql: """
-            INSERT INTO message (chatID, senderID, body, createdAt, token, feedSource, feedTitle, feedLink, feedDate)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO message (chatID, senderID, body, createdAt, token, feedSource, feedTitle, feedLink, feedDate, feedIconID)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 message.chatID.rawValue, message.senderID.rawValue, message.body, createdAt, message.token,
-                post.source, post.title, post.link, post.date?.timeIntervalSince1970,
+                post.source, post.title, post.link, post.date?.timeIntervalSince1970, post.icon?.rawValue,
             ])
         let id = db.lastInsertedRowID
         try db.cachedStatement(sql: "UPDATE chat SET lastMessageID = ?, lastActivity = MAX(lastActivity, ?) WHERE id = ?")
@@ -153,12 +159,12 @@ extension SQLiteChatStore: FeedStore {
         let (status, newItems, at, reason) = stored(subscription.status)
         try db.cachedStatement(sql: """
             UPDATE feedSubscription SET url = ?, title = ?, status = ?, newItems = ?, statusAt = ?, reason = ?, nextCheck = ?, failures = ?,
-                etag = ?, lastModified = ?
+                etag = ?, lastModified = ?, iconURL = ?, iconID = ?
             WHERE id = ?
             """).execute(arguments: [
                 subscription.url, subscription.title, status, newItems, at?.timeIntervalSince1970, reason,
                 subscription.nextCheck.timeIntervalSince1970, subscription.failures, subscription.validators.etag,
-                subscription.validators.lastModified, subscription.id.rawValue,
+                subscription.validators.lastModified, subscription.icon?.url, subscription.icon?.image?.rawValue, subscription.id.rawValue,
             ])
     }
 
@@ -184,7 +190,8 @@ extension SQLiteChatStore: FeedStore {
         return FeedSubscription(
             id: FeedSubscriptionID(row[0] as Int64), chatID: ChatID(row[1] as Int64), subscriberID: UserID(row[2] as Int64), url: row[3],
             title: row[4], createdAt: Date(timeIntervalSince1970: row[5]), status: status, nextCheck: Date(timeIntervalSince1970: row[10]),
-            failures: row[11], validators: FeedValidators(etag: row[12], lastModified: row[13])
+            failures: row[11], validators: FeedValidators(etag: row[12], lastModified: row[13]),
+            icon: (row[14] as String?).map { FeedIcon(url: $0, image: (row[15] as Int64?).map { ImageID($0) }) }
         )
     }
 }

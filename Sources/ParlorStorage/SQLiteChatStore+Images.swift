@@ -70,8 +70,13 @@ extension SQLiteChatStore {
                     WHERE mine.userID = ? AND theirs.userID = image.ownerID))
                 OR (purpose = 'message' AND EXISTS (
                     SELECT 1 FROM message JOIN member ON member.chatID = message.chatID
-                    WHERE message.photoID = image.id AND member.userID = ?)))
-                """), arguments: [id.rawValue, viewer.rawValue, viewer.rawValue, viewer.rawValue]),
+                    WHERE message.photoID = image.id AND member.userID = ?))
+                OR (purpose = 'feedIcon' AND (EXISTS (
+                    SELECT 1 FROM feedSubscription JOIN member ON member.chatID = feedSubscription.chatID
+                    WHERE feedSubscription.iconID = image.id AND member.userID = ?) OR EXISTS (
+                    SELECT 1 FROM message JOIN member ON member.chatID = message.chatID
+                    WHERE message.feedIconID = image.id AND member.userID = ?))))
+                """), arguments: [id.rawValue, viewer.rawValue, viewer.rawValue, viewer.rawValue, viewer.rawValue, viewer.rawValue]),
                 let purpose = ImagePurpose(storedName: row[1]), let state = PhotoState(rawValue: row[2])
             else { return nil }
             let versions = try Row.fetchAll(

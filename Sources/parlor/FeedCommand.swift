@@ -64,7 +64,7 @@ struct FeedCommand: ParsableCommand {
                 throw ExitCode(64)
             }
             do {
-                guard case .feed(let feed, _, _) = try await options.checker.read(address) else { throw FeedError.empty }
+                guard case .feed(let feed, _, _) = try await options.checker().read(address) else { throw FeedError.empty }
                 print(Parse.json(feed))
             } catch let error as FeedFetchError {
                 FileHandle.standardError.write(Data("parlor feed check: \(error.description)\n".utf8))

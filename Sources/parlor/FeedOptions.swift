@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParlorDomain
 import ParlorFeeds
 import ParlorFeedsHTTP
 
@@ -42,7 +43,8 @@ struct FeedOptions: ParsableArguments {
         )
     }
 
-    var checker: FeedChecker {
-        FeedChecker(fetcher: fetcher, minimumInterval: feedMinimumInterval, defaultInterval: feedInterval)
+    /// The checker, with `icons` making feeds' icons into avatars (none for `parlor feed check`).
+    func checker(icons: (any FeedIconMaker)? = nil) -> FeedChecker {
+        FeedChecker(fetcher: fetcher, icons: icons, minimumInterval: feedMinimumInterval, defaultInterval: feedInterval)
     }
 }

@@ -220,7 +220,7 @@ struct Serve: AsyncParsableCommand {
         do {
             let account = try await FeedPoller.account(router: app.events, store: store)
             poller = FeedPoller(
-                sink: app.events, store: store, checker: feeds.checker, clock: clock, author: account.id, postLimit: feeds.feedPostLimit,
+                sink: app.events, store: store, checker: feeds.checker(icons: app.feedIcons), clock: clock, author: account.id, postLimit: feeds.feedPostLimit,
                 round: .milliseconds(Int64(feeds.feedRound * 1_000)), logger: logger
             )
             app.events.addObserver(poller)

@@ -27,10 +27,12 @@ public final class RawClient {
     public let fd: Int32
     private var pending: [UInt8] = []
 
-    /// Connects; reads time out after `timeout` seconds so no test can hang.
+    /// Connects; reads time out after `timeout` seconds so no test can hang. The default is generous:
+    /// the whole suite runs at once on two cores, and at its start the cooperative pool can be busy for
+    /// seconds; a test that means "quickly" measures it itself.
     /// `receiveBuffer`, when given, is set before connecting, so the window the peer sees
     /// never grows past it (a reader that stops reading then fills up quickly).
-    public convenience init(port: UInt16, timeout: Double = 5, receiveBuffer: Int32? = nil) throws {
+    public convenience init(port: UInt16, timeout: Double = 20, receiveBuffer: Int32? = nil) throws {
         self.init(connected: try Self.connect(port: port, receiveBuffer: receiveBuffer))
         setTimeout(timeout)
     }
@@ -64,7 +66,7 @@ public final class RawClient {
 
     deinit { close(fd) }
 
-    private var timeout: Duration = .seconds(5)
+    private var timeout: Duration = .seconds(20)
 
     public func setTimeout(_ seconds: Double) {
         timeout = .milliseconds(Int64(seconds * 1000))

@@ -165,3 +165,27 @@ import Testing
         #expect(FeedParser.hashKey(title: "Hello", text: "World") != FeedParser.hashKey(title: "HelloW", text: "orld"), "the parts are kept apart")
     }
 }
+
+/// Where each format names its icon, resolved like its links.
+@Suite struct FeedIconParsingTests {
+    static let url = URL(string: "https://news.example.org/feeds/main.xml")
+
+    @Test func eachFormatNamesItsIcon() throws {
+        let rss = """
+            <rss version="2.0"><channel><title>T</title><image><url>/img/logo.png</url><title>T</title></image></channel></rss>
+            """
+        #expect(try FeedParser.parse(Array(rss.utf8), url: Self.url).icon == "https://news.example.org/img/logo.png")
+        let atom = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title><logo>logo.png</logo><icon>icon.ico</icon></feed>
+            """
+        #expect(try FeedParser.parse(Array(atom.utf8), url: Self.url).icon == "https://news.example.org/feeds/icon.ico")
+        let json = """
+            {"version": "https://jsonfeed.org/version/1.1", "title": "T", "favicon": "https://cdn.example/f.png", "items": []}
+            """
+        #expect(try FeedParser.parse(Array(json.utf8), url: Self.url).icon == "https://cdn.example/f.png")
+        let hostile = """
+            <rss version="2.0"><channel><title>T</title><image><url>javascript:alert(1)</url></image></channel></rss>
+            """
+        #expect(try FeedParser.parse(Array(hostile.utf8), url: Self.url).icon == nil)
+    }
+}

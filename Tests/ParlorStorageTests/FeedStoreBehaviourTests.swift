@@ -5,7 +5,7 @@ import Testing
 
 /// What every FeedStore must do, run against each backend: subscriptions, and checks that post each item
 /// once, in order, a few at a time.
-@Suite struct FeedStoreBehaviourTests {
+@Suite(.serialized) struct FeedStoreBehaviourTests {
     struct World {
         let store: any ChatStore & FeedStore
         let folder: TemporaryFolder
@@ -160,5 +160,28 @@ import Testing
         let other = try await world.subscribe("https://news.example.org/blog")
         let kept = try #require(try await world.check(other, .loaded(title: "News", items: [], validators: FeedValidators(), url: feed), at: 30))
         #expect(kept.subscription.url == "https://news.example.org/blog")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aFeedsIconIsItsPostsAvatarSeenOnlyByTheChatsMembers(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        guard let images = world.store as? any ImageStore else { Issue.record("no image store"); return }
+        let subscription = try await world.subscribe()
+        let versions = [StoredImageVersion(role: .avatarSmall, format: .webp, width: 96, height: 96, hash: "ab12", byteCount: 300)]
+        let icon = FetchedIcon(url: "https://news.example.org/icon.png", versions: versions)
+        let first = try #require(try await world.check(
+            subscription, .loaded(title: "News", items: Self.items(["a"]), validators: FeedValidators(), url: nil, icon: icon), at: 20
+        ))
+        let iconID = try #require(first.subscription.icon?.image)
+        #expect(first.subscription.icon?.url == "https://news.example.org/icon.png")
+        #expect(first.posted.first?.feed?.icon == iconID)
+        #expect(try await images.image(iconID, visibleTo: world.ben.id)?.purpose == .feedIcon)
+        #expect(try await images.image(iconID, visibleTo: world.chloe.id) == nil, "not Chloé's chat")
+        #expect(try await images.imageHashes().contains("ab12"), "the sweep keeps its files")
+
+        // A later check that brings no icon keeps it for new posts.
+        let later = try #require(try await world.check(subscription, Self.loaded(["a", "b"]), at: 30))
+        #expect(later.posted.first?.feed?.icon == iconID && later.subscription.icon?.image == iconID)
+        #expect(try await world.store.message(later.posted[0].id)?.feed?.icon == iconID)
     }
 }

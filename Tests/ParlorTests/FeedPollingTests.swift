@@ -41,8 +41,11 @@ import Testing
                         "<item><guid>\(item.guid)</guid><title>\(item.title)</title><link>/posts/\(item.guid)</link><pubDate>\(item.date)</pubDate>"
                             + "<description>&lt;p&gt;About \(item.title) &amp; more&lt;/p&gt;</description></item>"
                     }
-                    let rss = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Station news</title>\(entries.joined())</channel></rss>"
+                    let rss = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Station news</title>"
+                        + "<image><url>/icon.png</url><title>Station news</title></image>\(entries.joined())</channel></rss>"
                     return .answer(status: "200 OK", headers: ["Content-Type: application/rss+xml"], body: Array(rss.utf8))
+                case "/icon.png":
+                    return .answer(status: "200 OK", headers: ["Content-Type: image/png"], body: FeedSite.icon)
                 case "/slow.xml":
                     return .trickle(headers: ["Content-Type: application/rss+xml"], chunk: Array(" ".utf8), interval: .milliseconds(200))
                 default:
@@ -50,6 +53,11 @@ import Testing
                 }
             }
         }
+
+        /// A 64x64 PNG of one colour.
+        static let icon = Array(Data(base64Encoded: """
+            iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAIAAAAlC+aJAAAAT0lEQVR42u3PQQkAAAgEsItjHGMbywi+hcEKLNP1WgQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQELgt3+gEt40cuyQAAAABJRU5ErkJggg==
+            """)!)
 
         func publish(_ guid: String, _ title: String, date: String = "Tue, 24 Nov 2026 10:00:00 GMT") {
             items.change { $0.append((guid, title, date)) }
@@ -128,6 +136,12 @@ import Testing
         #expect(chatPage.contains("<span class=\"message-author\">Station news</span>"))
         #expect(chatPage.contains("About Platform changes &amp; more"), "the item's HTML as plain text, escaped")
         #expect(chatPage.contains("href=\"\(site.server.url("/posts/2"))\""))
+        // The feed's icon is the post's avatar, served to the chat's members only.
+        let avatar = try #require(chatPage.range(of: #"/images/\d+/avatarSmall"#, options: .regularExpression).map { String(chatPage[$0]) })
+        let picture = try await ben.get(avatar)
+        #expect(picture.status == 200 && picture.header("Content-Type")?.hasPrefix("image/") == true)
+        #expect(try await chloe.get(avatar).status == 404)
+        #expect(site.server.received.filter { $0.path == "/icon.png" }.count == 1)
 
         // New items arrive a few at a time, in order.
         site.publish("3", "Trains on time")
@@ -136,6 +150,7 @@ import Testing
         try await Self.eventually("three new items are posted in order") {
             try await Self.postedTitles(ben, chat) == ["Platform changes", "Trains on time", "New timetable", "Night trains"]
         }
+        #expect(site.server.received.filter { $0.path == "/icon.png" }.count == 1, "an icon is fetched once")
         #expect(try await parlor.terminate() == 0)
 
         // After a restart, the same items re-dated are not posted again; a new one is.

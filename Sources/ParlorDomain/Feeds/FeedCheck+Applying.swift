@@ -8,7 +8,7 @@ extension FeedCheck {
     /// to `postLimit` of those whose key it has not seen (the rest wait for the next check). An item
     /// re-dated or moved in the feed keeps its key, so it is never posted twice.
     public func itemsToPost(hasLoaded: Bool, isSeen: (String) -> Bool) -> [FeedItem] {
-        guard case .loaded(_, let items, _, _) = outcome else { return [] }
+        guard case .loaded(_, let items, _, _, _) = outcome else { return [] }
         var unseen: [FeedItem] = []
         var keys = Set<String>()
         for item in items where !isSeen(item.key) && keys.insert(item.key).inserted { unseen.append(item) }
@@ -19,30 +19,32 @@ extension FeedCheck {
     /// The keys to remember: every item of a first load (its older items are never posted), later the
     /// posted ones.
     public func keysToRemember(hasLoaded: Bool, posted: [FeedItem]) -> [String] {
-        guard case .loaded(_, let items, _, _) = outcome else { return [] }
+        guard case .loaded(_, let items, _, _, _) = outcome else { return [] }
         return Array(Set(hasLoaded ? posted.map(\.key) : items.map(\.key))).sorted()
     }
 
     /// The message that posts `item` into `chat`, sent by the feeds' bot account.
-    public func message(for item: FeedItem, in chat: ChatID, source: String) -> (outgoing: OutgoingMessage, post: FeedPost) {
+    public func message(for item: FeedItem, in chat: ChatID, source: String, icon: ImageID?) -> (outgoing: OutgoingMessage, post: FeedPost) {
         let outgoing = OutgoingMessage(
             chatID: chat, senderID: authorID, body: Self.summary(item.text), token: Self.token(subscriptionID, item.key), createdAt: checkedAt
         )
         let post = FeedPost(
             source: Self.line(source, limit: Self.sourceLength), title: item.title.map { Self.line($0, limit: Self.titleLength) },
-            link: item.link, date: item.date
+            link: item.link, date: item.date, icon: icon
         )
         return (outgoing, post)
     }
 
-    /// The subscription after this check, which posted `posted` items.
-    public func applied(to old: FeedSubscription, posted: Int) -> FeedSubscription {
-        var title = old.title, url = old.url, validators = old.validators
+    /// The subscription after this check, which posted `posted` items; `icon` is the image the store made of
+    /// a new icon.
+    public func applied(to old: FeedSubscription, posted: Int, icon newIcon: ImageID? = nil) -> FeedSubscription {
+        var title = old.title, url = old.url, validators = old.validators, icon = old.icon
         let status: FeedStatus
         var failures = 0
         var next = nextCheck
         switch outcome {
-        case .loaded(let newTitle, _, let newValidators, let newURL):
+        case .loaded(let newTitle, _, let newValidators, let newURL, let fetchedIcon):
+            if let fetchedIcon { icon = FeedIcon(url: fetchedIcon.url, image: newIcon) }
             title = newTitle
             validators = newValidators
             url = newURL ?? old.url
@@ -60,7 +62,7 @@ extension FeedCheck {
         }
         return FeedSubscription(
             id: old.id, chatID: old.chatID, subscriberID: old.subscriberID, url: url, title: title, createdAt: old.createdAt,
-            status: status, nextCheck: next, failures: failures, validators: validators
+            status: status, nextCheck: next, failures: failures, validators: validators, icon: icon
         )
     }
 

@@ -30,11 +30,14 @@ public struct FeedPost: Hashable, Sendable {
     public let title: String?
     public let link: String?
     public let date: Date?
+    /// The feed's icon, when it has one Parlor could read: the avatar of the post.
+    public let icon: ImageID?
 
-    public init(source: String, title: String?, link: String?, date: Date?) {
+    public init(source: String, title: String?, link: String?, date: Date?, icon: ImageID? = nil) {
         self.source = source
         self.title = title
         self.link = link
         self.date = date
+        self.icon = icon
     }
 }

@@ -28,10 +28,13 @@ public struct FeedSubscription: Hashable, Sendable {
     public let failures: Int
     /// What the last successful answer said, for a conditional GET.
     public let validators: FeedValidators
+    /// The feed's icon as Parlor stored it, and the address it came from (fetched again only when the
+    /// feed names another).
+    public let icon: FeedIcon?
 
     public init(
         id: FeedSubscriptionID, chatID: ChatID, subscriberID: UserID, url: String, title: String?, createdAt: Date,
-        status: FeedStatus, nextCheck: Date, failures: Int = 0, validators: FeedValidators = FeedValidators()
+        status: FeedStatus, nextCheck: Date, failures: Int = 0, validators: FeedValidators = FeedValidators(), icon: FeedIcon? = nil
     ) {
         self.id = id
         self.chatID = chatID
@@ -43,13 +46,14 @@ public struct FeedSubscription: Hashable, Sendable {
         self.nextCheck = nextCheck
         self.failures = failures
         self.validators = validators
+        self.icon = icon
     }
 
     /// The same subscription at another address.
     public func moved(to url: String) -> FeedSubscription {
         FeedSubscription(
             id: id, chatID: chatID, subscriberID: subscriberID, url: url, title: title, createdAt: createdAt, status: status,
-            nextCheck: nextCheck, failures: failures, validators: validators
+            nextCheck: nextCheck, failures: failures, validators: validators, icon: icon
         )
     }
 
@@ -70,6 +74,29 @@ public enum FeedStatus: Hashable, Sendable {
     case failed(reason: String, at: Date)
     /// Failed too often in a row: no more checks until "Retry now".
     case paused(reason: String, at: Date)
+}
+
+/// A feed's icon: where it came from, and the image made of it (nil when it could not be read).
+public struct FeedIcon: Hashable, Sendable {
+    public let url: String
+    public let image: ImageID?
+
+    public init(url: String, image: ImageID?) {
+        self.url = url
+        self.image = image
+    }
+}
+
+/// A feed's icon as a check found it: its address and, when it could be read, its versions in the media
+/// folder (the store records them as an image of the feeds' account).
+public struct FetchedIcon: Hashable, Sendable {
+    public let url: String
+    public let versions: [StoredImageVersion]?
+
+    public init(url: String, versions: [StoredImageVersion]?) {
+        self.url = url
+        self.versions = versions
+    }
 }
 
 /// `ETag` and `Last-Modified` of the last answer, sent back as `If-None-Match` and `If-Modified-Since`.
@@ -129,7 +156,7 @@ public struct FeedCheck: Hashable, Sendable {
     public enum Outcome: Hashable, Sendable {
         /// The feed, its items oldest first. `url` is set when the subscription moves (a page named its feed,
         /// a permanent redirect).
-        case loaded(title: String, items: [FeedItem], validators: FeedValidators, url: String?)
+        case loaded(title: String, items: [FeedItem], validators: FeedValidators, url: String?, icon: FetchedIcon? = nil)
         /// 304: nothing new.
         case notModified
         /// `reason` is for a person.

@@ -15,12 +15,15 @@ public enum ImagePurpose: Hashable, Sendable {
     case message
     /// A person's face: squares of 512 and 96.
     case avatar
+    /// A feed's icon, the avatar of what it posts: squares of 256 and 96.
+    case feedIcon
 
     /// The boxes each version must fit, and whether it is cropped to fill its box.
     public var versions: [(role: ImageRole, width: Int, height: Int, crop: Bool)] {
         switch self {
         case .message: [(.display, 1200, 1200, false), (.thumbnail, 320, 320, false)]
         case .avatar: [(.avatar, 512, 512, true), (.avatarSmall, 96, 96, true)]
+        case .feedIcon: [(.avatar, 256, 256, true), (.avatarSmall, 96, 96, true)]
         }
     }
 }

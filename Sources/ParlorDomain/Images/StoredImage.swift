@@ -77,6 +77,7 @@ extension ImagePurpose {
         switch self {
         case .message: "message"
         case .avatar: "avatar"
+        case .feedIcon: "feedIcon"
         }
     }
 
@@ -84,6 +85,7 @@ extension ImagePurpose {
         switch storedName {
         case "message": self = .message
         case "avatar": self = .avatar
+        case "feedIcon": self = .feedIcon
         default: return nil
         }
     }

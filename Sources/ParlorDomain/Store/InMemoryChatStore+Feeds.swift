@@ -61,9 +61,17 @@ extension InMemoryChatStore {
             let seen = state.seenFeedKeys[old.id] ?? []
             let items = check.itemsToPost(hasLoaded: old.hasLoaded) { seen.contains($0) }
             var posted: [Message] = []
-            if case .loaded(let title, _, _, _) = check.outcome {
+            var newIcon: ImageID?
+            if case .loaded(let title, _, _, _, let fetchedIcon) = check.outcome {
+                if let versions = fetchedIcon?.versions {
+                    let id = ImageID(state.nextImage)
+                    state.nextImage += 1
+                    state.images[id] = StoredImage(id: id, ownerID: check.authorID, purpose: .feedIcon, versions: versions)
+                    newIcon = id
+                }
+                let icon = fetchedIcon == nil ? old.icon?.image : newIcon
                 for item in items {
-                    let (outgoing, post) = check.message(for: item, in: old.chatID, source: title)
+                    let (outgoing, post) = check.message(for: item, in: old.chatID, source: title, icon: icon)
                     let tokenKey = "\(outgoing.senderID):\(outgoing.token)"
                     guard state.messageIDsByToken[tokenKey] == nil else { continue }
                     let message = Message(
@@ -79,7 +87,7 @@ extension InMemoryChatStore {
                 }
             }
             state.seenFeedKeys[old.id, default: []].formUnion(check.keysToRemember(hasLoaded: old.hasLoaded, posted: items))
-            var updated = check.applied(to: old, posted: posted.count)
+            var updated = check.applied(to: old, posted: posted.count, icon: newIcon)
             if updated.url != old.url, state.feeds.values.contains(where: { $0.chatID == old.chatID && $0.url == updated.url && $0.id != old.id }) {
                 updated = updated.moved(to: old.url)
             }

@@ -105,6 +105,12 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
                 guard let message = image.messageID.flatMap({ state.messages[$0] }) else { return nil }
                 return state.chats[message.chatID]?.hasMember(viewer) == true ? image : nil
             }
+            if image.purpose == .feedIcon {
+                // Seen by the members of a chat that follows the feed, or where it posted with this icon.
+                let chats = state.feeds.values.filter { $0.icon?.image == id }.map(\.chatID)
+                    + state.messages.values.filter { $0.feed?.icon == id }.map(\.chatID)
+                return chats.contains { state.chats[$0]?.hasMember(viewer) == true } ? image : nil
+            }
             return state.chatIDsByPair[[image.ownerID, viewer].sorted()] != nil ? image : nil
         }
     }

@@ -6,6 +6,8 @@ import ParlorDomain
 /// `Retry-After`), never sooner than ``minimumInterval``, later after each failure.
 public struct FeedChecker: Sendable {
     public let fetcher: any FeedFetcher
+    /// Makes feeds' icons into avatars; none: posts show initials.
+    public let icons: (any FeedIconMaker)?
     public let minimumInterval: TimeInterval
     /// When neither the feed nor its server says.
     public let defaultInterval: TimeInterval
@@ -14,8 +16,9 @@ public struct FeedChecker: Sendable {
     /// The most items of one document considered (the newest).
     public static let itemLimit = 500
 
-    public init(fetcher: any FeedFetcher, minimumInterval: TimeInterval = 300, defaultInterval: TimeInterval = 1_800) {
+    public init(fetcher: any FeedFetcher, icons: (any FeedIconMaker)? = nil, minimumInterval: TimeInterval = 300, defaultInterval: TimeInterval = 1_800) {
         self.fetcher = fetcher
+        self.icons = icons
         self.minimumInterval = minimumInterval
         self.defaultInterval = max(defaultInterval, minimumInterval)
     }
@@ -30,7 +33,11 @@ public struct FeedChecker: Sendable {
             case .feed(let feed, let fetched, let moved):
                 let items = Array(feed.itemsOldestFirst.suffix(Self.itemLimit))
                 let hints = [feed.ttl.map { TimeInterval($0) * 60 }, fetched.maxAge.map(TimeInterval.init)]
-                return (.loaded(title: feed.title, items: items, validators: fetched.validators, url: moved), now + interval(hints.compactMap { $0 }.max()))
+                let icon = await icon(feed.icon, for: subscription)
+                return (
+                    .loaded(title: feed.title, items: items, validators: fetched.validators, url: moved, icon: icon),
+                    now + interval(hints.compactMap { $0 }.max())
+                )
             }
         } catch let error as FeedFetchError {
             if error == .cancelled || Task.isCancelled { return nil }
@@ -39,6 +46,16 @@ public struct FeedChecker: Sendable {
             if Task.isCancelled { return nil }
             return (.failed(reason: String(describing: error)), failureNext(subscription, now, retryAfter: nil))
         }
+    }
+
+    /// The feed's icon when it names one the subscription has not read yet (once per address: one that
+    /// cannot be read is not fetched again until the feed names another).
+    func icon(_ url: String?, for subscription: FeedSubscription) async -> FetchedIcon? {
+        guard let url, let icons, url != subscription.icon?.url else { return nil }
+        guard let answer = try? await fetcher.fetch(url, validators: FeedValidators()), let bytes = answer.body, !bytes.isEmpty else {
+            return FetchedIcon(url: url, versions: nil)
+        }
+        return FetchedIcon(url: url, versions: await icons.icon(from: bytes))
     }
 
     /// What reading a feed's address gave.

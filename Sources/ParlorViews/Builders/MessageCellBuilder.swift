@@ -65,7 +65,7 @@ public struct MessageCellBuilder: Sendable {
 
     /// A feed as the author of what it posts: its title as the name, its initials as the avatar.
     public static func author(of post: FeedPost, id: UserID) -> User {
-        User(id: id, handle: "feed", displayName: post.source, isBot: true)
+        User(id: id, handle: "feed", displayName: post.source, avatar: post.icon, isBot: true)
     }
 
     /// The item's title (its link when it has none) with its date.

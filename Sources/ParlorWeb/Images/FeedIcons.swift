@@ -1,0 +1,29 @@
+import Foundation
+import Logging
+import ParlorDomain
+
+/// Feeds' icons made into avatars by the same image service as people's faces: known by their bytes,
+/// checked by their header, squared and shrunk, written to the media folder by hash.
+struct FeedIcons: FeedIconMaker {
+    let images: any ImageService
+    let media: MediaFolder
+    let logger: Logger
+
+    func icon(from bytes: [UInt8]) async -> [StoredImageVersion]? {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-feed-icon-\(UUID().uuidString)").path
+        guard FileManager.default.createFile(atPath: file, contents: Data(bytes)) else { return nil }
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        do {
+            let processed = try await images.process(file: file, for: .feedIcon)
+            return try media.store(processed.versions)
+        } catch {
+            logger.info("feed icon not made", metadata: ["why": "\(error)"])
+            return nil
+        }
+    }
+}
+
+extension ParlorApp {
+    /// What makes feeds' icons into avatars, for the feed poller.
+    public var feedIcons: any FeedIconMaker { FeedIcons(images: images, media: media, logger: logger) }
+}

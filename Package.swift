@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "ParlorEventsTests",
             dependencies: [
-                "ParlorEvents", "ParlorBots", "ParlorStorage", "ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput",
+                "ParlorEvents", "ParlorBots", "ParlorStorage", "ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput", "ParlorFeeds",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

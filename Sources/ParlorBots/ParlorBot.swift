@@ -39,7 +39,7 @@ public struct ParlorBot: EventObserver {
         switch event {
         case .user(.signedUp(let person)) where !person.isBot:
             Task { await welcome(person, router: router) }
-        case .message(.sent(let message, _)) where message.senderID != user.id:
+        case .message(.sent(let message, _)) where message.senderID != user.id && message.feed == nil:
             Task { await answer(message, router: router) }
         default:
             break

@@ -49,6 +49,9 @@ extension Fixtures {
             Fixture("feed-list/error", builder.list(chat: chat, subscriptions: nil)),
             Fixture("message-cell/from-a-feed", cells.cell(post, sender: world.ana)),
             Fixture("message-cell/from-a-feed-untitled", cells.cell(untitled, sender: world.ana)),
+            Fixture("chat-list-item/last-from-a-feed", ChatListBuilder(context: world.context).item(
+                ChatSummary(chatID: chat, contact: world.ben, lastMessage: post, unreadCount: 2, lastActivity: checked), isCurrent: false
+            )),
         ]
     }
 }

@@ -237,8 +237,9 @@ extension String {
     }
 }
 
-/// Waits until `condition` holds, checking every 5 ms for at most `seconds`.
-public func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+/// Waits until `condition` holds, checking every 5 ms for at most `seconds` (a bound, not a speed: see
+/// `RawClient`'s timeout).
+public func eventually(within seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
     while ContinuousClock.now < deadline {
         if condition() { return true }

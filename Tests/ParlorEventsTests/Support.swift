@@ -136,6 +136,13 @@ struct SettlingRouter: Sendable {
         await handler.settled()
         return result
     }
+
+    @discardableResult
+    func send(_ event: FeedEvent) async -> FeedEvent {
+        let result = await router.send(event)
+        await handler.settled()
+        return result
+    }
 }
 
 extension Fragment {
@@ -146,4 +153,5 @@ extension Fragment {
     var chatListItem: ChatListItemViewModel? { if case .chatListItem(let item) = self { item } else { nil } }
     var badge: UnreadBadgeViewModel? { if case .badge(let badge) = self { badge } else { nil } }
     var toast: ToastViewModel? { if case .toast(let toast) = self { toast } else { nil } }
+    var feedList: FeedListViewModel? { if case .feedList(let list) = self { list } else { nil } }
 }

@@ -48,7 +48,7 @@ public struct ChatListBuilder: Sendable {
     private func preview(_ message: Message?) -> String {
         guard let message else { return "No messages yet" }
         if message.isDeleted { return MessageCellBuilder.deletedText }
-        let prefix = message.senderID == context.viewer.id ? "You: " : ""
+        let prefix = message.senderID == context.viewer.id ? "You: " : message.feed.map { $0.source + ": " } ?? ""
         return prefix + TextPreview.excerpt(MessageCellBuilder.previewText(message), limit: Self.previewLimit - prefix.count)
     }
 

@@ -91,9 +91,11 @@ public struct MessageCellBuilder: Sendable {
         )
     }
 
-    /// What a preview says of a message: its text, or "Photo" for a photo without words.
+    /// What a preview says of a message: its text, or "Photo" for a photo without words; a feed's post,
+    /// its item's title.
     public static func previewText(_ message: Message) -> String {
-        message.body.isEmpty && message.photo != nil ? "Photo" : message.body
+        if let post = message.feed, let title = post.title ?? (message.body.isEmpty ? post.link : nil) { return title }
+        return message.body.isEmpty && message.photo != nil ? "Photo" : message.body
     }
 
     /// The viewer's message that the store has not acknowledged (Sending) or that failed (Failed, with retry).

@@ -164,19 +164,9 @@ public final class EventRouter: EventSink {
                 return .subscribeFailed(new, reason: refusal(error, "feed.subscribing", requestID))
             }
         case .unsubscribing(let request):
-            do {
-                let gone = try await timed("unsubscribe_feed") { try await feeds.unsubscribe(request) }
-                return await publish(.feed(.unsubscribed(gone)), .unsubscribed(gone), requestID)
-            } catch {
-                return .requestFailed(request, reason: refusal(error, "feed.unsubscribing", requestID))
-            }
+            return await apply(request, "unsubscribe_feed", requestID, feeds.unsubscribe, FeedEvent.unsubscribed)
         case .retrying(let request):
-            do {
-                let retried = try await timed("retry_feed") { try await feeds.retry(request) }
-                return await publish(.feed(.retried(retried)), .retried(retried), requestID)
-            } catch {
-                return .requestFailed(request, reason: refusal(error, "feed.retrying", requestID))
-            }
+            return await apply(request, "retry_feed", requestID, feeds.retry, FeedEvent.retried)
         case .checking(let check):
             do {
                 guard let checked = try await timed("record_feed_check", { try await feeds.recordCheck(check) }) else { return event }
@@ -190,6 +180,19 @@ public final class EventRouter: EventSink {
             }
         case .subscribed, .subscribeFailed, .unsubscribed, .retried, .requestFailed, .checked:
             return event
+        }
+    }
+
+    /// A member's request about a subscription, stored by `change` and published as `ended`.
+    private func apply(
+        _ request: FeedRequest, _ operation: String, _ requestID: String?, _ change: (FeedRequest) async throws -> FeedSubscription,
+        _ ended: (FeedSubscription) -> FeedEvent
+    ) async -> FeedEvent {
+        do {
+            let subscription = try await timed(operation) { try await change(request) }
+            return await publish(.feed(ended(subscription)), ended(subscription), requestID)
+        } catch {
+            return .requestFailed(request, reason: refusal(error, "feed." + operation, requestID))
         }
     }
 

@@ -41,9 +41,9 @@ public enum FeedParser {
 
     /// Text of an element that may hold HTML ("description", Atom's `type="html"`), as plain text; `isHTML`
     /// false for text that is already plain (JSON Feed's `content_text`, Atom's `type="text"`).
-    static func text(_ raw: String?, isHTML: Bool = true) -> String {
+    static func text(_ raw: String?, isHTML: Bool = true, base: URL? = nil) -> String {
         guard let raw else { return "" }
-        return isHTML ? HTMLText.plain(raw) : HTMLText.collapse(raw)
+        return isHTML ? HTMLText.plain(raw, base: base) : HTMLText.collapse(raw)
     }
 
     /// A title: text on one line, nil when empty. Titles are text (entities a feed escaped twice are
@@ -65,10 +65,11 @@ public enum FeedParser {
     }
 
     static func item(
-        key: String?, title rawTitle: String?, link: String?, date: String?, text rawText: String?, isHTML: Bool = true, titleIsHTML: Bool = false
+        key: String?, title rawTitle: String?, link: String?, date: String?, text rawText: String?, isHTML: Bool = true, titleIsHTML: Bool = false,
+        base: URL? = nil
     ) -> FeedItem {
         let title = title(rawTitle, isHTML: titleIsHTML)
-        let text = text(rawText, isHTML: isHTML)
+        let text = text(rawText, isHTML: isHTML, base: base)
         let trimmedKey = key?.trimmingCharacters(in: .whitespacesAndNewlines)
         let chosen = trimmedKey.flatMap { $0.isEmpty ? nil : String($0.prefix(1_024)) } ?? link ?? hashKey(title: title, text: text)
         return FeedItem(key: chosen, title: title, link: link, date: date.flatMap(FeedDates.parse), text: text)
@@ -99,7 +100,7 @@ enum RSSReader {
                 let link = FeedParser.web(item.children("link").first { $0.prefix == nil }?.text, base: base)
                 let date = item.first("pubdate")?.text ?? item.first("date", prefix: "dc")?.text
                 let body = item.first("encoded", prefix: "content")?.text ?? item.first("description")?.text
-                return FeedParser.item(key: guid, title: item.first("title")?.text, link: link, date: date, text: body)
+                return FeedParser.item(key: guid, title: item.first("title")?.text, link: link, date: date, text: body, base: base)
             },
             ttl: channel.first("ttl").flatMap { element in
                 let digits = element.text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -126,7 +127,8 @@ enum AtomReader {
                 let type = body?.attribute("type")?.lowercased() ?? "text"
                 return FeedParser.item(
                     key: entry.first("id")?.text, title: entry.first("title")?.text, link: alternate(entry, base: entryBase), date: date,
-                    text: type == "xhtml" ? body?.allText : body?.text, isHTML: type != "text", titleIsHTML: isHTML(entry.first("title"))
+                    text: type == "xhtml" ? body?.allText : body?.text, isHTML: type != "text", titleIsHTML: isHTML(entry.first("title")),
+                    base: body.map { base($0, entryBase) } ?? entryBase
                 )
             },
             icon: FeedParser.web((root.first("icon") ?? root.first("logo"))?.text, base: feedBase)
@@ -171,7 +173,7 @@ enum JSONFeedReader {
                 let plain = (item["content_text"] as? String) ?? (item["summary"] as? String)
                 let body = plain ?? (item["content_html"] as? String)
                 let date = (item["date_published"] as? String) ?? (item["date_modified"] as? String)
-                return FeedParser.item(key: id, title: item["title"] as? String, link: link, date: date, text: body, isHTML: plain == nil)
+                return FeedParser.item(key: id, title: item["title"] as? String, link: link, date: date, text: body, isHTML: plain == nil, base: base)
             },
             icon: FeedParser.web((feed["icon"] as? String) ?? (feed["favicon"] as? String), base: url)
         )

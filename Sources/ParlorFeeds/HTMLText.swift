@@ -1,14 +1,20 @@
+import Foundation
+
 /// Item HTML as plain text: tags removed (and what `script` and `style` hold), block elements and `br` as
-/// line breaks, entities decoded, runs of white space collapsed. What comes out is text, to be escaped by
-/// the template engine like anything else a person did not write in Parlor.
+/// line breaks, entities decoded, runs of white space collapsed. A link keeps its address after its text
+/// ("the report (https://…)") when it is http or https and the text does not show it already, so the
+/// message linkifies it. What comes out is text, to be escaped by the template engine like anything else
+/// a person did not write in Parlor.
 enum HTMLText {
     static let limit = 10_000
     static let blocks: Set<String> = ["p", "br", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "tr", "hr"]
 
-    static func plain(_ html: String) -> String {
+    static func plain(_ html: String, base: URL? = nil) -> String {
         var out = ""
         var rest = Substring(html)
         var skipping: String?
+        // The open link: its address, and where its text starts in `out`.
+        var link: (url: String, start: Int)?
         while let open = rest.firstIndex(of: "<") {
             if skipping == nil { out += rest[..<open] }
             let after = rest[rest.index(after: open)...]
@@ -28,11 +34,38 @@ enum HTMLText {
                 skipping = name
             } else if blocks.contains(name) {
                 out += "\n"
+            } else if name == "a" {
+                if closing, let open = link {
+                    let text = out.utf8.dropFirst(open.start)
+                    if !String(decoding: text, as: UTF8.self).contains(open.url) { out += " (\(open.url))" }
+                    link = nil
+                } else if !closing {
+                    link = href(in: tag).flatMap { FeedParser.web(HTMLEntities.decode($0), base: base) }.map { ($0, out.utf8.count) }
+                }
             }
             rest = after[after.index(after: close)...]
         }
         if skipping == nil { out += rest }
         return collapse(HTMLEntities.decode(out))
+    }
+
+    /// The value of a tag's `href` attribute (`a href="…"`, `'…'` or bare).
+    static func href(in tag: Substring) -> String? {
+        var rest = tag.dropFirst()  // the tag's name
+        while let range = rest.range(of: "href", options: .caseInsensitive) {
+            var value = rest[range.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+            let before = rest[..<range.lowerBound].last
+            guard before == nil || before == " " || before == "\t" || before == "\n", value.first == "=" else {
+                rest = rest[range.upperBound...]
+                continue
+            }
+            value = value.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+            if let quote = value.first, quote == "\"" || quote == "'" {
+                return String(value.dropFirst().prefix { $0 != quote })
+            }
+            return String(value.prefix { $0 != " " && $0 != "\t" && $0 != "\n" && $0 != "/" })
+        }
+        return nil
     }
 
     /// Spaces and tabs as one space, blank lines as one line break, no white space at either end; at most

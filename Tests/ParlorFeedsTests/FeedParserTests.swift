@@ -189,3 +189,16 @@ import Testing
         #expect(try FeedParser.parse(Array(hostile.utf8), url: Self.url).icon == nil)
     }
 }
+
+/// Links inside item HTML keep their address, so the posted text still leads where the feed pointed.
+@Suite struct ItemLinkTests {
+    @Test func aLinkKeepsItsAddressAfterItsTextUnlessItShowsItAlready() throws {
+        let rss = """
+            <rss version="2.0"><channel><title>T</title><link>https://site.example/blog/</link><item><guid>1</guid>
+            <description>&lt;p&gt;Read &lt;a href="report?a=1&amp;amp;b=2"&gt;the report&lt;/a&gt;, &lt;A HREF='https://x.example/a'&gt;https://x.example/a&lt;/A&gt; \
+            and &lt;a href="javascript:alert(1)"&gt;this&lt;/a&gt; or &lt;a name="x"&gt;that&lt;/a&gt;.&lt;/p&gt;</description></item></channel></rss>
+            """
+        let item = try #require(try FeedParser.parse(Array(rss.utf8), url: URL(string: "https://site.example/feed.xml")).items.first)
+        #expect(item.text == "Read the report (https://site.example/blog/report?a=1&b=2), https://x.example/a and this or that.")
+    }
+}

@@ -87,6 +87,16 @@ import Testing
         }
     }
 
+    /// Ana, signed up on `parlor`, and the path of her chat with Ben.
+    static func anaWithAChat(on parlor: RunningParlor) async throws -> (Visitor, String) {
+        let ana = Visitor(port: parlor.port)
+        _ = try await ana.signUp("ana")
+        _ = try await Visitor(port: parlor.port).signUp("ben")
+        let chat = try await ana.startChat(with: "ben")
+        _ = try await ana.get(chat + "/feeds")
+        return (ana, chat)
+    }
+
     /// Asks until `condition` holds (at most 10 s).
     static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
@@ -173,11 +183,7 @@ import Testing
         let site = try FeedSite()
         defer { site.server.stop() }
         var parlor = try await Self.start(site)
-        let ana = Visitor(port: parlor.port)
-        _ = try await ana.signUp("ana")
-        _ = try await Visitor(port: parlor.port).signUp("ben")
-        let chat = try await ana.startChat(with: "ben")
-        _ = try await ana.get(chat + "/feeds")
+        let (ana, chat) = try await Self.anaWithAChat(on: parlor)
         #expect(try await ana.post(chat + "/feeds", [("url", site.server.url("/slow.xml"))]).status == 303)
         try await Self.eventually("the slow feed is being fetched") { site.server.received.contains { $0.path == "/slow.xml" } }
         let started = ContinuousClock.now
@@ -197,12 +203,8 @@ import Testing
         let site = try FeedSite()
         defer { site.server.stop() }
         let parlor = try await Self.start(site)
-        let ana = Visitor(port: parlor.port)
-        _ = try await ana.signUp("ana")
-        _ = try await Visitor(port: parlor.port).signUp("ben")
-        let chat = try await ana.startChat(with: "ben")
+        let (ana, chat) = try await Self.anaWithAChat(on: parlor)
         let feeds = chat + "/feeds"
-        _ = try await ana.get(feeds)
         #expect(try await ana.post(feeds, [("url", site.server.url("/flaky.xml"))]).status == 303)
         try await Self.eventually("the first failure shows with its next try") {
             try await ana.get(feeds).text.contains("Could not load: the server answered 404 · next try")

@@ -71,7 +71,7 @@ import Testing
     static func start(_ site: FeedSite, database: String? = nil) async throws -> RunningParlor {
         let parlor = try RunningParlor(arguments: [
             "--log-level", "notice", "--feed-port", "\(site.server.port)", "--feed-allow-loopback", "--feed-minimum-interval", "1",
-            "--feed-interval", "1", "--feed-round", "0.2", "--feed-post-limit", "2", "--feed-timeout", "60",
+            "--feed-interval", "1", "--feed-round", "0.2", "--feed-post-limit", "2", "--feed-timeout", "60", "--metrics-address", "127.0.0.1",
         ], database: database)
         try await parlor.waitUntilListening()
         return parlor
@@ -228,6 +228,14 @@ import Testing
         #expect(try await ana.post(retry, []).status == 303)
         try await Self.eventually("the feed loads again") { try await ana.get(feeds).text.contains("Loaded · 1 new") }
         #expect(try await Self.postedTitles(ana, chat) == ["Back"])
+        // Operators see the checks by outcome.
+        let metrics = try await RawClient(port: parlor.port).exchange("GET", "/metrics").text
+        for line in [
+            #"parlor_feed_checks_total{outcome="failed"} 2"#, #"parlor_feed_checks_total{outcome="paused"} 1"#,
+            #"parlor_feed_checks_total{outcome="loaded"} 1"#, "parlor_feed_items_posted_total 1",
+        ] {
+            #expect(metrics.contains(line), "\(line) in:\n\(metrics.split(separator: "\n").filter { $0.contains("feed") }.joined(separator: "\n"))")
+        }
         #expect(try await parlor.terminate() == 0)
     }
 }

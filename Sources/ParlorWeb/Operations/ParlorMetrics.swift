@@ -27,6 +27,8 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     private let storeWrites: [String: CoreMetrics.Timer]
     private let published: [String: Counter]
     private let refusals: [String: Counter]
+    private let feedChecks: [String: Counter]
+    let feedItemsPosted: Counter
     private let requests = Mutex<[String: Counter]>([:])
 
     /// The kinds of stored event, the label of `parlor_events_published_total`.
@@ -70,7 +72,15 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         refusals = Dictionary(uniqueKeysWithValues: Self.refusalKinds.map {
             ($0, Counter(label: "parlor_refusals_total", dimensions: [("reason", $0)], factory: factory))
         })
+        feedChecks = Dictionary(uniqueKeysWithValues: Self.feedOutcomes.map {
+            ($0, Counter(label: "parlor_feed_checks_total", dimensions: [("outcome", $0)], factory: factory))
+        })
+        feedItemsPosted = Counter(label: "parlor_feed_items_posted_total", factory: factory)
     }
+
+    /// How a feed check ended, the label of `parlor_feed_checks_total`: a failure that paused the feed
+    /// counts as "paused".
+    static let feedOutcomes = ["loaded", "failed", "paused"]
 
     // MARK: Requests
 
@@ -122,7 +132,16 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         case .user(.profileUpdated): kind = "profile_updated"
         case .feed(.subscribed): kind = "feed_subscribed"
         case .feed(.unsubscribed): kind = "feed_unsubscribed"
-        case .feed(.checked): kind = "feed_checked"
+        case .feed(.checked(let subscription)):
+            kind = "feed_checked"
+            switch subscription.status {
+            case .loaded(let newItems, _):
+                feedChecks["loaded"]?.increment()
+                feedItemsPosted.increment(by: Int64(max(0, newItems)))
+            case .failed: feedChecks["failed"]?.increment()
+            case .paused: feedChecks["paused"]?.increment()
+            case .loading: break
+            }
         default: kind = "other"
         }
         published[kind]?.increment()

@@ -143,9 +143,11 @@ enum Migrations {
                     UNIQUE (chatID, url)
                 );
                 CREATE INDEX feedSubscription_due ON feedSubscription(nextCheck);
+                -- seenAt: the last check whose document held the key; keys gone from the feed for long are forgotten.
                 CREATE TABLE feedSeenKey (
                     subscriptionID INTEGER NOT NULL REFERENCES feedSubscription(id) ON DELETE CASCADE,
                     key TEXT NOT NULL,
+                    seenAt REAL NOT NULL,
                     PRIMARY KEY (subscriptionID, key)
                 ) WITHOUT ROWID;
                 ALTER TABLE message ADD COLUMN feedSource TEXT;

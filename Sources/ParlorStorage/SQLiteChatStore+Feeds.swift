@@ -101,9 +101,16 @@ extension SQLiteChatStore: FeedStore {
                     if let message = try Self.post(db, outgoing, post) { posted.append(message) }
                 }
             }
-            let remember = try db.cachedStatement(sql: "INSERT OR IGNORE INTO feedSeenKey (subscriptionID, key) VALUES (?, ?)")
+            let at = check.checkedAt.timeIntervalSince1970
+            let remember = try db.cachedStatement(sql: "INSERT OR IGNORE INTO feedSeenKey (subscriptionID, key, seenAt) VALUES (?, ?, ?)")
             for key in check.keysToRemember(hasLoaded: old.hasLoaded, posted: items) {
-                try remember.execute(arguments: [old.id.rawValue, key])
+                try remember.execute(arguments: [old.id.rawValue, key, at])
+            }
+            if case .loaded(_, let all, _, _, _) = check.outcome {
+                let touch = try db.cachedStatement(sql: "UPDATE feedSeenKey SET seenAt = ? WHERE subscriptionID = ? AND key = ?")
+                for item in all { try touch.execute(arguments: [at, old.id.rawValue, item.key]) }
+                try db.cachedStatement(sql: "DELETE FROM feedSeenKey WHERE subscriptionID = ? AND seenAt < ?")
+                    .execute(arguments: [old.id.rawValue, at - FeedCheck.keyMemory])
             }
             var updated = check.applied(to: old, posted: posted.count, icon: newIcon)
             // A page that names a feed the chat follows already keeps its own address.

@@ -184,4 +184,17 @@ import Testing
         #expect(later.posted.first?.feed?.icon == iconID && later.subscription.icon?.image == iconID)
         #expect(try await world.store.message(later.posted[0].id)?.feed?.icon == iconID)
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func aKeyIsRememberedWhileTheFeedListsItAndForgottenLongAfter(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let subscription = try await world.subscribe()
+        _ = try await world.check(subscription, Self.loaded(["a", "b"]), at: 20)
+        let later = 20 + FeedCheck.keyMemory + 60
+        // "b" is still listed, "a" has been gone for longer than the memory: "a" may come back as new.
+        _ = try await world.check(subscription, Self.loaded(["b"]), at: later - FeedCheck.keyMemory / 2)
+        _ = try await world.check(subscription, Self.loaded(["b", "c"]), at: later)
+        let back = try #require(try await world.check(subscription, Self.loaded(["a", "b", "c"]), at: later + 60))
+        #expect(back.posted.map(\.feed?.title) == ["Item a"])
+    }
 }

@@ -66,6 +66,10 @@ extension FeedCheck {
         )
     }
 
+    /// How long a subscription remembers an item's key once the feed no longer lists it: a feed lists its
+    /// latest items, so a key gone for this long is gone for good, and the table does not grow forever.
+    public static let keyMemory: TimeInterval = 90 * 24 * 3_600
+
     /// The longest feed title (a post's author) and item title kept, in characters.
     public static let sourceLength = 80
     public static let titleLength = 300

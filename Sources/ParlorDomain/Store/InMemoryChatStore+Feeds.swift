@@ -58,8 +58,8 @@ extension InMemoryChatStore {
     public func recordCheck(_ check: FeedCheck) async throws -> CheckedFeed? {
         state.withLock { state in
             guard let old = state.feeds[check.subscriptionID], state.chats[old.chatID] != nil else { return nil }
-            let seen = state.seenFeedKeys[old.id] ?? []
-            let items = check.itemsToPost(hasLoaded: old.hasLoaded) { seen.contains($0) }
+            let seen = state.seenFeedKeys[old.id] ?? [:]
+            let items = check.itemsToPost(hasLoaded: old.hasLoaded) { seen[$0] != nil }
             var posted: [Message] = []
             var newIcon: ImageID?
             if case .loaded(let title, _, _, _, let fetchedIcon) = check.outcome {
@@ -86,7 +86,13 @@ extension InMemoryChatStore {
                     posted.append(message)
                 }
             }
-            state.seenFeedKeys[old.id, default: []].formUnion(check.keysToRemember(hasLoaded: old.hasLoaded, posted: items))
+            var keys = state.seenFeedKeys[old.id] ?? [:]
+            for key in check.keysToRemember(hasLoaded: old.hasLoaded, posted: items) where keys[key] == nil { keys[key] = check.checkedAt }
+            if case .loaded(_, let all, _, _, _) = check.outcome {
+                for item in all where keys[item.key] != nil { keys[item.key] = check.checkedAt }
+                keys = keys.filter { $0.value >= check.checkedAt - FeedCheck.keyMemory }
+            }
+            state.seenFeedKeys[old.id] = keys
             var updated = check.applied(to: old, posted: posted.count, icon: newIcon)
             if updated.url != old.url, state.feeds.values.contains(where: { $0.chatID == old.chatID && $0.url == updated.url && $0.id != old.id }) {
                 updated = updated.moved(to: old.url)

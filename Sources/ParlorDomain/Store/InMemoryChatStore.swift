@@ -26,7 +26,8 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         var nextChat: Int64 = 1
         var nextMessage: Int64 = 1
         var feeds: [FeedSubscriptionID: FeedSubscription] = [:]
-        var seenFeedKeys: [FeedSubscriptionID: Set<String>] = [:]
+        /// Each key, with the last check whose document held it.
+        var seenFeedKeys: [FeedSubscriptionID: [String: Date]] = [:]
         var nextFeed: Int64 = 1
     }
 

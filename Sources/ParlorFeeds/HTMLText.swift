@@ -15,8 +15,13 @@ enum HTMLText {
         var skipping: String?
         // The open link: its address, and where its text starts in `out`.
         var link: (url: String, start: Int)?
+        // Line breaks in HTML source are spaces, except inside `pre`.
+        var preformatted = 0
+        func text(_ run: Substring) -> String {
+            preformatted > 0 ? String(run) : String(run.map { $0 == "\n" || $0 == "\r\n" || $0 == "\r" ? " " : $0 })
+        }
         while let open = rest.firstIndex(of: "<") {
-            if skipping == nil { out += rest[..<open] }
+            if skipping == nil { out += text(rest[..<open]) }
             let after = rest[rest.index(after: open)...]
             // A comment ends at "-->", anything else at the next ">"; an unclosed tag ends the text.
             if after.hasPrefix("!--") {
@@ -33,6 +38,7 @@ enum HTMLText {
             } else if !closing && (name == "script" || name == "style") && !tag.hasSuffix("/") {
                 skipping = name
             } else if blocks.contains(name) {
+                if name == "pre" { preformatted = max(0, preformatted + (closing ? -1 : 1)) }
                 out += "\n"
             } else if name == "a" {
                 if closing, let open = link {
@@ -45,7 +51,7 @@ enum HTMLText {
             }
             rest = after[after.index(after: close)...]
         }
-        if skipping == nil { out += rest }
+        if skipping == nil { out += text(rest) }
         return collapse(HTMLEntities.decode(out))
     }
 

@@ -201,4 +201,9 @@ import Testing
         let item = try #require(try FeedParser.parse(Array(rss.utf8), url: URL(string: "https://site.example/feed.xml")).items.first)
         #expect(item.text == "Read the report (https://site.example/blog/report?a=1&b=2), https://x.example/a and this or that.")
     }
+
+    @Test func lineBreaksInHTMLSourceAreSpacesButParagraphsAndPreKeepTheirs() {
+        #expect(HTMLText.plain("<p>Trains run\nall night</p><p>From\r\nFriday</p>") == "Trains run all night\nFrom Friday")
+        #expect(HTMLText.plain("<pre>line one\nline two</pre>after\nthis") == "line one\nline two\nafter this")
+    }
 }

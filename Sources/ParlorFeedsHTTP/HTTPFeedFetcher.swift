@@ -23,7 +23,7 @@ public struct HTTPFeedFetcher: FeedFetcher {
         self.byteLimit = byteLimit
     }
 
-    static let userAgent = "Parlor feed reader (+https://github.com/parlor-chat/parlor)"
+    static let userAgent = "Parlor feed reader"
     static let accept = """
         application/rss+xml, application/atom+xml, application/feed+json, application/rdf+xml;q=0.9, application/json;q=0.8, \
         application/xml;q=0.8, text/xml;q=0.8, text/html;q=0.5, */*;q=0.1

@@ -56,12 +56,7 @@ public enum FeedParser {
 
     /// The key of an item without guid, id or link: FNV-1a (64 bits) of its title and text, stable across runs.
     static func hashKey(title: String?, text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in Array((title ?? "").utf8) + [0] + Array(text.utf8) {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return "hash:" + String(hash, radix: 16)
+        "hash:" + String(FeedItem.fnv1a(Array((title ?? "").utf8) + [0] + Array(text.utf8)), radix: 16)
     }
 
     static func item(

@@ -96,11 +96,6 @@ extension FeedCheck {
 
     /// The idempotency token of an item's message: the store refuses to write it twice.
     static func token(_ subscription: FeedSubscriptionID, _ key: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return "feed-\(subscription)-\(String(hash, radix: 16))"
+        "feed-\(subscription)-\(String(FeedItem.fnv1a(key.utf8), radix: 16))"
     }
 }

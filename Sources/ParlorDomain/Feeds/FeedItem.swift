@@ -21,6 +21,18 @@ public struct FeedItem: Hashable, Sendable {
     }
 }
 
+extension FeedItem {
+    /// FNV-1a (64 bits) of `bytes`: a stable, short name for a long key, the same on every run.
+    public static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+}
+
 /// What a message posted from a feed shows besides its text (the item's summary): the feed as its author,
 /// the item's title as a link, the item's date. Kept on the message, so it reads the same after the
 /// subscription is gone.

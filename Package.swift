@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ParlorTemplates", targets: ["ParlorTemplates"]),
         .library(name: "ParlorDomain", targets: ["ParlorDomain"]),
         .library(name: "ParlorStorage", targets: ["ParlorStorage"]),
+        .library(name: "ParlorPostgres", targets: ["ParlorPostgres"]),
         .library(name: "ParlorEvents", targets: ["ParlorEvents"]),
         .library(name: "ParlorBots", targets: ["ParlorBots"]),
         .library(name: "ParlorViews", targets: ["ParlorViews"]),
@@ -29,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Fetching feeds (URLSession on Linux traps on some redirects).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The store, the event log and its wake-ups when several instances share one PostgreSQL server.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Test-only: the reference Mustache renderer Parlor's output must equal byte for byte.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
@@ -70,6 +73,16 @@ let package = Package(
         .target(name: "ParlorDomain"),
         // The SQLite store on GRDB: migrations, the chat-list query, group commits.
         .target(name: "ParlorStorage", dependencies: ["ParlorDomain", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The PostgreSQL store on postgres-nio, for several instances on one server: the same protocols as the
+        // SQLite store, the event log written with each change, and the bus that reads it on every instance.
+        .target(
+            name: "ParlorPostgres",
+            dependencies: [
+                "ParlorDomain", "ParlorEvents",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The one path of every change: EventRouter (validate, store), EventHandler (listeners, fragments).
         .target(
             name: "ParlorEvents",
@@ -118,7 +131,7 @@ let package = Package(
             name: "parlor",
             dependencies: [
                 "MicroHTTP", "ParlorWeb", "ParlorTemplates", "ParlorStorage", "ParlorBots", "ParlorDomain", "ParlorEvents",
-                "ParlorFixtures", "ParlorViews", "ParlorImages", "CMalloc", "ParlorFeeds", "ParlorFeedsHTTP",
+                "ParlorFixtures", "ParlorViews", "ParlorImages", "CMalloc", "ParlorFeeds", "ParlorFeedsHTTP", "ParlorPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -130,7 +143,12 @@ let package = Package(
         .testTarget(name: "ByteOutputTests", dependencies: ["ByteOutput"]),
         // Writes messages until it is killed; the crash test kills it and checks what it acknowledged.
         .executableTarget(name: "parlor-store-writer", dependencies: ["ParlorStorage", "ParlorDomain"], path: "Tests/StoreWriter"),
-        .testTarget(name: "ParlorStorageTests", dependencies: ["ParlorStorage", "ParlorDomain", "HTTPTestSupport", "parlor-store-writer"]),
+        .testTarget(
+            name: "ParlorStorageTests",
+            dependencies: ["ParlorStorage", "ParlorPostgres", "ParlorEvents", "ParlorDomain", "HTTPTestSupport", "parlor-store-writer",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "ParlorEventsTests",
             dependencies: [

@@ -13,7 +13,7 @@ import Testing
 
         init(_ kind: StoreKind) async throws {
             folder = try TemporaryFolder()
-            store = try kind.make(in: folder)
+            store = try await kind.make(in: folder)
             ana = try await store.createUser(NewUser(handle: "ana", displayName: "Ana Lima", timeZoneIdentifier: "Europe/Paris", localeIdentifier: "fr_FR"), at: .at(0))
             ben = try await store.createUser(NewUser(handle: "ben", displayName: "Ben Okafor"), at: .at(0))
             chloe = try await store.createUser(NewUser(handle: "chloe", displayName: "Chloé Martin"), at: .at(0))

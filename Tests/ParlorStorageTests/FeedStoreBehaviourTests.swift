@@ -17,7 +17,7 @@ import Testing
 
         init(_ kind: StoreKind) async throws {
             folder = try TemporaryFolder()
-            store = try kind.make(in: folder) as! any ChatStore & FeedStore
+            store = try await kind.make(in: folder) as! any ChatStore & FeedStore
             (ana, ben, chloe, feeds, chat) = try await Self.people(store)
         }
 

@@ -1,5 +1,8 @@
 import Foundation
 import ParlorDomain
+import HTTPTestSupport
+import Logging
+import ParlorPostgres
 import ParlorStorage
 import Testing
 
@@ -7,14 +10,18 @@ import Testing
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case inMemory
     case sqlite
+    case postgres
 
     var testDescription: String { rawValue }
 
     /// A fresh, empty store; the SQLite one in a file of its own, removed by `TemporaryFolder`'s deinit.
-    func make(in folder: TemporaryFolder) throws -> any ChatStore {
+    /// The PostgreSQL one in a database of its own on the tests' server.
+    func make(in folder: TemporaryFolder) async throws -> any ChatStore {
         switch self {
         case .inMemory: InMemoryChatStore()
         case .sqlite: try SQLiteChatStore(path: folder.path("parlor.sqlite"))
+        case .postgres:
+            try await PostgresChatStore(database: PostgresDatabase(url: TestPostgres.shared.newDatabase(), maximumConnections: 4, logger: Logger(label: "test")))
         }
     }
 }

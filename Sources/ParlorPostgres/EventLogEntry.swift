@@ -1,0 +1,86 @@
+import Logging
+import ParlorDomain
+import PostgresNIO
+
+/// A stored event as the log keeps it: its kind and the ids of what it is about (and a send's token). The
+/// values themselves are read from the store when the entry is applied, on every instance.
+enum EventLogEntry: Hashable, Sendable {
+    case userSignedUp(UserID)
+    case profileUpdated(UserID)
+    case chatCreated(ChatID)
+    case messageSent(MessageID, token: String)
+    case messageEdited(MessageID)
+    case messageDeleted(MessageID)
+    case photoProcessed(MessageID)
+    case userRead(chat: ChatID, reader: UserID, previous: MessageID?, upTo: MessageID)
+    case feedSubscribed(FeedSubscriptionID)
+    /// The subscription is gone by then: its chat is kept, which is what the chat's feed pages need.
+    case feedUnsubscribed(FeedSubscriptionID, chat: ChatID, subscriber: UserID)
+    case feedRetried(FeedSubscriptionID)
+    case feedChecked(FeedSubscriptionID)
+
+    var kind: String {
+        switch self {
+        case .userSignedUp: "user.signedUp"
+        case .profileUpdated: "user.profileUpdated"
+        case .chatCreated: "chat.created"
+        case .messageSent: "message.sent"
+        case .messageEdited: "message.edited"
+        case .messageDeleted: "message.deleted"
+        case .photoProcessed: "message.photoProcessed"
+        case .userRead: "message.userRead"
+        case .feedSubscribed: "feed.subscribed"
+        case .feedUnsubscribed: "feed.unsubscribed"
+        case .feedRetried: "feed.retried"
+        case .feedChecked: "feed.checked"
+        }
+    }
+
+    var ids: [Int64] {
+        switch self {
+        case .userSignedUp(let user), .profileUpdated(let user): [user.rawValue]
+        case .chatCreated(let chat): [chat.rawValue]
+        case .messageSent(let message, _), .messageEdited(let message), .messageDeleted(let message), .photoProcessed(let message):
+            [message.rawValue]
+        case .userRead(let chat, let reader, let previous, let upTo): [chat.rawValue, reader.rawValue, previous?.rawValue ?? 0, upTo.rawValue]
+        case .feedSubscribed(let id), .feedRetried(let id), .feedChecked(let id): [id.rawValue]
+        case .feedUnsubscribed(let id, let chat, let subscriber): [id.rawValue, chat.rawValue, subscriber.rawValue]
+        }
+    }
+
+    var token: String? {
+        if case .messageSent(_, let token) = self { return token }
+        return nil
+    }
+
+    /// The entry a row holds; nil for a kind or a shape this version does not know (a newer instance wrote
+    /// it), which is passed over.
+    init?(kind: String, ids: [Int64], token: String?) {
+        func id(_ index: Int) -> Int64? { ids.indices.contains(index) ? ids[index] : nil }
+        guard let first = id(0) else { return nil }
+        switch kind {
+        case "user.signedUp": self = .userSignedUp(UserID(first))
+        case "user.profileUpdated": self = .profileUpdated(UserID(first))
+        case "chat.created": self = .chatCreated(ChatID(first))
+        case "message.sent": self = .messageSent(MessageID(first), token: token ?? "")
+        case "message.edited": self = .messageEdited(MessageID(first))
+        case "message.deleted": self = .messageDeleted(MessageID(first))
+        case "message.photoProcessed": self = .photoProcessed(MessageID(first))
+        case "message.userRead":
+            guard let reader = id(1), let previous = id(2), let upTo = id(3) else { return nil }
+            self = .userRead(chat: ChatID(first), reader: UserID(reader), previous: previous > 0 ? MessageID(previous) : nil, upTo: MessageID(upTo))
+        case "feed.subscribed": self = .feedSubscribed(FeedSubscriptionID(first))
+        case "feed.unsubscribed":
+            guard let chat = id(1), let subscriber = id(2) else { return nil }
+            self = .feedUnsubscribed(FeedSubscriptionID(first), chat: ChatID(chat), subscriber: UserID(subscriber))
+        case "feed.retried": self = .feedRetried(FeedSubscriptionID(first))
+        case "feed.checked": self = .feedChecked(FeedSubscriptionID(first))
+        default: return nil
+        }
+    }
+
+    /// Appends the entry to the log, inside the caller's transaction: it commits with the change or not at all.
+    func append(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run("INSERT INTO eventLog (kind, ids, token) VALUES (\(kind), \(ids), \(token))", logger: logger)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import ParlorDomain
+import PostgresNIO
+
+// Password hashes and sessions, shared by every instance: a browser signed in on one is signed in on all.
+
+extension PostgresChatStore {
+    public func credential(handle: String) async throws -> Credential? {
+        guard let row = try await database.rows("""
+            SELECT \(unescaped: Columns.user), passwordHash FROM account WHERE lower(handle) = lower(\(handle)) AND passwordHash IS NOT NULL
+            """).first else { return nil }
+        return Credential(user: try User(row: row), passwordHash: try row.at(7))
+    }
+
+    public func createSession(_ session: StoredSession) async throws {
+        try await database.write { [logger] connection in
+            try await connection.run("""
+                INSERT INTO session (idHash, userID, csrfToken, createdAt, expiresAt)
+                VALUES (\(session.idHash), \(session.userID.rawValue), \(session.csrfToken), \(session.createdAt.timeIntervalSince1970),
+                    \(session.expiresAt.timeIntervalSince1970))
+                """, logger: logger)
+        }
+    }
+
+    public func session(idHash: String, now: Date) async throws -> StoredSession? {
+        try await database.rows("""
+            SELECT idHash, userID, csrfToken, createdAt, expiresAt FROM session WHERE idHash = \(idHash) AND expiresAt > \(now.timeIntervalSince1970)
+            """).first.map { try Self.session($0) }
+    }
+
+    public func liveSession(idHash: String, now: Date) async throws -> LiveSession? {
+        guard let row = try await database.rows("""
+            SELECT session.idHash, session.userID, session.csrfToken, session.createdAt, session.expiresAt, \(unescaped: Columns.user(in: "account"))
+            FROM session JOIN account ON account.id = session.userID WHERE session.idHash = \(idHash) AND session.expiresAt > \(now.timeIntervalSince1970)
+            """).first else { return nil }
+        return LiveSession(session: try Self.session(row), user: try User(row: row, at: 5))
+    }
+
+    private static func session(_ row: PostgresRandomAccessRow) throws -> StoredSession {
+        StoredSession(
+            idHash: try row.at(0), userID: UserID(try row.at(1, as: Int64.self)), csrfToken: try row.at(2),
+            createdAt: Date(timeIntervalSince1970: try row.at(3)), expiresAt: Date(timeIntervalSince1970: try row.at(4))
+        )
+    }
+
+    public func changePassword(of user: UserID, to passwordHash: String, keeping idHash: String) async throws -> Int {
+        try await database.write { [logger] connection in
+            guard try await connection.row("""
+                UPDATE account SET passwordHash = \(passwordHash) WHERE id = \(user.rawValue) AND passwordHash IS NOT NULL RETURNING id
+                """, logger: logger) != nil
+            else { throw Refusal.notFound }
+            return try await connection.rows(
+                "DELETE FROM session WHERE userID = \(user.rawValue) AND idHash <> \(idHash) RETURNING 1", logger: logger
+            ).count
+        }
+    }
+
+    public func deleteSession(idHash: String) async throws {
+        try await database.write { [logger] connection in
+            try await connection.run("DELETE FROM session WHERE idHash = \(idHash)", logger: logger)
+        }
+    }
+}

@@ -1,0 +1,334 @@
+import Foundation
+import Logging
+import ParlorDomain
+import PostgresNIO
+
+/// The store of several Parlor instances on one PostgreSQL server: the same protocols and the same
+/// behaviour as the SQLite store, and each change's event appended to the event log in its transaction
+/// (see ``PostgresEventBus``). Sends from many people share transactions as on SQLite (``PostgresGroupCommit``).
+public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
+    let database: PostgresDatabase
+    let logger: Logger
+    private let sends: PostgresGroupCommit
+    /// Names this instance on what it holds: the feeds it leased.
+    let instance = UUID().uuidString
+
+    /// Uses `database` (run it meanwhile) and brings its schema up to date.
+    public init(database: PostgresDatabase) async throws {
+        self.database = database
+        logger = database.logger
+        try await PostgresMigrations.migrate(database)
+        sends = PostgresGroupCommit(database: database)
+    }
+
+    // MARK: People
+
+    public func createUser(_ user: NewUser, at date: Date) async throws -> User {
+        do {
+            return try await database.write { [logger] connection in
+                let row = try await connection.row("""
+                    INSERT INTO account (handle, displayName, timeZone, locale, isBot, createdAt, passwordHash)
+                    VALUES (\(user.handle), \(user.displayName), \(user.timeZoneIdentifier), \(user.localeIdentifier), \(user.isBot),
+                        \(date.timeIntervalSince1970), \(user.passwordHash))
+                    RETURNING id
+                    """, logger: logger)
+                let id = UserID(try row!.at(0, as: Int64.self))
+                try await EventLogEntry.userSignedUp(id).append(connection, logger: logger)
+                return User(
+                    id: id, handle: user.handle, displayName: user.displayName, timeZoneIdentifier: user.timeZoneIdentifier,
+                    localeIdentifier: user.localeIdentifier, isBot: user.isBot
+                )
+            }
+        } catch where error.isUniqueViolation {
+            throw Refusal.handleTaken(user.handle)
+        }
+    }
+
+    public func user(_ id: UserID) async throws -> User? {
+        try await database.read { [logger] connection in try await Self.user(connection, id, logger) }
+    }
+
+    static func user(_ connection: PostgresConnection, _ id: UserID, _ logger: Logger) async throws -> User? {
+        try await connection.row("SELECT \(unescaped: Columns.user) FROM account WHERE id = \(id.rawValue)", logger: logger)
+            .map { try User(row: $0) }
+    }
+
+    public func user(handle: String) async throws -> User? {
+        try await database.rows("SELECT \(unescaped: Columns.user) FROM account WHERE lower(handle) = lower(\(handle))").first.map { try User(row: $0) }
+    }
+
+    public func users(matching prefix: String, excluding: UserID, limit: Int) async throws -> [User] {
+        let pattern = prefix.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+        return try await database.rows("""
+            SELECT \(unescaped: Columns.user) FROM account
+            WHERE id <> \(excluding.rawValue) AND (handle ILIKE \(pattern) OR displayName ILIKE \(pattern))
+            ORDER BY lower(handle) LIMIT \(max(0, limit))
+            """).map { try User(row: $0) }
+    }
+
+    public func updateProfile(_ change: ProfileChange) async throws -> User {
+        try await database.write { [logger] connection in
+            var avatar: ImageID?
+            if let image = change.avatar { avatar = try await Self.insert(connection, image, logger) }
+            guard let row = try await connection.row("""
+                UPDATE account SET displayName = COALESCE(\(change.displayName), displayName), timeZone = COALESCE(\(change.timeZoneIdentifier), timeZone),
+                    locale = COALESCE(\(change.localeIdentifier), locale),
+                    avatarID = CASE WHEN \(change.removesAvatar) THEN NULL ELSE COALESCE(\(avatar?.rawValue), avatarID) END
+                WHERE id = \(change.userID.rawValue)
+                RETURNING \(unescaped: Columns.user)
+                """, logger: logger)
+            else { throw Refusal.notFound }
+            try await EventLogEntry.profileUpdated(change.userID).append(connection, logger: logger)
+            return try User(row: row)
+        }
+    }
+
+    // MARK: Chats
+
+    public func createChat(between first: UserID, and second: UserID, at date: Date) async throws -> Chat {
+        guard first != second else { throw Refusal.chatWithYourself }
+        let members = [first, second].sorted()
+        let pairKey = "\(members[0]):\(members[1])"
+        do {
+            return try await database.write { [logger] connection in
+                if let existing = try await connection.row("SELECT id FROM chat WHERE pairKey = \(pairKey)", logger: logger) {
+                    throw Refusal.chatExists(ChatID(try existing.at(0, as: Int64.self)))
+                }
+                let known = try await connection.row(
+                    "SELECT count(*) FROM account WHERE id IN (\(members[0].rawValue), \(members[1].rawValue))", logger: logger
+                )
+                guard try known?.at(0, as: Int64.self) == 2 else { throw Refusal.notFound }
+                let row = try await connection.row("""
+                    INSERT INTO chat (pairKey, createdAt, lastActivity) VALUES (\(pairKey), \(date.timeIntervalSince1970), \(date.timeIntervalSince1970))
+                    RETURNING id
+                    """, logger: logger)
+                let chat = Chat(id: ChatID(try row!.at(0, as: Int64.self)), members: members, createdAt: date)
+                try await connection.run("""
+                    INSERT INTO member (chatID, userID) VALUES (\(chat.id.rawValue), \(members[0].rawValue)), (\(chat.id.rawValue), \(members[1].rawValue))
+                    """, logger: logger)
+                try await EventLogEntry.chatCreated(chat.id).append(connection, logger: logger)
+                return chat
+            }
+        } catch where error.isUniqueViolation {
+            // Another instance made the same pair's chat at the same moment.
+            guard let existing = try await database.rows("SELECT id FROM chat WHERE pairKey = \(pairKey)").first else { throw error }
+            throw Refusal.chatExists(ChatID(try existing.at(0, as: Int64.self)))
+        }
+    }
+
+    public func chat(_ id: ChatID) async throws -> Chat? {
+        try await database.read { [logger] connection in try await Self.chat(connection, id, logger) }
+    }
+
+    static func chat(_ connection: PostgresConnection, _ id: ChatID, _ logger: Logger) async throws -> Chat? {
+        let rows = try await connection.rows("""
+            SELECT chat.createdAt, member.userID FROM chat JOIN member ON member.chatID = chat.id WHERE chat.id = \(id.rawValue) ORDER BY member.userID
+            """, logger: logger)
+        guard let first = rows.first else { return nil }
+        return Chat(id: id, members: try rows.map { UserID(try $0.at(1, as: Int64.self)) }, createdAt: Date(timeIntervalSince1970: try first.at(0)))
+    }
+
+    public func chatList(for viewer: UserID) async throws -> [ChatSummary] {
+        try await database.read { [logger] connection in try await Self.summaries(connection, viewer: viewer, chat: nil, logger) }
+    }
+
+    public func chatSummary(_ chat: ChatID, for viewer: UserID) async throws -> ChatSummary? {
+        try await database.read { [logger] connection in try await Self.summaries(connection, viewer: viewer, chat: chat, logger).first }
+    }
+
+    /// The chat list in one query, newest activity first; with `chat`, that one row.
+    static func summaries(_ connection: PostgresConnection, viewer: UserID, chat: ChatID?, _ logger: Logger) async throws -> [ChatSummary] {
+        let rows = try await connection.rows("""
+            SELECT c.id, c.lastActivity, me.unreadCount, \(unescaped: Columns.user(in: "u")), \(unescaped: Columns.message(in: "m"))
+            FROM member me
+            JOIN chat c ON c.id = me.chatID
+            JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
+            JOIN account u ON u.id = other.userID
+            LEFT JOIN message m ON m.id = c.lastMessageID
+            WHERE me.userID = \(viewer.rawValue) AND (\(chat?.rawValue)::BIGINT IS NULL OR me.chatID = \(chat?.rawValue))
+            ORDER BY c.lastActivity DESC, c.id DESC
+            """, logger: logger)
+        return try rows.map { row in
+            ChatSummary(
+                chatID: ChatID(try row.at(0, as: Int64.self)),
+                contact: try User(row: row, at: 3),
+                lastMessage: try Message(row: row, at: 10),
+                unreadCount: Int(try row.at(2, as: Int64.self)),
+                lastActivity: Date(timeIntervalSince1970: try row.at(1))
+            )
+        }
+    }
+
+    public func unreadTotal(for viewer: UserID) async throws -> Int {
+        let row = try await database.rows("SELECT COALESCE(SUM(unreadCount), 0)::BIGINT FROM member WHERE userID = \(viewer.rawValue)").first
+        return Int(try row?.at(0, as: Int64.self) ?? 0)
+    }
+
+    // MARK: Messages
+
+    public func send(_ message: OutgoingMessage) async throws -> Message {
+        try await sends.submit(message)
+    }
+
+    /// The message, when `person` sent it: `notFound` unless they are a member of its chat, `notYourMessage`
+    /// when someone else sent it. Locks its row until the transaction ends.
+    static func ownMessage(_ connection: PostgresConnection, _ id: MessageID, of person: UserID, _ logger: Logger) async throws -> Message {
+        guard let row = try await connection.row("""
+            SELECT \(unescaped: Columns.message) FROM message
+            WHERE id = \(id.rawValue) AND EXISTS (SELECT 1 FROM member WHERE member.chatID = message.chatID AND member.userID = \(person.rawValue))
+            FOR UPDATE
+            """, logger: logger), let message = try Message(row: row)
+        else { throw Refusal.notFound }
+        guard message.senderID == person else { throw Refusal.notYourMessage }
+        return message
+    }
+
+    public func edit(_ edit: MessageEdit) async throws -> Message {
+        try await database.write { [logger] connection in
+            let old = try await Self.ownMessage(connection, edit.messageID, of: edit.editorID, logger)
+            guard !old.isDeleted else { throw Refusal.messageDeleted }
+            try await connection.run(
+                "UPDATE message SET body = \(edit.body), editedAt = \(edit.editedAt.timeIntervalSince1970) WHERE id = \(old.id.rawValue)", logger: logger
+            )
+            try await EventLogEntry.messageEdited(old.id).append(connection, logger: logger)
+            return Message(
+                id: old.id, chatID: old.chatID, senderID: old.senderID, body: edit.body, createdAt: old.createdAt,
+                editedAt: edit.editedAt, replyTo: old.replyTo, photo: old.photo
+            )
+        }
+    }
+
+    public func delete(_ deletion: MessageDeletion) async throws -> DeletedMessage {
+        try await database.write { [logger] connection in
+            let old = try await Self.ownMessage(connection, deletion.messageID, of: deletion.requesterID, logger)
+            guard !old.isDeleted else { return DeletedMessage(message: old, deletedNow: false) }
+            try await connection.run("""
+                UPDATE message SET body = '', deletedAt = \(deletion.deletedAt.timeIntervalSince1970), photoID = NULL, photoState = NULL,
+                    photoWidth = NULL, photoHeight = NULL
+                WHERE id = \(old.id.rawValue)
+                """, logger: logger)
+            if let photo = old.photo {
+                try await connection.run("DELETE FROM image WHERE id = \(photo.id.rawValue)", logger: logger)
+            }
+            try await connection.run("""
+                UPDATE member SET unreadCount = GREATEST(0, unreadCount - 1)
+                WHERE chatID = \(old.chatID.rawValue) AND userID <> \(old.senderID.rawValue) AND COALESCE(lastReadMessageID, 0) < \(old.id.rawValue)
+                """, logger: logger)
+            try await EventLogEntry.messageDeleted(old.id).append(connection, logger: logger)
+            return DeletedMessage(message: old.deleted(at: deletion.deletedAt), deletedNow: true)
+        }
+    }
+
+    public func message(_ id: MessageID) async throws -> Message? {
+        try await database.read { [logger] connection in try await Self.message(connection, id, logger) }
+    }
+
+    static func message(_ connection: PostgresConnection, _ id: MessageID, _ logger: Logger) async throws -> Message? {
+        try await connection.row("SELECT \(unescaped: Columns.message) FROM message WHERE id = \(id.rawValue)", logger: logger)
+            .flatMap { try Message(row: $0) }
+    }
+
+    public func messages(in chat: ChatID, before: MessageID?, limit: Int) async throws -> MessagePage {
+        try await database.read { [logger] connection in try await Self.messages(connection, chat, before: before, limit: limit, logger) }
+    }
+
+    static func messages(_ connection: PostgresConnection, _ chat: ChatID, before: MessageID?, limit: Int, _ logger: Logger) async throws -> MessagePage {
+        let limit = max(0, limit)
+        let rows = try await connection.rows("""
+            SELECT \(unescaped: Columns.message) FROM message
+            WHERE chatID = \(chat.rawValue) AND id < \(before?.rawValue ?? Int64.max) ORDER BY id DESC LIMIT \(limit + 1)
+            """, logger: logger)
+        let messages = try rows.prefix(limit).compactMap { try Message(row: $0) }
+        return MessagePage(messages: messages.reversed(), hasOlder: rows.count > limit)
+    }
+
+    public func markRead(_ report: ReadReport) async throws -> MessageID? {
+        try await database.write { [logger] connection in
+            guard let before = try await connection.row("""
+                SELECT COALESCE(lastReadMessageID, 0) FROM member WHERE chatID = \(report.chatID.rawValue) AND userID = \(report.readerID.rawValue)
+                FOR UPDATE
+                """, logger: logger)
+            else { throw Refusal.notFound }
+            let previous = try before.at(0, as: Int64.self)
+            let row = try await connection.row("""
+                UPDATE member SET lastReadMessageID = GREATEST(COALESCE(lastReadMessageID, 0),
+                    COALESCE((SELECT MAX(id) FROM message WHERE chatID = \(report.chatID.rawValue) AND id <= \(report.upTo?.rawValue ?? Int64.max)), 0))
+                WHERE chatID = \(report.chatID.rawValue) AND userID = \(report.readerID.rawValue)
+                RETURNING lastReadMessageID
+                """, logger: logger)
+            let mark = try row?.at(0, as: Int64?.self) ?? 0
+            try await connection.run("""
+                UPDATE member SET unreadCount = (
+                    SELECT count(*) FROM message
+                    WHERE message.chatID = member.chatID AND message.id > COALESCE(member.lastReadMessageID, 0) AND message.senderID <> member.userID
+                        AND message.deletedAt IS NULL)
+                WHERE chatID = \(report.chatID.rawValue) AND userID = \(report.readerID.rawValue)
+                """, logger: logger)
+            if mark > previous {
+                try await EventLogEntry.userRead(
+                    chat: report.chatID, reader: report.readerID, previous: previous > 0 ? MessageID(previous) : nil, upTo: MessageID(mark)
+                ).append(connection, logger: logger)
+            }
+            return mark > 0 ? MessageID(mark) : nil
+        }
+    }
+
+    public func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership? {
+        try await database.read { [logger] connection in try await Self.membership(connection, chat, user, logger) }
+    }
+
+    static func membership(_ connection: PostgresConnection, _ chat: ChatID, _ user: UserID, _ logger: Logger) async throws -> Membership? {
+        guard let row = try await connection.row(
+            "SELECT lastReadMessageID FROM member WHERE chatID = \(chat.rawValue) AND userID = \(user.rawValue)", logger: logger
+        ) else { return nil }
+        let mark = try row.at(0, as: Int64?.self)
+        return Membership(chatID: chat, userID: user, lastRead: mark.flatMap { $0 > 0 ? MessageID($0) : nil })
+    }
+
+    static func isMember(_ connection: PostgresConnection, _ chat: ChatID, _ user: UserID, _ logger: Logger) async throws -> Bool {
+        try await connection.row("SELECT 1 FROM member WHERE chatID = \(chat.rawValue) AND userID = \(user.rawValue)", logger: logger) != nil
+    }
+
+    // MARK: Screens
+
+    public func chatsScreen(for viewer: UserID, open chat: ChatID?, before: MessageID?, limit: Int) async throws -> ChatsScreen {
+        try await database.read { [logger] connection in
+            let summaries = try await Self.summaries(connection, viewer: viewer, chat: nil, logger)
+            guard let chat, let conversation = try await Self.conversation(connection, chat, viewer: viewer, before: before, limit: limit, logger) else {
+                return ChatsScreen(summaries: summaries, conversation: nil, viewerLastRead: nil)
+            }
+            return ChatsScreen(
+                summaries: summaries, conversation: conversation, viewerLastRead: try await Self.membership(connection, chat, viewer, logger)?.lastRead
+            )
+        }
+    }
+
+    public func conversation(_ chat: ChatID, viewer: UserID, before: MessageID?, limit: Int) async throws -> ConversationSnapshot? {
+        try await database.read { [logger] connection in
+            try await Self.conversation(connection, chat, viewer: viewer, before: before, limit: limit, logger)
+        }
+    }
+
+    static func conversation(
+        _ connection: PostgresConnection, _ chat: ChatID, viewer: UserID, before: MessageID?, limit: Int, _ logger: Logger
+    ) async throws -> ConversationSnapshot? {
+        guard let stored = try await Self.chat(connection, chat, logger), stored.hasMember(viewer), let contactID = stored.contact(of: viewer),
+              let contact = try await Self.user(connection, contactID, logger)
+        else { return nil }
+        let page = try await Self.messages(connection, chat, before: before, limit: limit, logger)
+        let onPage = Set(page.messages.map(\.id))
+        let wanted = Set(page.messages.compactMap(\.replyTo)).subtracting(onPage).map(\.rawValue).sorted()
+        var quoted: [Message] = []
+        if !wanted.isEmpty {
+            quoted = try await connection.rows("""
+                SELECT \(unescaped: Columns.message) FROM message WHERE id = ANY(\(wanted)) AND chatID = \(chat.rawValue) ORDER BY id
+                """, logger: logger).compactMap { try Message(row: $0) }
+        }
+        return ConversationSnapshot(
+            chatID: chat, contact: contact, messages: page.messages, quoted: quoted,
+            contactLastRead: try await Self.membership(connection, chat, contactID, logger)?.lastRead, hasOlder: page.hasOlder
+        )
+    }
+}

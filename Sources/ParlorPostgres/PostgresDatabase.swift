@@ -1,0 +1,180 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// One PostgreSQL database, through a pool of connections (postgres-nio's `PostgresClient`): transactions
+/// that notify the event log's readers once they commit, and reads. Run ``run()`` while it is used.
+public final class PostgresDatabase: Sendable {
+    /// The channel every write's commit is announced on: a hint to read the event log, nothing more.
+    static let channel = "parlor_events"
+
+    let client: PostgresClient
+    let configuration: PostgresClient.Configuration
+    let logger: Logger
+    /// Keeps the pool's connections until ``close()``.
+    private let runner: Task<Void, Never>
+
+    /// `url`: `postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]`. TLS is
+    /// preferred unless the host is a loopback address or `sslmode` says otherwise.
+    public init(url: String, maximumConnections: Int = 20, logger: Logger) throws {
+        configuration = try Self.configuration(url: url, maximumConnections: maximumConnections)
+        self.logger = logger
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        runner = Task { await client.run() }
+    }
+
+    /// Closes the pool's connections; nothing can be read or written afterwards.
+    public func close() {
+        runner.cancel()
+    }
+
+    deinit { runner.cancel() }
+
+    static func configuration(url: String, maximumConnections: Int) throws -> PostgresClient.Configuration {
+        guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
+              let host = parts.host, !host.isEmpty, let user = parts.user, !user.isEmpty
+        else { throw PostgresAddressError("expected postgres://user[:password]@host[:port]/database") }
+        let database = String(parts.path.drop { $0 == "/" })
+        guard !database.isEmpty, !database.contains("/") else { throw PostgresAddressError("the address names no database") }
+        if let port = parts.port, !(1...65_535).contains(port) { throw PostgresAddressError("the port must be 1 to 65535") }
+        let mode = parts.queryItems?.first { $0.name == "sslmode" }?.value
+        let loopback = host == "localhost" || host.hasPrefix("127.") || host == "::1"
+        let tls: PostgresClient.Configuration.TLS
+        switch mode ?? (loopback ? "disable" : "prefer") {
+        case "disable": tls = .disable
+        case "prefer": tls = .prefer(.makeClientConfiguration())
+        case "require", "verify-full": tls = .require(.makeClientConfiguration())
+        default: throw PostgresAddressError("sslmode must be disable, prefer or require")
+        }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: parts.port ?? 5432, username: user.removingPercentEncoding ?? user,
+            password: parts.password?.removingPercentEncoding, database: database, tls: tls
+        )
+        configuration.options.maximumConnections = max(2, maximumConnections)
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+
+    /// A transaction: committed when `body` returns, rolled back when it throws (its error is rethrown as
+    /// is, so a ``Refusal`` stays one). Once committed, the event log's readers are told to look.
+    func write<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            let result = try await client.withConnection { connection in
+                try await Self.transaction(connection, logger: logger, body)
+            }
+            await notify()
+            return result
+        } catch {
+            throw PostgresStoreError.wrapping(error)
+        }
+    }
+
+    /// Reads in one transaction, so that they see one snapshot.
+    func read<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withConnection { connection in
+                try await Self.transaction(connection, logger: logger, readOnly: true, body)
+            }
+        } catch {
+            throw PostgresStoreError.wrapping(error)
+        }
+    }
+
+    /// One statement, outside any explicit transaction.
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
+        do {
+            return try await client.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
+        } catch {
+            throw PostgresStoreError.wrapping(error)
+        }
+    }
+
+    /// Tells the event log's readers on every instance that something committed. After the commit, never
+    /// inside the transaction: a NOTIFY inside one takes a lock every committing writer in the cluster waits for.
+    /// A lost hint costs a reader no more than its next poll.
+    func notify() async {
+        do {
+            try await client.query("SELECT pg_notify(\(Self.channel), '')", logger: logger)
+        } catch {
+            logger.debug("event log hint not sent", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
+    static func transaction<Result: Sendable>(
+        _ connection: PostgresConnection, logger: Logger, readOnly: Bool = false, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await connection.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
+        let result: Result
+        do {
+            result = try await body(connection)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+        try await connection.query("COMMIT", logger: logger)
+        return result
+    }
+}
+
+/// A `--database` address Parlor cannot use; the message says why.
+public struct PostgresAddressError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension PostgresConnection {
+    /// Every row of one statement.
+    func rows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRandomAccessRow] {
+        try await self.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
+    }
+
+    /// The first row of one statement, if any.
+    func row(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRandomAccessRow? {
+        try await rows(query, logger: logger).first
+    }
+
+    /// Runs a statement that returns nothing.
+    func run(_ query: PostgresQuery, logger: Logger) async throws {
+        _ = try await self.query(query, logger: logger).collect()
+    }
+}
+
+extension PostgresRandomAccessRow {
+    /// The value of column `index`.
+    func at<Value: PostgresDecodable>(_ index: Int, as type: Value.Type = Value.self) throws -> Value {
+        try self[index].decode(Value.self)
+    }
+}
+
+/// A failure of the database, told without the statement's values (a message's text, a password hash):
+/// the server's SQLSTATE and message, or what happened to the connection.
+public struct PostgresStoreError: Error, CustomStringConvertible {
+    public let sqlState: String?
+    public let description: String
+
+    init(_ error: PSQLError) {
+        sqlState = error.sqlState
+        if let message = error.serverInfo?[.message] {
+            description = "PostgreSQL \(error.sqlState ?? "?"): \(message)"
+        } else {
+            description = "PostgreSQL connection: \(error.code)"
+        }
+    }
+
+    /// `error` told safely when it is the database's, as it is otherwise.
+    static func wrapping(_ error: any Error) -> any Error {
+        (error as? PSQLError).map(PostgresStoreError.init) ?? error
+    }
+}
+
+extension PSQLError {
+    /// The server's SQLSTATE ("23505" for a unique violation), when the server answered with an error.
+    var sqlState: String? { serverInfo?[.sqlState] }
+}
+
+extension Error {
+    /// Whether this is the server refusing a duplicate key.
+    var isUniqueViolation: Bool { (self as? PSQLError)?.sqlState == "23505" || (self as? PostgresStoreError)?.sqlState == "23505" }
+}

@@ -1,0 +1,199 @@
+import Logging
+import PostgresNIO
+
+// The schema, as named migrations, applied in order inside transactions under an advisory lock, so two
+// instances starting together migrate once. Append new ones; never edit one that has shipped.
+//
+// Unquoted names fold to lower case in PostgreSQL; they are written in camel case as in the SQLite schema.
+// Dates are seconds since 1970 (double precision), as SQLite keeps them, so values compare exactly.
+
+enum PostgresMigrations {
+    static let all: [(name: String, sql: [PostgresQuery])] = [
+        ("1-parlor", [
+            """
+            CREATE TABLE account (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                handle TEXT NOT NULL,
+                displayName TEXT NOT NULL,
+                timeZone TEXT NOT NULL,
+                locale TEXT NOT NULL,
+                avatarID BIGINT,
+                isBot BOOLEAN NOT NULL DEFAULT FALSE,
+                createdAt DOUBLE PRECISION NOT NULL,
+                passwordHash TEXT
+            )
+            """,
+            "CREATE UNIQUE INDEX account_handle ON account (lower(handle))",
+            """
+            CREATE TABLE chat (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                pairKey TEXT NOT NULL UNIQUE,
+                createdAt DOUBLE PRECISION NOT NULL,
+                lastMessageID BIGINT,
+                lastActivity DOUBLE PRECISION NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE member (
+                chatID BIGINT NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
+                userID BIGINT NOT NULL REFERENCES account(id),
+                lastReadMessageID BIGINT,
+                unreadCount BIGINT NOT NULL DEFAULT 0,
+                PRIMARY KEY (chatID, userID)
+            )
+            """,
+            "CREATE INDEX member_by_user ON member (userID, chatID)",
+            """
+            CREATE TABLE image (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                ownerID BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                purpose TEXT NOT NULL,
+                createdAt DOUBLE PRECISION NOT NULL,
+                state TEXT NOT NULL DEFAULT 'ready',
+                original TEXT
+            )
+            """,
+            "CREATE INDEX image_pending ON image (id) WHERE state = 'pending'",
+            """
+            CREATE TABLE imageVersion (
+                imageID BIGINT NOT NULL REFERENCES image(id) ON DELETE CASCADE,
+                role TEXT NOT NULL,
+                format TEXT NOT NULL,
+                width BIGINT NOT NULL,
+                height BIGINT NOT NULL,
+                hash TEXT NOT NULL,
+                byteCount BIGINT NOT NULL,
+                PRIMARY KEY (imageID, role)
+            )
+            """,
+            "CREATE INDEX imageVersion_by_hash ON imageVersion (hash)",
+            """
+            CREATE TABLE message (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                chatID BIGINT NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
+                senderID BIGINT NOT NULL REFERENCES account(id),
+                body TEXT NOT NULL,
+                createdAt DOUBLE PRECISION NOT NULL,
+                editedAt DOUBLE PRECISION,
+                replyToID BIGINT REFERENCES message(id),
+                token TEXT NOT NULL,
+                deletedAt DOUBLE PRECISION,
+                photoID BIGINT REFERENCES image(id) ON DELETE SET NULL,
+                photoState TEXT,
+                photoWidth BIGINT,
+                photoHeight BIGINT,
+                feedSource TEXT,
+                feedTitle TEXT,
+                feedLink TEXT,
+                feedDate DOUBLE PRECISION,
+                feedIconID BIGINT REFERENCES image(id),
+                UNIQUE (senderID, token)
+            )
+            """,
+            "CREATE INDEX message_by_chat ON message (chatID, id)",
+            "CREATE INDEX message_by_photo ON message (photoID) WHERE photoID IS NOT NULL",
+            "CREATE INDEX message_by_feed_icon ON message (feedIconID) WHERE feedIconID IS NOT NULL",
+            """
+            CREATE TABLE session (
+                idHash TEXT PRIMARY KEY,
+                userID BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                csrfToken TEXT NOT NULL,
+                createdAt DOUBLE PRECISION NOT NULL,
+                expiresAt DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX session_by_user ON session (userID)",
+            """
+            CREATE TABLE feedSubscription (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                chatID BIGINT NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
+                subscriberID BIGINT NOT NULL REFERENCES account(id),
+                url TEXT NOT NULL,
+                title TEXT,
+                createdAt DOUBLE PRECISION NOT NULL,
+                status TEXT NOT NULL,
+                newItems BIGINT NOT NULL DEFAULT 0,
+                statusAt DOUBLE PRECISION,
+                reason TEXT,
+                nextCheck DOUBLE PRECISION NOT NULL,
+                failures BIGINT NOT NULL DEFAULT 0,
+                etag TEXT,
+                lastModified TEXT,
+                iconURL TEXT,
+                iconID BIGINT REFERENCES image(id),
+                -- The instance checking it now, and until when: one fetch per feed, whatever the number of instances.
+                leaseHolder TEXT,
+                leaseUntil DOUBLE PRECISION,
+                UNIQUE (chatID, url)
+            )
+            """,
+            "CREATE INDEX feedSubscription_due ON feedSubscription (nextCheck)",
+            "CREATE INDEX feedSubscription_by_icon ON feedSubscription (iconID) WHERE iconID IS NOT NULL",
+            """
+            CREATE TABLE feedSeenKey (
+                subscriptionID BIGINT NOT NULL REFERENCES feedSubscription(id) ON DELETE CASCADE,
+                key TEXT NOT NULL,
+                seenAt DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (subscriptionID, key)
+            )
+            """,
+            // Stored events, written in the transaction of their change: kinds and ids, never rendered pages.
+            // Read in (xid, id) order below the oldest running transaction, so a late commit is never skipped.
+            """
+            CREATE TABLE eventLog (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                xid XID8 NOT NULL DEFAULT pg_current_xact_id(),
+                kind TEXT NOT NULL,
+                ids BIGINT[] NOT NULL,
+                token TEXT,
+                loggedAt TIMESTAMPTZ NOT NULL DEFAULT now()
+            )
+            """,
+            "CREATE INDEX eventLog_order ON eventLog (xid, id)",
+            // Where the log was last trimmed: a reader behind it has missed events and refreshes its pages.
+            "CREATE TABLE eventLogTrim (single BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (single), xid XID8 NOT NULL, id BIGINT NOT NULL)",
+            "INSERT INTO eventLogTrim (xid, id) VALUES ('0', 0)",
+            // Failed sign-ins per handle and per address, shared by every instance.
+            """
+            CREATE TABLE signInAttempt (
+                key TEXT PRIMARY KEY,
+                failures BIGINT NOT NULL,
+                windowStart DOUBLE PRECISION NOT NULL,
+                lockedUntil DOUBLE PRECISION
+            )
+            """,
+        ]),
+    ]
+
+    /// Brings the schema up to date; answers the names of the migrations applied now.
+    @discardableResult
+    static func migrate(_ database: PostgresDatabase) async throws -> [String] {
+        let logger = database.logger
+        do {
+            return try await migrations(database, logger)
+        } catch {
+            throw PostgresStoreError.wrapping(error)
+        }
+    }
+
+    private static func migrations(_ database: PostgresDatabase, _ logger: Logger) async throws -> [String] {
+        try await database.client.withConnection { connection in
+            try await PostgresDatabase.transaction(connection, logger: logger) { connection in
+                // One instance at a time; the others wait here, then find nothing left to do.
+                try await connection.run("SELECT pg_advisory_xact_lock(7460201)", logger: logger)
+                try await connection.run(
+                    "CREATE TABLE IF NOT EXISTS schemaMigration (name TEXT PRIMARY KEY, appliedAt TIMESTAMPTZ NOT NULL DEFAULT now())",
+                    logger: logger
+                )
+                let done = Set(try await connection.rows("SELECT name FROM schemaMigration", logger: logger).map { try $0.at(0, as: String.self) })
+                var applied: [String] = []
+                for migration in all where !done.contains(migration.name) {
+                    for statement in migration.sql { try await connection.run(statement, logger: logger) }
+                    try await connection.run("INSERT INTO schemaMigration (name) VALUES (\(migration.name))", logger: logger)
+                    applied.append(migration.name)
+                }
+                return applied
+            }
+        }
+    }
+}

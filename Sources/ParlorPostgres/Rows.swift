@@ -1,0 +1,76 @@
+import Foundation
+import ParlorDomain
+import PostgresNIO
+
+// Domain values out of rows, by column position, in the orders `Columns` lists (the SQLite store's orders).
+
+enum Columns {
+    static func message(in table: String? = nil) -> String {
+        qualified([
+            "id", "chatID", "senderID", "body", "createdAt", "editedAt", "replyToID", "deletedAt", "photoID", "photoState", "photoWidth", "photoHeight",
+            "feedSource", "feedTitle", "feedLink", "feedDate", "feedIconID",
+        ], by: table)
+    }
+
+    static func user(in table: String? = nil) -> String {
+        qualified(["id", "handle", "displayName", "timeZone", "locale", "avatarID", "isBot"], by: table)
+    }
+
+    static let message = message()
+    static let user = user()
+
+    private static func qualified(_ names: [String], by table: String?) -> String {
+        let prefix = table.map { "\($0)." } ?? ""
+        return names.map { prefix + $0 }.joined(separator: ", ")
+    }
+}
+
+extension User {
+    /// From the seven columns of ``Columns/user(in:)``, starting at `start`.
+    init(row: PostgresRandomAccessRow, at start: Int = 0) throws {
+        self.init(
+            id: UserID(try row.at(start, as: Int64.self)),
+            handle: try row.at(start + 1),
+            displayName: try row.at(start + 2),
+            timeZoneIdentifier: try row.at(start + 3),
+            localeIdentifier: try row.at(start + 4),
+            avatar: try row.at(start + 5, as: Int64?.self).map { ImageID($0) },
+            isBot: try row.at(start + 6)
+        )
+    }
+}
+
+extension Message {
+    /// From the seventeen columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL.
+    init?(row: PostgresRandomAccessRow, at start: Int = 0) throws {
+        guard let id = try row.at(start, as: Int64?.self) else { return nil }
+        var photo: MessagePhoto?
+        if let photoID = try row.at(start + 8, as: Int64?.self),
+           let state = try row.at(start + 9, as: String?.self).flatMap(PhotoState.init(rawValue:)) {
+            photo = MessagePhoto(
+                id: ImageID(photoID), state: state,
+                width: Int(try row.at(start + 10, as: Int64?.self) ?? 1), height: Int(try row.at(start + 11, as: Int64?.self) ?? 1)
+            )
+        }
+        var feed: FeedPost?
+        if let source = try row.at(start + 12, as: String?.self) {
+            feed = FeedPost(
+                source: source, title: try row.at(start + 13), link: try row.at(start + 14),
+                date: try row.at(start + 15, as: Double?.self).map { Date(timeIntervalSince1970: $0) },
+                icon: try row.at(start + 16, as: Int64?.self).map { ImageID($0) }
+            )
+        }
+        self.init(
+            id: MessageID(id),
+            chatID: ChatID(try row.at(start + 1, as: Int64.self)),
+            senderID: UserID(try row.at(start + 2, as: Int64.self)),
+            body: try row.at(start + 3),
+            createdAt: Date(timeIntervalSince1970: try row.at(start + 4)),
+            editedAt: try row.at(start + 5, as: Double?.self).map { Date(timeIntervalSince1970: $0) },
+            replyTo: try row.at(start + 6, as: Int64?.self).map { MessageID($0) },
+            deletedAt: try row.at(start + 7, as: Double?.self).map { Date(timeIntervalSince1970: $0) },
+            photo: photo,
+            feed: feed
+        )
+    }
+}

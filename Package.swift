@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(
             name: "ParlorStorageTests",
             dependencies: ["ParlorStorage", "ParlorPostgres", "ParlorEvents", "ParlorDomain", "HTTPTestSupport", "parlor-store-writer",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

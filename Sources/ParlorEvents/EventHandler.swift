@@ -44,6 +44,7 @@ public final class EventHandler: Sendable {
         self.paths = Paths(basePath: basePath)
         self.renderer = FragmentRenderer(templates: templates, encoding: encoding)
         bus.subscribe { [work] event in work.push(.event(event)) }
+        bus.onMissedEvents { [work] in work.push(.refreshAll) }
     }
 
     /// Applies published events and registers pages, in order, until cancelled. Events published meanwhile
@@ -113,6 +114,15 @@ public final class EventHandler: Sendable {
                 }
             case .settle(let continuation):
                 continuation.resume()
+            case .refreshAll:
+                let refresh = renderer.update(.refresh, "page", nil)
+                let pages = registry.withLock { registry in
+                    (registry.byViewer.values.flatMap(\.values) + registry.byFeeds.values.flatMap(\.values)).reduce(into: [ObjectIdentifier: any Listener]()) {
+                        $0[ObjectIdentifier($1.listener)] = $1.listener
+                    }
+                }
+                for listener in pages.values { listener.receive(refresh) }
+                logger.warning("events were missed; every open page was told to reload", metadata: ["pages": "\(pages.count)"])
             }
         }
     }

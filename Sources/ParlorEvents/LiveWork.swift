@@ -7,6 +7,8 @@ enum LiveWork: Sendable {
     case event(PublishedEvent)
     case register(any Listener, PageSubscription, CheckedContinuation<ListenerRegistration, any Error>)
     case settle(CheckedContinuation<Void, Never>)
+    /// Events were lost on the way here: every open page reloads.
+    case refreshAll
 }
 
 /// The queue in front of the live pages: producers on any thread add work; the one consumer takes

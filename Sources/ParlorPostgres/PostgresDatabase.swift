@@ -10,7 +10,8 @@ public final class PostgresDatabase: Sendable {
     static let channel = "parlor_events"
 
     let client: PostgresClient
-    let configuration: PostgresClient.Configuration
+    /// For connections of their own outside the pool (the event log's listener).
+    let connectionConfiguration: PostgresConnection.Configuration
     let logger: Logger
     /// Keeps the pool's connections until ``close()``.
     private let runner: Task<Void, Never>
@@ -18,7 +19,8 @@ public final class PostgresDatabase: Sendable {
     /// `url`: `postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]`. TLS is
     /// preferred unless the host is a loopback address or `sslmode` says otherwise.
     public init(url: String, maximumConnections: Int = 20, logger: Logger) throws {
-        configuration = try Self.configuration(url: url, maximumConnections: maximumConnections)
+        let (configuration, connection) = try Self.configurations(url: url, maximumConnections: maximumConnections)
+        connectionConfiguration = connection
         self.logger = logger
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
@@ -32,7 +34,9 @@ public final class PostgresDatabase: Sendable {
 
     deinit { runner.cancel() }
 
-    static func configuration(url: String, maximumConnections: Int) throws -> PostgresClient.Configuration {
+    static func configurations(
+        url: String, maximumConnections: Int
+    ) throws -> (PostgresClient.Configuration, PostgresConnection.Configuration) {
         guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
               let host = parts.host, !host.isEmpty, let user = parts.user, !user.isEmpty
         else { throw PostgresAddressError("expected postgres://user[:password]@host[:port]/database") }
@@ -42,19 +46,25 @@ public final class PostgresDatabase: Sendable {
         let mode = parts.queryItems?.first { $0.name == "sslmode" }?.value
         let loopback = host == "localhost" || host.hasPrefix("127.") || host == "::1"
         let tls: PostgresClient.Configuration.TLS
+        let connectionTLS: PostgresConnection.Configuration.TLS
         switch mode ?? (loopback ? "disable" : "prefer") {
-        case "disable": tls = .disable
-        case "prefer": tls = .prefer(.makeClientConfiguration())
-        case "require", "verify-full": tls = .require(.makeClientConfiguration())
+        case "disable": (tls, connectionTLS) = (.disable, .disable)
+        case "prefer": (tls, connectionTLS) = try (.prefer(.makeClientConfiguration()), .prefer(.init(configuration: .makeClientConfiguration())))
+        case "require", "verify-full":
+            (tls, connectionTLS) = try (.require(.makeClientConfiguration()), .require(.init(configuration: .makeClientConfiguration())))
         default: throw PostgresAddressError("sslmode must be disable, prefer or require")
         }
+        let username = user.removingPercentEncoding ?? user, password = parts.password?.removingPercentEncoding
         var configuration = PostgresClient.Configuration(
-            host: host, port: parts.port ?? 5432, username: user.removingPercentEncoding ?? user,
-            password: parts.password?.removingPercentEncoding, database: database, tls: tls
+            host: host, port: parts.port ?? 5432, username: username, password: password, database: database, tls: tls
         )
         configuration.options.maximumConnections = max(2, maximumConnections)
         configuration.options.connectTimeout = .seconds(5)
-        return configuration
+        var connection = PostgresConnection.Configuration(
+            host: host, port: parts.port ?? 5432, username: username, password: password, database: database, tls: connectionTLS
+        )
+        connection.options.connectTimeout = .seconds(5)
+        return (configuration, connection)
     }
 
     /// A transaction: committed when `body` returns, rolled back when it throws (its error is rethrown as

@@ -7,6 +7,13 @@ public protocol EventBus: Sendable {
     /// Delivers every event published from now on to `receiver`, in order. One receiver: the live pages of
     /// this instance. `receiver` must return at once (it queues the event).
     func subscribe(_ receiver: @escaping @Sendable (PublishedEvent) -> Void)
+    /// Tells `handler` when this instance lost events (it fell behind what the database's event log keeps):
+    /// every open page must then reload. A bus that loses nothing never calls it.
+    func onMissedEvents(_ handler: @escaping @Sendable () -> Void)
+}
+
+extension EventBus {
+    public func onMissedEvents(_ handler: @escaping @Sendable () -> Void) {}
 }
 
 /// An event on the bus, with the request that caused it (for log lines about its fan-out).

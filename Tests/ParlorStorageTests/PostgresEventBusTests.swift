@@ -1,0 +1,175 @@
+import Foundation
+import HTTPTestSupport
+import Logging
+import ParlorDomain
+import ParlorEvents
+@testable import ParlorPostgres
+import PostgresNIO
+import Synchronization
+import Testing
+
+/// The event log read by several instances of one database: each applies every stored event once, in log
+/// order, its own included, also when a transaction commits late, the listener's connection drops, or an
+/// instance falls behind the log's retention.
+@Suite(.serialized) struct PostgresEventBusTests {
+    /// One Parlor instance: its own pool on the shared database, its store and its bus, and what its pages got.
+    final class Instance: Sendable {
+        let store: PostgresChatStore
+        let bus: PostgresEventBus
+        /// What this instance's pages were handed, and how often they were told to reload.
+        final class Inbox: Sendable {
+            let events = Mutex<[DomainEvent]>([])
+            let missed = Atomic<Int>(0)
+        }
+
+        let inbox = Inbox()
+        private let reader: Task<Void, Never>?
+
+        init(url: String, reading: Bool = true, retention: Duration = .seconds(3_600)) async throws {
+            var logger = Logger(label: "parlor.test")
+            logger.logLevel = .critical
+            store = try await PostgresChatStore(database: PostgresDatabase(url: url, maximumConnections: 4, logger: logger))
+            bus = PostgresEventBus(store: store, changes: nil, poll: .milliseconds(200), retention: retention, logger: logger)
+            bus.subscribe { [inbox] published in inbox.events.withLock { $0.append(published.event) } }
+            bus.onMissedEvents { [inbox] in inbox.missed.add(1, ordering: .relaxed) }
+            reader = reading ? Task { [bus] in await bus.run() } : nil
+            // Started as an instance starts: its cursor is set before anything happens.
+            if reading { try await PostgresEventBusTests.eventually("listening") { bus.isHealthy } }
+        }
+
+        var events: [DomainEvent] { inbox.events.withLock { $0 } }
+        var missedCount: Int { inbox.missed.load(ordering: .relaxed) }
+
+        var sent: [Message] {
+            inbox.events.withLock { events in events.compactMap { if case .message(.sent(let message, _)) = $0 { message } else { nil } } }
+        }
+
+        func stop() {
+            reader?.cancel()
+            store.database.close()
+        }
+    }
+
+    static func eventually(_ what: Comment, within seconds: Double = 20, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("not within \(seconds) s: \(what)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    static func people(_ store: PostgresChatStore) async throws -> (User, User, Chat) {
+        let ana = try await store.createUser(NewUser(handle: "ana", displayName: "Ana"), at: .at(0))
+        let ben = try await store.createUser(NewUser(handle: "ben", displayName: "Ben"), at: .at(0))
+        return (ana, ben, try await store.createChat(between: ana.id, and: ben.id, at: .at(0)))
+    }
+
+    @Test func everyInstanceGetsEveryStoredEventOnceInTheSameOrderItsOwnIncluded() async throws {
+        let url = try TestPostgres.shared.newDatabase()
+        let first = try await Instance(url: url), second = try await Instance(url: url)
+        defer { first.stop(); second.stop() }
+        let (ana, ben, chat) = try await Self.people(first.store)
+        // Sends through both instances at once, and an edit and a read mark through each.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                let (store, sender) = index.isMultiple(of: 2) ? (first.store, ana) : (second.store, ben)
+                group.addTask {
+                    _ = try await store.send(OutgoingMessage(chatID: chat.id, senderID: sender.id, body: "m\(index)", token: "t\(index)", createdAt: .at(Double(index))))
+                }
+            }
+            try await group.waitForAll()
+        }
+        let some = try await first.store.messages(in: chat.id, before: nil, limit: 1).messages[0]
+        _ = try await second.store.edit(MessageEdit(messageID: some.id, editorID: some.senderID, body: "edited", editedAt: .at(50)))
+        _ = try await first.store.markRead(ReadReport(chatID: chat.id, readerID: ana.id))
+
+        for instance in [first, second] {
+            try await Self.eventually("40 sends, an edit and a read on each instance") {
+                instance.events.count >= 45 && instance.events.contains { if case .message(.userRead) = $0 { true } else { false } }
+            }
+            let sent = instance.sent
+            #expect(sent.count == 40, "each send once")
+            #expect(Set(sent.map(\.body)).count == 40)
+        }
+        try await Task.sleep(for: .milliseconds(600))  // a few more polls: nothing may come twice
+        #expect(first.events == second.events, "the same events in the same order")
+        #expect(first.events.count == 45, "2 people, 1 chat, 40 sends, 1 edit, 1 read: nothing twice")
+    }
+
+    @Test func aTransactionThatCommitsLateIsStillDeliveredOnce() async throws {
+        let url = try TestPostgres.shared.newDatabase()
+        let instance = try await Instance(url: url)
+        defer { instance.stop() }
+        let (ana, _, chat) = try await Self.people(instance.store)
+        let early = try await instance.store.send(OutgoingMessage(chatID: chat.id, senderID: ana.id, body: "early", token: "early", createdAt: .at(1)))
+        try await Self.eventually("the first message") { instance.sent.count == 1 }
+
+        // A transaction takes its log id now and commits after later ones did.
+        let database = instance.store.database
+        let logger = Logger(label: "late")
+        let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration, id: 9, logger: logger)
+        try await connection.query("BEGIN", logger: logger)
+        try await connection.query("UPDATE message SET body = 'late edit', editedAt = 2 WHERE id = \(early.id.rawValue)", logger: logger)
+        try await connection.query("INSERT INTO eventLog (kind, ids) VALUES ('message.edited', ARRAY[\(early.id.rawValue)]::BIGINT[])", logger: logger)
+        _ = try await instance.store.send(OutgoingMessage(chatID: chat.id, senderID: ana.id, body: "after", token: "after", createdAt: .at(3)))
+        let ids = try await connection.query("SELECT id FROM eventLog ORDER BY id", logger: logger).collect().map { try $0.decode(Int64.self) }
+        #expect(ids.count == 6, "users, chat, early, the late edit (uncommitted, seen by its own transaction), after")
+        // "after" is visible and its id is larger than the open transaction's: a cursor on ids alone would
+        // pass the late one by.
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(instance.sent.count == 1, "held back behind the open transaction")
+        try await connection.query("COMMIT", logger: logger)
+        await database.notify()
+        try await connection.close()
+
+        try await Self.eventually("the late edit and the later send") { instance.events.count == 6 }
+        let kinds = instance.events.map(\.kind)
+        #expect(kinds.suffix(2) == ["message.edited", "message.sent"], "in transaction order")
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(instance.events.count == 6, "nothing twice")
+    }
+
+    @Test func aDroppedListenerReconnectsAndNothingIsMissed() async throws {
+        let url = try TestPostgres.shared.newDatabase()
+        let instance = try await Instance(url: url)
+        defer { instance.stop() }
+        let (ana, _, chat) = try await Self.people(instance.store)
+        try await Self.eventually("listening") { instance.bus.isHealthy }
+        let database = url.split(separator: "/").last.map(String.init)!
+        // Ends the listener's connection from the server's side, as a restart or a network cut would.
+        let ended = try TestPostgres.shared.sql(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(database)' AND query LIKE 'LISTEN%'"
+        )
+        #expect(ended == "1")
+        for index in 0..<5 {
+            _ = try await instance.store.send(OutgoingMessage(chatID: chat.id, senderID: ana.id, body: "m\(index)", token: "t\(index)", createdAt: .at(Double(index))))
+        }
+        try await Self.eventually("every message after the drop") { instance.sent.count == 5 }
+        try await Self.eventually("listening again") { instance.bus.isHealthy }
+        let listeners = try TestPostgres.shared.sql("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND query LIKE 'LISTEN%'")
+        #expect(listeners == "1", "a new LISTEN connection")
+    }
+
+    @Test func anInstanceBehindTheLogsRetentionReloadsItsPages() async throws {
+        let url = try TestPostgres.shared.newDatabase()
+        let writer = try await Instance(url: url, reading: false, retention: .zero)
+        let late = try await Instance(url: url, reading: false)
+        defer { writer.stop(); late.stop() }
+        await late.bus.catchUp()  // its cursor: the log's start
+        let (ana, _, chat) = try await Self.people(writer.store)
+        _ = try await writer.store.send(OutgoingMessage(chatID: chat.id, senderID: ana.id, body: "gone", token: "gone", createdAt: .at(1)))
+        await writer.bus.trim()
+        #expect(try TestPostgres.shared.sql("SELECT count(*) FROM eventLog", database: String(url.split(separator: "/").last!)) == "0")
+        await late.bus.catchUp()
+        #expect(late.missedCount == 1, "its pages are told to reload")
+        #expect(late.events.isEmpty)
+        // From there on it reads as usual.
+        _ = try await writer.store.send(OutgoingMessage(chatID: chat.id, senderID: ana.id, body: "kept", token: "kept", createdAt: .at(2)))
+        await late.bus.catchUp()
+        #expect(late.sent.map(\.body) == ["kept"])
+        #expect(late.missedCount == 1)
+    }
+}

@@ -25,6 +25,8 @@ public struct ParlorBot: EventObserver {
             let created = await router.send(.signingUp(NewUser(handle: handle, displayName: "Parlor Bot", isBot: true)))
             switch created {
             case .signedUp(let bot): user = bot
+            // Another instance starting at the same moment made it first.
+            case .signUpFailed(_, .handleTaken): user = try await store.user(handle: handle)
             case .signUpFailed(_, let reason): throw reason
             default: break
             }

@@ -61,3 +61,29 @@ extension PostgresChatStore {
         }
     }
 }
+
+// Failed sign-ins, counted across instances.
+
+extension PostgresChatStore: SignInFailureStore {
+    public func signInFailures(of keys: [String], since: Date) async throws -> [String: [Date]] {
+        let rows = try await database.rows("SELECT key, at FROM signInFailure WHERE key = ANY(\(keys)) AND at >= \(since.timeIntervalSince1970) ORDER BY at")
+        var failures: [String: [Date]] = [:]
+        for row in rows { failures[try row.at(0, as: String.self), default: []].append(Date(timeIntervalSince1970: try row.at(1))) }
+        return failures
+    }
+
+    public func recordSignInFailure(keys: [String], at date: Date, forgetting: Date) async throws {
+        try await database.write { [logger] connection in
+            try await connection.run("DELETE FROM signInFailure WHERE key = ANY(\(keys)) AND at < \(forgetting.timeIntervalSince1970)", logger: logger)
+            try await connection.run(
+                "INSERT INTO signInFailure (key, at) SELECT key, \(date.timeIntervalSince1970) FROM unnest(\(keys)) AS key", logger: logger
+            )
+        }
+    }
+
+    public func forgetSignInFailures(of key: String) async throws {
+        try await database.write { [logger] connection in
+            try await connection.run("DELETE FROM signInFailure WHERE key = \(key)", logger: logger)
+        }
+    }
+}

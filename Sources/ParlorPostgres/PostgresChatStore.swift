@@ -21,6 +21,11 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
         sends = PostgresGroupCommit(database: database)
     }
 
+    /// Brings the schema of `database` up to date without opening a store; answers the migrations applied.
+    public static func migrate(_ database: PostgresDatabase) async throws -> [String] {
+        try await PostgresMigrations.migrate(database)
+    }
+
     // MARK: People
 
     public func createUser(_ user: NewUser, at date: Date) async throws -> User {

@@ -22,7 +22,10 @@ public final class PostgresDatabase: Sendable {
         let (configuration, connection) = try Self.configurations(url: url, maximumConnections: maximumConnections)
         connectionConfiguration = connection
         self.logger = logger
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // The pool's own lines (each failed attempt to reconnect) only from warnings up: Parlor says what matters.
+        var background = logger
+        background.logLevel = max(logger.logLevel, .warning)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: background)
         self.client = client
         runner = Task { await client.run() }
     }

@@ -40,6 +40,8 @@ public final class PostgresEventBus: EventBus {
     /// Only the reading loop touches it.
     private let cursor = Mutex<Cursor?>(nil)
     private let listening = Atomic<Bool>(false)
+    /// Whether the last read of the log failed: its error is logged once, not at every poll.
+    private let readFailing = Atomic<Bool>(false)
     /// When the log was last read without an error (seconds of the monotonic clock), for readiness.
     private let lastRead = Mutex<ContinuousClock.Instant?>(nil)
     private let batch = 500
@@ -135,8 +137,10 @@ public final class PostgresEventBus: EventBus {
     private func listen(_ wake: AsyncStream<Void>.Continuation) async {
         var delay = Duration.milliseconds(100)
         while !Task.isCancelled {
+            var opened: PostgresConnection?
             do {
                 let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration, id: 1, logger: logger)
+                opened = connection
                 try await withTaskCancellationHandler {
                     let notifications = try await connection.listen(PostgresDatabase.channel)
                     listening.store(true, ordering: .relaxed)
@@ -147,12 +151,13 @@ public final class PostgresEventBus: EventBus {
                 } onCancel: {
                     connection.close().whenComplete { _ in }
                 }
-                try? await connection.close()
             } catch {
-                if !Task.isCancelled {
+                if !Task.isCancelled, listening.load(ordering: .relaxed) || delay == .milliseconds(100) {
                     logger.warning("the event log's listener lost its connection; reconnecting", metadata: ["error": "\(PostgresStoreError.wrapping(error))"])
                 }
             }
+            // Closed whatever happened: a connection is never left to go away open.
+            try? await opened?.close()
             listening.store(false, ordering: .relaxed)
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(5))
@@ -201,8 +206,11 @@ public final class PostgresEventBus: EventBus {
                 if rows.count < batch { break }
             }
             cursor.withLock { $0 = position }
+            if readFailing.exchange(false, ordering: .relaxed) { logger.notice("the event log is read again") }
         } catch {
-            logger.error("the event log could not be read", metadata: ["error": "\(PostgresStoreError.wrapping(error))"])
+            if !readFailing.exchange(true, ordering: .relaxed) {
+                logger.error("the event log could not be read; retrying at every poll", metadata: ["error": "\(PostgresStoreError.wrapping(error))"])
+            }
         }
     }
 

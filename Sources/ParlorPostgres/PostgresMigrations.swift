@@ -154,14 +154,8 @@ enum PostgresMigrations {
             "CREATE TABLE eventLogTrim (single BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (single), xid XID8 NOT NULL, id BIGINT NOT NULL)",
             "INSERT INTO eventLogTrim (xid, id) VALUES ('0', 0)",
             // Failed sign-ins per handle and per address, shared by every instance.
-            """
-            CREATE TABLE signInAttempt (
-                key TEXT PRIMARY KEY,
-                failures BIGINT NOT NULL,
-                windowStart DOUBLE PRECISION NOT NULL,
-                lockedUntil DOUBLE PRECISION
-            )
-            """,
+            "CREATE TABLE signInFailure (key TEXT NOT NULL, at DOUBLE PRECISION NOT NULL)",
+            "CREATE INDEX signInFailure_by_key ON signInFailure (key, at)",
         ]),
     ]
 

@@ -1,21 +1,35 @@
 import ArgumentParser
 import Foundation
+import Logging
+import ParlorPostgres
 import ParlorStorage
 
 /// `parlor migrate`: brings the database's schema up to date without serving (`parlor serve` does it too
 /// at start; this is for a deployment that migrates as a step of its own).
-struct Migrate: ParsableCommand {
+struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Apply the database migrations, then exit.")
 
-    @Option(help: "The SQLite file (created when missing).")
+    @Option(help: "The SQLite file (created when missing), or a PostgreSQL address (postgres://user@host/database).")
     var database = "parlor.sqlite"
 
-    func run() throws {
+    func run() async throws {
+        guard Stores.isPostgres(database) else {
+            do {
+                let applied = try StoreMaintenance.migrate(path: database)
+                print(applied.isEmpty ? "\(database): up to date" : "\(database): applied \(applied.joined(separator: ", "))")
+            } catch {
+                FileHandle.standardError.write(Data("parlor migrate: \(error.description)\n".utf8))
+                throw ExitCode(74)
+            }
+            return
+        }
         do {
-            let applied = try StoreMaintenance.migrate(path: database)
-            print(applied.isEmpty ? "\(database): up to date" : "\(database): applied \(applied.joined(separator: ", "))")
+            let connection = try PostgresDatabase(url: database, maximumConnections: 2, logger: Logger(label: "parlor.migrate"))
+            defer { connection.close() }
+            let applied = try await PostgresChatStore.migrate(connection)
+            print(applied.isEmpty ? "PostgreSQL: up to date" : "PostgreSQL: applied \(applied.joined(separator: ", "))")
         } catch {
-            FileHandle.standardError.write(Data("parlor migrate: \(error.description)\n".utf8))
+            FileHandle.standardError.write(Data("parlor migrate: \(error)\n".utf8))
             throw ExitCode(74)
         }
     }
@@ -31,6 +45,10 @@ struct Backup: ParsableCommand {
     var database = "parlor.sqlite"
 
     func run() throws {
+        guard !Stores.isPostgres(database) else {
+            FileHandle.standardError.write(Data("parlor backup: copies a SQLite file; back PostgreSQL up with its own tools (pg_dump, base backups)\n".utf8))
+            throw ExitCode(64)
+        }
         do {
             let messages = try StoreMaintenance.backup(from: database, to: path)
             print("\(path): a copy of \(database) with \(messages) messages")

@@ -6,6 +6,7 @@ import ParlorBots
 import ParlorFeeds
 import ParlorDomain
 import ParlorImages
+import ParlorPostgres
 import ParlorStorage
 import ParlorTemplates
 import ParlorWeb
@@ -28,8 +29,12 @@ struct Serve: AsyncParsableCommand {
     var reloadTemplates = false
     @Flag(help: "Serve /gallery: every screen in every state, rendered from the fixtures (development).")
     var gallery = false
-    @Option(help: "The SQLite file people, chats and messages are kept in (created when missing).")
+    @Option(help: "The SQLite file people, chats and messages are kept in (created when missing), or a PostgreSQL address shared by several instances (postgres://user[:password]@host[:port]/database).")
     var database = "parlor.sqlite"
+    @Option(help: "PostgreSQL: connections this instance opens for requests (a quarter as many more for live pages, one for the event log).")
+    var databaseConnections = 16
+    @Option(help: "PostgreSQL: seconds the event log keeps events; an instance further behind reloads its pages.")
+    var eventLogRetention: Double = 3_600
     @Option(help: "Folder of image files, named by their hash (default: 'media' beside the database).")
     var media: String?
     @Option(help: "Largest photo upload, in megabytes.")
@@ -121,6 +126,10 @@ struct Serve: AsyncParsableCommand {
         guard (1...100_000).contains(progressiveJpegMegabytes) else { throw ValidationError("--progressive-jpeg-megabytes must be 1 to 100000") }
         guard (1...256).contains(imageThreads) else { throw ValidationError("--image-threads must be 1 to 256") }
         guard (0...10_000).contains(imageWaitingLimit) else { throw ValidationError("--image-waiting-limit must be 0 to 10000") }
+        guard (2...1_000).contains(databaseConnections) else { throw ValidationError("--database-connections must be 2 to 1000") }
+        guard eventLogRetention >= 60, eventLogRetention <= 30 * 86_400 else {
+            throw ValidationError("--event-log-retention must be 60 seconds to 30 days")
+        }
     }
 
     func run() async throws {
@@ -157,8 +166,9 @@ struct Serve: AsyncParsableCommand {
         web.eventStreamsPerAccount = streamsPerAccount
         web.passwordWaitingLimit = passwordWaitingLimit
         web.pageCacheBytes = pageCacheMegabytes * 1024 * 1024
-        // Beside the database: "data/parlor.sqlite" keeps its images in "data/media".
-        web.mediaFolder = media ?? (database.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        // Beside the database: "data/parlor.sqlite" keeps its images in "data/media"; with PostgreSQL, "media"
+        // (several instances must share one folder: the instance that processes a photo is not always the one that serves it).
+        web.mediaFolder = media ?? (Stores.isPostgres(database) ? "media" : database.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             .nonEmpty.map { $0 + "/media" } ?? (database.hasPrefix("/") ? "/media" : "media"))
         web.imageLimits = ImageLimits(
             maximumBytes: imageMegabytes * 1_000_000, maximumPixels: imageMegapixels * 1_000_000,
@@ -171,19 +181,24 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode(70)
         }
         // The store and Parlor Bot are chosen here; the web app is handed them.
-        let store: SQLiteChatStore
-        let liveStore: SQLiteChatStore
+        let stores: Stores
         do {
-            store = try SQLiteChatStore(path: database)
-            // The same file on connections of their own, for the live pages' reads.
-            liveStore = try SQLiteChatStore(path: database)
+            stores = try await Stores.open(
+                database, connections: databaseConnections, retention: .milliseconds(Int64(eventLogRetention * 1_000)), logger: logger
+            )
         } catch {
-            logger.critical("the database could not be opened", metadata: ["path": "\(database)", "error": "\(error)"])
+            // Never the address itself: it may hold a password.
+            logger.critical("the database could not be opened", metadata: [
+                "database": "\(Stores.isPostgres(database) ? "postgres" : database)", "error": "\(error)",
+            ])
             throw ExitCode(74)
         }
+        let store = stores.store
         let clock = SystemClock()
         // The server's: its streams read live updates from it, and the app shares each update there once.
         let eventRing = EventRing()
+        var busHealth: (@Sendable () -> Bool)?
+        if let eventLog = stores.eventLog { busHealth = { eventLog.isHealthy } }
         let app: ParlorApp
         do {
             // Prometheus through swift-metrics: every metric made once, in ParlorMetrics, on this registry.
@@ -199,8 +214,9 @@ struct Serve: AsyncParsableCommand {
                 return buffer
             })
             app = try await ParlorApp(
-                configuration: web, store: store, images: images, liveStore: liveStore, clock: clock, eventRing: eventRing, metrics: metrics,
-                logger: logger
+                configuration: web, store: store, images: images, liveStore: stores.liveStore, bus: stores.bus, clock: clock, eventRing: eventRing,
+                metrics: metrics, changes: stores.changes, signInFailures: stores.signInFailures,
+                busHealth: busHealth, logger: logger
             )
         } catch let error as TemplateLoadError {
             // Every mistake with its file and line; a broken template never starts serving blank text.
@@ -236,13 +252,13 @@ struct Serve: AsyncParsableCommand {
             server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)), drainDelay: .milliseconds(Int64(drainDelay * 1000)),
             startDraining: { app.startDraining() }
         )
+        // Stopped in reverse order: the HTTP front first (no new events), the poller, the event log, then the live pages.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: LiveUpdatesService(app: app))]
+        if let eventLog = stores.eventLog { services.append(.init(service: EventLogService(bus: eventLog))) }
+        services += [.init(service: MediaService(app: app)), .init(service: FeedService(poller: poller)), .init(service: service)]
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                // Stopped in reverse order: the HTTP front first (no new events), the poller, then the live pages.
-                services: [
-                    .init(service: LiveUpdatesService(app: app)), .init(service: MediaService(app: app)), .init(service: FeedService(poller: poller)),
-                    .init(service: service),
-                ],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

@@ -1,7 +1,8 @@
 // A real PostgreSQL server for the tests: Debian's binaries, a cluster made in a temporary folder, listening on
 // 127.0.0.1 at a free port, run as the `postgres` user when the tests run as root (PostgreSQL refuses root).
 // One server for the whole test process, started by the first test that asks; each test gets a database
-// of its own. It is stopped by its PID, and its folder removed, when the test process exits.
+// of its own. A test that stops and starts its server makes one of its own. Each is stopped by its PID, and
+// its folder removed, when the test process exits.
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -11,16 +12,30 @@ public final class TestPostgres: @unchecked Sendable {
     /// The server of this test process, started on first use.
     public static let shared: TestPostgres = {
         do {
-            let server = try TestPostgres()
-            running = server
-            atexit { TestPostgres.running?.stopForExit() }
-            return server
+            return try TestPostgres()
         } catch {
             fatalError("PostgreSQL could not start for the tests: \(error)")
         }
     }()
 
-    nonisolated(unsafe) private static var running: TestPostgres?
+    /// Every server started, stopped at exit.
+    private static let running = Running()
+
+    private final class Running: @unchecked Sendable {
+        let lock = NSLock()
+        var servers: [TestPostgres] = []
+
+        func add(_ server: TestPostgres) {
+            lock.withLock {
+                if servers.isEmpty { atexit { TestPostgres.running.stopAll() } }
+                servers.append(server)
+            }
+        }
+
+        func stopAll() {
+            for server in lock.withLock({ servers }) { server.stopForExit() }
+        }
+    }
 
     public let port: Int
     public let folder: String
@@ -30,12 +45,14 @@ public final class TestPostgres: @unchecked Sendable {
     private static let binaries = "/usr/lib/postgresql/15/bin"
     private static let asRoot = getuid() == 0
 
-    private init() throws {
+    /// A server of its own, in a new folder, on a free port.
+    public init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-pg-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if Self.asRoot { try Self.run("/bin/chown", ["postgres:postgres", folder]) }
         try Self.run(Self.binaries + "/initdb", ["-D", folder + "/data", "-U", "parlor", "-A", "trust", "-E", "UTF8", "--no-sync"], asPostgres: true)
         port = try Self.freePort()
+        Self.running.add(self)
         try start()
     }
 
@@ -86,12 +103,13 @@ public final class TestPostgres: @unchecked Sendable {
     }
 
     private func stopForExit() {
-        guard let process = lock.withLock({ server }) else { return }
-        process.send(SIGQUIT)
-        for _ in 0..<100 {
-            var status: Int32 = 0
-            if waitpid(process.pid, &status, WNOHANG) == process.pid { break }
-            usleep(20_000)
+        if let process = lock.withLock({ server }) {
+            process.send(SIGQUIT)
+            for _ in 0..<100 {
+                var status: Int32 = 0
+                if waitpid(process.pid, &status, WNOHANG) == process.pid { break }
+                usleep(20_000)
+            }
         }
         try? FileManager.default.removeItem(atPath: folder)
     }

@@ -48,6 +48,10 @@ public final class FeedPoller: EventObserver {
         }
         switch await router.send(.signingUp(NewUser(handle: handle, displayName: "Feeds", isBot: true))) {
         case .signedUp(let user): return user
+        case .signUpFailed(_, .handleTaken):
+            // Another instance starting at the same moment made it first.
+            guard let made = try await store.user(handle: handle), made.isBot else { throw Refusal.handleTaken(handle) }
+            return made
         case .signUpFailed(_, let reason): throw reason
         default: throw Refusal.unavailable
         }

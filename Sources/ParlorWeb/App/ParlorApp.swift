@@ -48,17 +48,23 @@ public final class ParlorApp: Sendable {
     public let metrics: ParlorMetrics
     /// Set once shutdown begins: `/readyz` answers 503 so a proxy stops sending new work here.
     let draining = Atomic<Bool>(false)
+    /// Whether the event bus receives other instances' events (a shared database's listener); `/readyz` asks.
+    let busHealth: (@Sendable () -> Bool)?
 
     /// Compiles the templates and wires the event router and the live pages to `store` (`liveStore`, when
     /// given, for the live pages' reads) and `bus`; live updates are shared in `eventRing`, the ring of the
     /// server that will serve the app. Throws ``TemplateLoadError`` for a template mistake. Run
-    /// ``runLiveUpdates()`` while serving.
+    /// ``runLiveUpdates()`` while serving. Several instances on one database share `changes` with their bus
+    /// (which counts other instances' changes), keep sign-in failures in `signInFailures`, and report the
+    /// bus's `busHealth` on `/readyz`.
     public init(
         configuration: WebConfiguration, store: any ChatStore & AccountStore & ImageStore & FeedStore, images: any ImageService,
         liveStore: (any ChatStore)? = nil,
         bus: any EventBus = InProcessEventBus(), clock: any WallClock = SystemClock(), eventRing: EventRing = EventRing(),
-        metrics: ParlorMetrics = ParlorMetrics(), logger: Logger
+        metrics: ParlorMetrics = ParlorMetrics(), changes: ChangeCounters = ChangeCounters(), signInFailures: (any SignInFailureStore)? = nil,
+        busHealth: (@Sendable () -> Bool)? = nil, logger: Logger
     ) async throws {
+        self.busHealth = busHealth
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
@@ -80,7 +86,6 @@ public final class ParlorApp: Sendable {
             store: liveStore ?? store, clock: clock, basePath: configuration.basePath, logger: logger, dateLabels: dateLabels, bus: bus, templates: { templates.current },
             encoding: encoder
         )
-        let changes = ChangeCounters()
         events = EventRouter(store: store, bus: bus, clock: clock, changes: changes, logger: logger)
         self.metrics = metrics
         events.addObserver(metrics)
@@ -96,7 +101,7 @@ public final class ParlorApp: Sendable {
             accounts: store, chats: store, clock: clock, lifetime: configuration.sessionLifetime,
             cookiePath: configuration.basePath.isEmpty ? "/" : configuration.basePath
         )
-        throttle = SignInThrottle(limits: configuration.signInLimits)
+        throttle = SignInThrottle(limits: configuration.signInLimits, shared: signInFailures)
         accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)
         decoyHash = try await passwords.hashed("parlor-decoy-password")
         photoSlots = PhotoSlots(limit: configuration.photosInProgress)

@@ -101,7 +101,7 @@ extension ParlorApp {
         let builder = AuthFormBuilder(paths: paths, csrfToken: request.form["csrf"] ?? "")
         let normalized = (try? Handle.normalized(handle)) ?? handle.lowercased()
         let now = clock.now
-        if let wait = throttle.wait(handle: normalized, address: origin.address, now: now) {
+        if let wait = await throttle.wait(handle: normalized, address: origin.address, now: now) {
             metrics.signInLockouts.increment()
             let minutes = max(1, Int((wait / 60).rounded(.up)))
             let message = "Too many attempts to sign in. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
@@ -120,7 +120,7 @@ extension ParlorApp {
         }
         let matches = verified && credential != nil
         guard let credential, matches else {
-            throttle.recordFailure(handle: normalized, address: origin.address, now: now)
+            await throttle.recordFailure(handle: normalized, address: origin.address, now: now)
             metrics.signInFailures.increment()
             logger.notice("sign-in refused", metadata: ["request": "\(request.id)", "address": "\(origin.address.escapedForLog)"])
             return authPage(
@@ -128,7 +128,7 @@ extension ParlorApp {
                 status: .unprocessableContent
             )
         }
-        throttle.recordSuccess(handle: normalized)
+        await throttle.recordSuccess(handle: normalized)
         let cookie = try await sessions.start(for: credential.user, secure: origin.isHTTPS)
         return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName, path: sessions.cookiePath))
     }

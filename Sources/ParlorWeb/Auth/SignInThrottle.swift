@@ -1,9 +1,11 @@
 import Foundation
+import ParlorDomain
 import Synchronization
 
 /// Slows down password guessing: after too many failed sign-ins for one account, or from one address,
 /// within a window, further attempts are refused until the oldest failure leaves the window. A success
-/// clears the account's failures. Kept in memory: a restart forgives, which costs an attacker a restart.
+/// clears the account's failures. Kept in memory on a single instance (a restart forgives, which costs an
+/// attacker a restart), in the shared database when several instances serve (``SignInFailureStore``).
 public final class SignInThrottle: Sendable {
     public struct Limits: Sendable {
         public var perAccount: Int
@@ -24,34 +26,64 @@ public final class SignInThrottle: Sendable {
 
     private let limits: Limits
     private let state = Mutex(State())
+    private let shared: (any SignInFailureStore)?
 
-    public init(limits: Limits = Limits()) {
+    /// `shared`: where failures are kept when several instances serve; nil keeps them in this process.
+    public init(limits: Limits = Limits(), shared: (any SignInFailureStore)? = nil) {
         self.limits = limits
+        self.shared = shared
     }
 
-    /// How long until `handle` may try again from `address`; nil when it may try now.
-    public func wait(handle: String, address: String, now: Date) -> TimeInterval? {
-        state.withLock { state in
-            let account = Self.recent(&state.byAccount, handle.lowercased(), now: now, window: limits.window)
-            let fromAddress = Self.recent(&state.byAddress, address, now: now, window: limits.window)
-            var wait: TimeInterval?
-            if account.count >= limits.perAccount, let oldest = account.first { wait = oldest.addingTimeInterval(limits.window).timeIntervalSince(now) }
-            if fromAddress.count >= limits.perAddress, let oldest = fromAddress.first {
-                wait = max(wait ?? 0, oldest.addingTimeInterval(limits.window).timeIntervalSince(now))
+    /// How long until `handle` may try again from `address`; nil when it may try now. When the shared
+    /// store cannot be read, a short wait: guesses are never let through uncounted.
+    public func wait(handle: String, address: String, now: Date) async -> TimeInterval? {
+        let account: [Date], fromAddress: [Date]
+        if let shared {
+            do {
+                let keys = Self.keys(handle: handle, address: address)
+                let failures = try await shared.signInFailures(of: [keys.account, keys.address], since: now.addingTimeInterval(-limits.window))
+                (account, fromAddress) = (failures[keys.account] ?? [], failures[keys.address] ?? [])
+            } catch {
+                return 5
             }
-            return wait
+        } else {
+            (account, fromAddress) = state.withLock { state in
+                (
+                    Self.recent(&state.byAccount, handle.lowercased(), now: now, window: limits.window),
+                    Self.recent(&state.byAddress, address, now: now, window: limits.window)
+                )
+            }
         }
+        var wait: TimeInterval?
+        if account.count >= limits.perAccount, let oldest = account.first { wait = oldest.addingTimeInterval(limits.window).timeIntervalSince(now) }
+        if fromAddress.count >= limits.perAddress, let oldest = fromAddress.first {
+            wait = max(wait ?? 0, oldest.addingTimeInterval(limits.window).timeIntervalSince(now))
+        }
+        return wait
     }
 
-    public func recordFailure(handle: String, address: String, now: Date) {
+    public func recordFailure(handle: String, address: String, now: Date) async {
+        if let shared {
+            let keys = Self.keys(handle: handle, address: address)
+            try? await shared.recordSignInFailure(keys: [keys.account, keys.address], at: now, forgetting: now.addingTimeInterval(-limits.window))
+            return
+        }
         state.withLock { state in
             state.byAccount[handle.lowercased(), default: []].append(now)
             state.byAddress[address, default: []].append(now)
         }
     }
 
-    public func recordSuccess(handle: String) {
+    public func recordSuccess(handle: String) async {
+        if let shared {
+            try? await shared.forgetSignInFailures(of: Self.keys(handle: handle, address: "").account)
+            return
+        }
         _ = state.withLock { $0.byAccount.removeValue(forKey: handle.lowercased()) }
+    }
+
+    private static func keys(handle: String, address: String) -> (account: String, address: String) {
+        ("account:" + handle.lowercased(), "address:" + address)
     }
 
     /// The failures of `key` still inside the window, dropping older ones (and the key when none is left).

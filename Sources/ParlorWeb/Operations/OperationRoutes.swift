@@ -15,8 +15,14 @@ extension ParlorApp {
         // Ready: not shutting down, and the store answers a read.
         router.get("/readyz") { [self] request in
             guard !draining.load(ordering: .acquiring) else { return .text("draining\n", status: .serviceUnavailable) }
+            // Another instance's messages would not reach this one's pages.
+            if let busHealth, !busHealth() { return .text("the event log's listener is not connected\n", status: .serviceUnavailable) }
             do {
-                _ = try await store.user(UserID(0))
+                // A database that does not answer leaves the read waiting for a connection: two seconds at most.
+                guard try await Self.within(.seconds(2), { [store] in _ = try await store.user(UserID(0)) }) else {
+                    logger.error("not ready: the store does not answer within 2 s", metadata: ["request": "\(request.id)"])
+                    return .text("the store does not answer\n", status: .serviceUnavailable)
+                }
                 return .text("ready\n")
             } catch {
                 logger.error("not ready: the store does not answer", metadata: ["request": "\(request.id)", "error": "\(error)"])
@@ -34,6 +40,22 @@ extension ParlorApp {
             )
             response.headers.add("Cache-Control", "no-store")
             return response
+        }
+    }
+
+    /// Whether `work` finished within `limit` (false: it is cancelled and left behind).
+    static func within(_ limit: Duration, _ work: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await work()
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return false
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? false
         }
     }
 }

@@ -76,7 +76,7 @@ extension ParlorApp {
         let handle = signedIn.user.handle
         let address = origin(request).address
         let now = clock.now
-        if let wait = throttle.wait(handle: handle, address: address, now: now) {
+        if let wait = await throttle.wait(handle: handle, address: address, now: now) {
             let minutes = max(1, Int((wait / 60).rounded(.up)))
             return try await again("Too many wrong passwords. Try again in \(minutes) minute\(minutes == 1 ? "" : "s").", .current, status: .tooManyRequests)
         }
@@ -90,7 +90,7 @@ extension ParlorApp {
         let hash: String
         do {
             guard try await passwords.verified(current, against: credential.passwordHash) else {
-                throttle.recordFailure(handle: handle, address: address, now: now)
+                await throttle.recordFailure(handle: handle, address: address, now: now)
                 logger.notice("password change refused", metadata: ["request": "\(request.id)", "user": "\(signedIn.user.id)"])
                 return try await again("That is not your current password.", .current)
             }

@@ -1,0 +1,216 @@
+import Foundation
+import HTTPTestSupport
+import Synchronization
+import Testing
+
+/// Several `parlor serve` instances on one PostgreSQL database, as people use them: what happens on one is
+/// live on pages connected to another; Parlor Bot answers once; killing an instance mid-burst loses no
+/// acknowledged message; a PostgreSQL restart is survived, and `/readyz` says so meanwhile.
+@Suite(.timeLimit(.minutes(3))) struct ScaleOutTests {
+    typealias RunningParlor = ServeCommandTests.RunningParlor
+
+    /// Instances on `database`, sharing one media folder, their bots quick.
+    static func instances(_ count: Int, database: String, media: String) async throws -> [RunningParlor] {
+        var started: [RunningParlor] = []
+        for _ in 0..<count {
+            let parlor = try RunningParlor(
+                arguments: ["--log-level", "notice", "--media", media, "--bot-read-delay", "0.05", "--bot-reply-delay", "0.05", "--database-connections", "4"],
+                database: database
+            )
+            try await parlor.waitUntilListening()
+            started.append(parlor)
+        }
+        return started
+    }
+
+    static func mediaFolder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-media-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// A second browser of the same person, on another instance: the session is shared.
+    static func sameSession(_ visitor: Visitor, on port: UInt16) -> Visitor {
+        let other = Visitor(port: port)
+        other.cookies = visitor.cookies
+        other.csrf = visitor.csrf
+        return other
+    }
+
+    @Test func messagesRepliesAndReadReceiptsCrossInstancesLive() async throws {
+        let database = try TestPostgres.shared.newDatabase()
+        let media = try Self.mediaFolder()
+        defer { try? FileManager.default.removeItem(atPath: media) }
+        let parlors = try await Self.instances(2, database: database, media: media)
+        let ana = Visitor(port: parlors[0].port), ben = Visitor(port: parlors[1].port)
+        #expect(try await ana.signUp("ana").status == 303)
+        #expect(try await ben.signUp("ben").status == 303)
+        let chat = try await ana.startChat(with: "ben")
+        let id = chat.split(separator: "/").last!
+        let (benStream, benHead) = try await ben.openEvents("/events?chat=\(id)")
+        #expect(benHead.status == 200)
+        let (anaStream, _) = try await ana.openEvents("/events?chat=\(id)")
+
+        #expect(try await ana.say("Sent through the first instance", in: chat).status == 303)
+        _ = try await benStream.read(until: "Sent through the first instance")
+        // Ben opens the chat (which reads Ana's message) and answers: her page on the other instance shows
+        // her message read, then his answer.
+        #expect(try await ben.say("Answered through the second", in: chat).status == 303)
+        let anaSaw = try await anaStream.read(until: "Answered through the second")
+        #expect(anaSaw.contains("delivery-read"))
+        // An edit on one shows on the other.
+        let messageID = try TestPostgres.shared.sql(
+            "SELECT id FROM message WHERE body = 'Sent through the first instance'", database: String(database.split(separator: "/").last!)
+        )
+        #expect(try await ana.post(chat + "/messages/\(messageID)", [("body", "Edited on the first")]).status == 303)
+        _ = try await benStream.read(until: "Edited on the first")
+        for parlor in parlors {
+            #expect(try await RawClient(port: parlor.port).exchange("GET", "/readyz").status == 200)
+            #expect(try await parlor.terminate() == 0)
+        }
+    }
+
+    @Test func parlorBotAnswersEachMessageOnceWhateverTheNumberOfInstances() async throws {
+        let database = try TestPostgres.shared.newDatabase()
+        let name = String(database.split(separator: "/").last!)
+        let media = try Self.mediaFolder()
+        defer { try? FileManager.default.removeItem(atPath: media) }
+        let parlors = try await Self.instances(3, database: database, media: media)
+        let ana = Visitor(port: parlors[0].port)
+        #expect(try await ana.signUp("ana").status == 303)
+        let chat = try await ana.chat(named: "Parlor Bot")
+        for (index, parlor) in parlors.enumerated() {
+            let browser = Self.sameSession(ana, on: parlor.port)
+            #expect(try await browser.say("Message \(index) through instance \(index)", in: chat).status == 303)
+        }
+        let botMessages = "SELECT count(*) FROM message m JOIN account a ON a.id = m.senderID WHERE a.handle = 'parlor'"
+        // The welcome, then one answer to each of the three.
+        #expect(await eventually { (try? TestPostgres.shared.sql(botMessages, database: name)) == "4" })
+        try await Task.sleep(for: .seconds(1))
+        #expect(try TestPostgres.shared.sql(botMessages, database: name) == "4", "nothing answered twice")
+        #expect(try TestPostgres.shared.sql("SELECT count(*) FROM account WHERE handle IN ('parlor', 'parlor_feeds')", database: name) == "2",
+                "one bot account each, though three instances started")
+        for parlor in parlors { #expect(try await parlor.terminate() == 0) }
+    }
+
+    @Test func killingAnInstanceMidBurstLosesNoAcknowledgedMessage() async throws {
+        let database = try TestPostgres.shared.newDatabase()
+        let name = String(database.split(separator: "/").last!)
+        let media = try Self.mediaFolder()
+        defer { try? FileManager.default.removeItem(atPath: media) }
+        let parlors = try await Self.instances(2, database: database, media: media)
+        let ana = Visitor(port: parlors[0].port), ben = Visitor(port: parlors[1].port)
+        #expect(try await ana.signUp("ana").status == 303)
+        #expect(try await ben.signUp("ben").status == 303)
+        let chat = try await ana.startChat(with: "ben")
+        let id = chat.split(separator: "/").last!
+        let (benStream, _) = try await ben.openEvents("/events?chat=\(id)")
+        _ = try await ana.get(chat)
+        // Sixty sends through the first instance, 20 ms apart; it is killed once ten are answered.
+        let answered = Answered()
+        let port = parlors[0].port, cookies = ana.cookieHeader, csrf = ana.csrf
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<60 {
+                let body = [("csrf", csrf), ("body", "Burst message \(index)."), ("token", "burst-\(index)")]
+                    .map { "\(Visitor.encode($0.0))=\(Visitor.encode($0.1))" }.joined(separator: "&")
+                let request = RawClient.request("POST", chat + "/messages", headers: ["Content-Type: application/x-www-form-urlencoded"] + cookies, body: body)
+                group.addTask {
+                    guard let client = try? RawClient(port: port, timeout: 15), (try? client.send(request)) != nil else { return }
+                    if let response = try? await client.readResponse(), response.status == 303 { answered.list.withLock { $0.append(index) } }
+                }
+                if answered.list.withLock({ $0.count }) >= 10 {
+                    parlors[0].child.send(SIGKILL)
+                    break
+                }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        _ = await parlors[0].child.waitForExit(within: 10)
+        let acknowledged = answered.list.withLock { $0 }
+        #expect(acknowledged.count >= 10, "sends were answered before the kill")
+        let stored = Set(try TestPostgres.shared.sql("SELECT body FROM message WHERE body LIKE 'Burst message %'", database: name).split(separator: "\n").map(String.init))
+        #expect(stored.count < 60, "the kill came before the burst ended")
+        for index in acknowledged { #expect(stored.contains("Burst message \(index)."), "acknowledged \(index) is stored") }
+        // Ben's page on the surviving instance shows every stored one.
+        var seen = ""
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline, !stored.allSatisfy({ seen.contains($0) }) {
+            seen += (try? await benStream.read(until: "\n\n")) ?? ""
+        }
+        for body in stored { #expect(seen.contains(body), "\(body) reached the page on the surviving instance") }
+        #expect(try await parlors[1].terminate() == 0)
+    }
+
+    @Test func aPostgreSQLRestartIsSurvivedAndReadinessTellsTheTruth() async throws {
+        let server = try TestPostgres()
+        let database = try server.newDatabase()
+        let media = try Self.mediaFolder()
+        defer { try? FileManager.default.removeItem(atPath: media) }
+        let parlors = try await Self.instances(2, database: database, media: media)
+        let ana = Visitor(port: parlors[0].port), ben = Visitor(port: parlors[1].port)
+        #expect(try await ana.signUp("ana").status == 303)
+        #expect(try await ben.signUp("ben").status == 303)
+        let chat = try await ana.startChat(with: "ben")
+        let id = chat.split(separator: "/").last!
+        let (benStream, _) = try await ben.openEvents("/events?chat=\(id)")
+        _ = try await ana.get(chat)
+
+        // Ana keeps sending through the first instance, every 50 ms, while PostgreSQL stops and starts.
+        let answered = Answered()
+        let port = parlors[0].port, cookies = ana.cookieHeader, csrf = ana.csrf, path = chat + "/messages"
+        let sender = Task {
+            for index in 0..<1_000 where !Task.isCancelled {
+                let body = [("csrf", csrf), ("body", "Steady message \(index)."), ("token", "steady-\(index)")]
+                    .map { "\(Visitor.encode($0.0))=\(Visitor.encode($0.1))" }.joined(separator: "&")
+                if let client = try? RawClient(port: port, timeout: 15),
+                   (try? client.send(RawClient.request("POST", path, headers: ["Content-Type: application/x-www-form-urlencoded"] + cookies, body: body))) != nil,
+                   let response = try? await client.readResponse(), response.status == 303 {
+                    answered.list.withLock { $0.append(index) }
+                }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        #expect(await eventually { answered.list.withLock { $0.count } >= 5 })
+        await server.stop()
+        for parlor in parlors {
+            #expect(await Self.answers(503, port: parlor.port, "/readyz"), "not ready while PostgreSQL is down")
+        }
+        let beforeRestart = answered.list.withLock { $0.count }
+        try server.start()
+        for parlor in parlors {
+            #expect(await Self.answers(200, port: parlor.port, "/readyz"), "ready again")
+        }
+        #expect(await eventually { answered.list.withLock { $0.count } >= beforeRestart + 5 }, "sends are answered again")
+        sender.cancel()
+        _ = await sender.value
+        // Every acknowledged message, before, during and after, reached Ben's page on the other instance.
+        let acknowledged = answered.list.withLock { $0 }.map { "Steady message \($0)." }
+        var seen = ""
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline, !acknowledged.allSatisfy({ seen.contains($0) }) {
+            seen += (try? await benStream.read(until: "\n\n")) ?? ""
+        }
+        for body in acknowledged { #expect(seen.contains(body), "\(body) reached Ben's page") }
+        #expect(try await ana.say("After the restart", in: chat).status == 303)
+        _ = try await benStream.read(until: "After the restart")
+        for parlor in parlors { #expect(try await parlor.terminate() == 0) }
+        await server.stop()
+    }
+}
+
+/// Sends answered 303, by index.
+final class Answered: Sendable {
+    let list = Mutex<[Int]>([])
+}
+
+extension ScaleOutTests {
+    /// Whether GET `target` answers `status` within `seconds`, asked every tenth of a second.
+    static func answers(_ status: Int, port: UInt16, _ target: String, within seconds: Double = 20) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if let client = try? RawClient(port: port, timeout: 5), (try? await client.exchange("GET", target).status) == status { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+}

@@ -42,10 +42,14 @@ def replace_once(text, old, new, what):
     return text.replace(old, new)
 
 
-def unit_arguments(state, port, extra=()):
-    """The ExecStart of deploy/parlor.service, with this run's binary, folders and port."""
-    with open(os.path.join(common.REPOSITORY, "deploy", "parlor.service")) as unit:
-        text = unit.read()
+def unit_arguments(state, port, extra=(), unit_name="parlor.service", environment=None):
+    """The ExecStart of deploy/parlor.service (or another unit of deploy/), with this run's binary, folders and
+    port; `environment` fills the unit's ${NAME}s, as its EnvironmentFile= would."""
+    with open(os.path.join(common.REPOSITORY, "deploy", unit_name)) as unit:
+        text = unit.read().replace("%i", str(port))
+    for name, value in (environment or {}).items():
+        assert "${%s}" % name in text, "the unit lost ${%s}" % name
+        text = text.replace("${%s}" % name, value)
     for needed in ("StateDirectory=parlor", "WorkingDirectory=/var/lib/parlor", "ProtectSystem=strict"):
         assert needed in text, "the unit lost " + needed
     line = re.search(r"^ExecStart=(.+)$", text, re.M).group(1)
@@ -78,14 +82,14 @@ def wait_until_listening(process, port, what):
             time.sleep(0.05)
 
 
-def verify_unit(folder):
-    """systemd-analyze verify on the unit (with this run's binary, which must exist for it): any remark,
-    an unknown key included, fails."""
+def verify_unit(folder, unit_name="parlor.service", as_name=None):
+    """systemd-analyze verify on the unit (with this run's binary, which must exist for it), saved as
+    `as_name` (a template's instance, "parlor@8081.service"): any remark, an unknown key included, fails."""
     analyze = shutil.which("systemd-analyze")
     assert analyze, "systemd-analyze is missing: run bash .ci/install-packages --tests"
-    with open(os.path.join(common.REPOSITORY, "deploy", "parlor.service")) as unit:
+    with open(os.path.join(common.REPOSITORY, "deploy", unit_name)) as unit:
         text = unit.read().replace("ExecStart=/opt/parlor/parlor ", "ExecStart=%s " % os.path.abspath(common.BINARY))
-    path = os.path.join(folder, "parlor.service")
+    path = os.path.join(folder, as_name or unit_name)
     with open(path, "w") as unit:
         unit.write(text)
     checked = subprocess.run([analyze, "verify", path], capture_output=True, text=True)
@@ -103,12 +107,14 @@ def as_service_user(*folders):
     return {"user": 65534, "group": 65534}
 
 
-def nginx_config(folder, parlor_port, http_port, https_port, locations):
-    """deploy/nginx/parlor.conf as an operator installs it, on this run's ports, certificate and folders,
-    inside a main configuration of this run's own (pid, logs and temporary files in `folder`)."""
+def nginx_config(folder, parlor_ports, http_port, https_port, locations):
+    """deploy/nginx/parlor.conf as an operator installs it, on this run's ports (a list: one upstream server
+    each), certificate and folders, inside a main configuration of this run's own (pid, logs and temporary
+    files in `folder`)."""
     with open(os.path.join(common.REPOSITORY, "deploy", "nginx", "parlor.conf")) as site_file:
         site = site_file.read()
-    site = replace_once(site, "server 127.0.0.1:8080;", "server 127.0.0.1:%d;" % parlor_port, "upstream")
+    ports = parlor_ports if isinstance(parlor_ports, list) else [parlor_ports]
+    site = replace_once(site, "server 127.0.0.1:8080;", " ".join("server 127.0.0.1:%d;" % port for port in ports), "upstream")
     site = replace_once(site, "    listen 80;\n", "    listen 127.0.0.1:%d;\n" % http_port, "http listen")
     site = replace_once(site, "    listen [::]:80;\n", "", "http listen, IPv6")
     site = replace_once(site, "    listen 443 ssl http2;\n", "    listen 127.0.0.1:%d ssl http2;\n" % https_port, "https listen")

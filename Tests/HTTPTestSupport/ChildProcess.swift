@@ -59,6 +59,16 @@ public final class ChildProcess {
 
     public func send(_ signal: Int32) { kill(pid, signal) }
 
+    /// Blocks until the child exits; returns its exit status. For short commands only.
+    public func waitUntilExit() -> Int32 {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let result = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        exitStatus = result
+        return result
+    }
+
     /// Waits at most `seconds` for the child to exit; returns its exit status, or nil.
     public func waitForExit(within seconds: Double) async -> Int32? {
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))

@@ -121,12 +121,9 @@ public final class TestPostgres: @unchecked Sendable {
         let process = asPostgres && asRoot
             ? try ChildProcess(executable: "/usr/bin/setpriv", arguments: ["--reuid=postgres", "--regid=postgres", "--init-groups", "--", executable] + arguments, output: output)
             : try ChildProcess(executable: executable, arguments: arguments, output: output)
-        var status: Int32 = 0
-        var errors = ""
-        while waitpid(process.pid, &status, 0) == -1 && errno == EINTR {}
-        errors += process.readErrors()
-        close(process.errors)
-        guard status == 0 else { throw ClientError(description: "\(executable) failed (\(status)): \(errors)") }
+        // Through the process value, which reaps the child and closes its pipe exactly once.
+        let status = process.waitUntilExit()
+        guard status == 0 else { throw ClientError(description: "\(executable) failed (\(status)): \(process.readErrors())") }
         return (try? String(contentsOfFile: output, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 

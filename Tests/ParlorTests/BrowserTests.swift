@@ -41,6 +41,15 @@ import Testing
         }
     }
 
+    /// Tests/Browser/several_instances.py: two instances from deploy/parlor@.service on one PostgreSQL behind
+    /// nginx, with a page streaming from each.
+    @Test(.timeLimit(.minutes(5))) func severalInstancesBehindNginxShareEveryChange() async throws {
+        let output = try await Self.run("several_instances.py", artifacts: Self.artifacts + "/instances")
+        for step in ["pages-on-two-instances", "chat-across-instances"] {
+            #expect(output.contains(step), "step \(step) did not run")
+        }
+    }
+
     /// Runs a scenario to its end (or four minutes) and answers what it printed; it must pass.
     static func run(_ scenario: String, artifacts: String) async throws -> String {
         try #require(

@@ -19,12 +19,15 @@ enum EventLogEntry: Hashable, Sendable {
     case feedRetried(FeedSubscriptionID)
     case feedChecked(FeedSubscriptionID)
 
+    /// The kind of `messageSent`, for statements that write its entry themselves.
+    static let sentKind = "message.sent"
+
     var kind: String {
         switch self {
         case .userSignedUp: "user.signedUp"
         case .profileUpdated: "user.profileUpdated"
         case .chatCreated: "chat.created"
-        case .messageSent: "message.sent"
+        case .messageSent: Self.sentKind
         case .messageEdited: "message.edited"
         case .messageDeleted: "message.deleted"
         case .photoProcessed: "message.photoProcessed"

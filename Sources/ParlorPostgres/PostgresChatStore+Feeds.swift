@@ -81,7 +81,7 @@ extension PostgresChatStore: FeedStore {
     }
 
     public func feedSubscription(_ id: FeedSubscriptionID) async throws -> FeedSubscription? {
-        try await database.read { [logger] connection in try await Self.subscription(connection, id, logger) }
+        try await database.single { [logger] connection in try await Self.subscription(connection, id, logger) }
     }
 
     /// The due subscriptions no other instance holds, the most overdue first, leased to this one for

@@ -50,7 +50,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     }
 
     public func user(_ id: UserID) async throws -> User? {
-        try await database.read { [logger] connection in try await Self.user(connection, id, logger) }
+        try await database.single { [logger] connection in try await Self.user(connection, id, logger) }
     }
 
     static func user(_ connection: PostgresConnection, _ id: UserID, _ logger: Logger) async throws -> User? {
@@ -124,7 +124,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     }
 
     public func chat(_ id: ChatID) async throws -> Chat? {
-        try await database.read { [logger] connection in try await Self.chat(connection, id, logger) }
+        try await database.single { [logger] connection in try await Self.chat(connection, id, logger) }
     }
 
     static func chat(_ connection: PostgresConnection, _ id: ChatID, _ logger: Logger) async throws -> Chat? {
@@ -136,11 +136,11 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     }
 
     public func chatList(for viewer: UserID) async throws -> [ChatSummary] {
-        try await database.read { [logger] connection in try await Self.summaries(connection, viewer: viewer, chat: nil, logger) }
+        try await database.single { [logger] connection in try await Self.summaries(connection, viewer: viewer, chat: nil, logger) }
     }
 
     public func chatSummary(_ chat: ChatID, for viewer: UserID) async throws -> ChatSummary? {
-        try await database.read { [logger] connection in try await Self.summaries(connection, viewer: viewer, chat: chat, logger).first }
+        try await database.single { [logger] connection in try await Self.summaries(connection, viewer: viewer, chat: chat, logger).first }
     }
 
     /// The chat list in one query, newest activity first; with `chat`, that one row.
@@ -227,7 +227,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     }
 
     public func message(_ id: MessageID) async throws -> Message? {
-        try await database.read { [logger] connection in try await Self.message(connection, id, logger) }
+        try await database.single { [logger] connection in try await Self.message(connection, id, logger) }
     }
 
     static func message(_ connection: PostgresConnection, _ id: MessageID, _ logger: Logger) async throws -> Message? {
@@ -236,7 +236,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     }
 
     public func messages(in chat: ChatID, before: MessageID?, limit: Int) async throws -> MessagePage {
-        try await database.read { [logger] connection in try await Self.messages(connection, chat, before: before, limit: limit, logger) }
+        try await database.single { [logger] connection in try await Self.messages(connection, chat, before: before, limit: limit, logger) }
     }
 
     static func messages(_ connection: PostgresConnection, _ chat: ChatID, before: MessageID?, limit: Int, _ logger: Logger) async throws -> MessagePage {
@@ -281,7 +281,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     }
 
     public func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership? {
-        try await database.read { [logger] connection in try await Self.membership(connection, chat, user, logger) }
+        try await database.single { [logger] connection in try await Self.membership(connection, chat, user, logger) }
     }
 
     static func membership(_ connection: PostgresConnection, _ chat: ChatID, _ user: UserID, _ logger: Logger) async throws -> Membership? {

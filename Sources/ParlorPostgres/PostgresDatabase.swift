@@ -22,9 +22,10 @@ public final class PostgresDatabase: Sendable {
         let (configuration, connection) = try Self.configurations(url: url, maximumConnections: maximumConnections)
         connectionConfiguration = connection
         self.logger = logger
-        // The pool's own lines (each failed attempt to reconnect) only from warnings up: Parlor says what matters.
+        // The pool's own lines (each failed attempt to reconnect, a query queued before its first connection)
+        // only from errors up: Parlor says what matters.
         var background = logger
-        background.logLevel = max(logger.logLevel, .warning)
+        background.logLevel = max(logger.logLevel, .error)
         let client = PostgresClient(configuration: configuration, backgroundLogger: background)
         self.client = client
         runner = Task { await client.run() }
@@ -73,12 +74,30 @@ public final class PostgresDatabase: Sendable {
     /// A transaction: committed when `body` returns, rolled back when it throws (its error is rethrown as
     /// is, so a ``Refusal`` stays one). Once committed, the event log's readers are told to look.
     func write<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        do {
-            let result = try await client.withConnection { connection in
-                try await Self.transaction(connection, logger: logger, body)
+        var attempt = 1
+        while true {
+            do {
+                let result = try await client.withConnection { connection in
+                    try await Self.transaction(connection, logger: logger, body)
+                }
+                await notify()
+                return result
+            } catch where attempt < 4 && error.mayRetry {
+                // A deadlock or a serialization failure rolled everything back: the transaction runs again,
+                // after a pause that grows, so the other one finishes first.
+                try await Task.sleep(for: .milliseconds(Int64(attempt * attempt) * 5))
+                attempt += 1
+            } catch {
+                throw PostgresStoreError.wrapping(error)
             }
-            await notify()
-            return result
+        }
+    }
+
+    /// One statement's read on a pooled connection, without BEGIN and COMMIT around it (a statement sees one
+    /// snapshot by itself): one round trip instead of three.
+    func single<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withConnection { connection in try await body(connection) }
         } catch {
             throw PostgresStoreError.wrapping(error)
         }
@@ -129,6 +148,12 @@ public final class PostgresDatabase: Sendable {
         try await connection.query("COMMIT", logger: logger)
         return result
     }
+}
+
+extension Error {
+    /// Whether PostgreSQL rolled the transaction back to break a deadlock or a serialization conflict:
+    /// running it again is the remedy.
+    var mayRetry: Bool { ["40P01", "40001"].contains((self as? PSQLError)?.sqlState ?? "") }
 }
 
 /// A `--database` address Parlor cannot use; the message says why.

@@ -142,12 +142,13 @@ public final class PostgresEventBus: EventBus {
                 let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration, id: 1, logger: logger)
                 opened = connection
                 try await withTaskCancellationHandler {
-                    let notifications = try await connection.listen(PostgresDatabase.channel)
-                    listening.store(true, ordering: .relaxed)
-                    delay = .milliseconds(100)
-                    // Entries committed before LISTEN took effect are found by this read.
-                    wake.yield()
-                    for try await _ in notifications { wake.yield() }
+                    try await connection.listen(on: PostgresDatabase.channel) { notifications in
+                        listening.store(true, ordering: .relaxed)
+                        delay = .milliseconds(100)
+                        // Entries committed before LISTEN took effect are found by this read.
+                        wake.yield()
+                        for try await _ in notifications { wake.yield() }
+                    }
                 } onCancel: {
                     connection.close().whenComplete { _ in }
                 }
@@ -192,11 +193,12 @@ public final class PostgresEventBus: EventBus {
                     missed(&position, trimmed)
                     continue
                 }
-                for row in rows {
+                let entries = try rows.map { row in EventLogEntry(kind: try row.at(2), ids: try row.at(3), token: try row.at(4)) }
+                let messages = try await messages(named: entries)
+                for (row, entry) in zip(rows, entries) {
                     let xid = UInt64(try row.at(0, as: String.self)) ?? position.xid
                     let id = try row.at(1, as: Int64.self)
-                    if let entry = EventLogEntry(kind: try row.at(2), ids: try row.at(3), token: try row.at(4)),
-                       let event = try await self.event(entry) {
+                    if let entry, let event = try await self.event(entry, messages: messages) {
                         changes?.note(event)
                         deliver(PublishedEvent(event))
                     }
@@ -256,16 +258,30 @@ public final class PostgresEventBus: EventBus {
         }
     }
 
-    /// The event an entry stands for, with today's values from the store; nil when what it names is gone.
-    private func event(_ entry: EventLogEntry) async throws -> DomainEvent? {
+    /// The messages the entries name, read in one statement (a burst of sends is most of the log).
+    private func messages(named entries: [EventLogEntry?]) async throws -> [MessageID: Message] {
+        let ids = entries.compactMap { entry -> Int64? in
+            switch entry {
+            case .messageSent(let id, _), .messageEdited(let id), .messageDeleted(let id), .photoProcessed(let id): id.rawValue
+            default: nil
+            }
+        }
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await database.rows("SELECT \(unescaped: Columns.message) FROM message WHERE id = ANY(\(ids))")
+        return Dictionary(try rows.compactMap { try Message(row: $0) }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The event an entry stands for, with today's values (`messages` read before, the rest from the store);
+    /// nil when what it names is gone.
+    private func event(_ entry: EventLogEntry, messages: [MessageID: Message]) async throws -> DomainEvent? {
         switch entry {
         case .userSignedUp(let id): return try await store.user(id).map { .user(.signedUp($0)) }
         case .profileUpdated(let id): return try await store.user(id).map { .user(.profileUpdated($0)) }
         case .chatCreated(let id): return try await store.chat(id).map { .chat(.created($0)) }
-        case .messageSent(let id, let token): return try await store.message(id).map { .message(.sent($0, token: token)) }
-        case .messageEdited(let id): return try await store.message(id).map { .message(.edited($0)) }
-        case .messageDeleted(let id): return try await store.message(id).map { .message(.deleted($0)) }
-        case .photoProcessed(let id): return try await store.message(id).map { .message(.photoProcessed($0)) }
+        case .messageSent(let id, let token): return messages[id].map { .message(.sent($0, token: token)) }
+        case .messageEdited(let id): return messages[id].map { .message(.edited($0)) }
+        case .messageDeleted(let id): return messages[id].map { .message(.deleted($0)) }
+        case .photoProcessed(let id): return messages[id].map { .message(.photoProcessed($0)) }
         case .userRead(let chat, let reader, let previous, let upTo): return .message(.userRead(chat: chat, reader: reader, previous: previous, upTo: upTo))
         case .feedSubscribed(let id): return try await store.feedSubscription(id).map { .feed(.subscribed($0)) }
         case .feedRetried(let id): return try await store.feedSubscription(id).map { .feed(.retried($0)) }

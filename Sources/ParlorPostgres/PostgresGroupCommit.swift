@@ -62,6 +62,10 @@ final class PostgresGroupCommit: Sendable {
         let logger = database.logger
         do {
             return try await database.write { connection in
+                // The chats' rows first, in one order: writers of one chat on several instances queue here instead
+                // of deadlocking over its row and its members'.
+                let chats = Set(messages.map(\.chatID.rawValue)).sorted()
+                try await connection.run("SELECT id FROM chat WHERE id = ANY(\(chats)) ORDER BY id FOR UPDATE", logger: logger)
                 var results: [Result<Message, any Error>] = []
                 for message in messages {
                     do {
@@ -87,19 +91,21 @@ final class PostgresGroupCommit: Sendable {
             """).first.flatMap { try Message(row: $0) }
     }
 
-    /// Stores one message, or refuses it before writing anything (every check comes first).
+    /// Stores one message, or refuses it before writing anything (every check comes first): two round trips,
+    /// the checks in one statement and the writes in another.
     private static func store(_ message: OutgoingMessage, _ connection: PostgresConnection, _ logger: Logger) async throws -> Message {
         let chat = message.chatID.rawValue, sender = message.senderID.rawValue
-        if let row = try await connection.row("""
-            SELECT \(unescaped: Columns.message) FROM message WHERE senderID = \(sender) AND token = \(message.token)
-            """, logger: logger), let existing = try Message(row: row) {
-            return existing
+        guard let checks = try await connection.row("""
+            SELECT (SELECT id FROM message WHERE senderID = \(sender) AND token = \(message.token)),
+                EXISTS (SELECT 1 FROM member WHERE chatID = \(chat) AND userID = \(sender)),
+                (SELECT chatID FROM message WHERE id = \(message.replyTo?.rawValue))
+            """, logger: logger) else { throw Refusal.unavailable }
+        if let existing = try checks.at(0, as: Int64?.self) {
+            guard let stored = try await PostgresChatStore.message(connection, MessageID(existing), logger) else { throw Refusal.unavailable }
+            return stored
         }
-        guard try await PostgresChatStore.isMember(connection, message.chatID, message.senderID, logger) else { throw Refusal.notFound }
-        if let replyTo = message.replyTo {
-            let replyChat = try await connection.row("SELECT chatID FROM message WHERE id = \(replyTo.rawValue)", logger: logger)
-            guard try replyChat?.at(0, as: Int64.self) == chat else { throw Refusal.notFound }
-        }
+        guard try checks.at(1, as: Bool.self) else { throw Refusal.notFound }
+        if message.replyTo != nil, try checks.at(2, as: Int64?.self) != chat { throw Refusal.notFound }
         let createdAt = message.createdAt.timeIntervalSince1970
         var photo: MessagePhoto?
         if let new = message.photo {
@@ -109,18 +115,22 @@ final class PostgresGroupCommit: Sendable {
                 """, logger: logger)
             photo = MessagePhoto(id: ImageID(try row!.at(0, as: Int64.self)), state: .pending, width: new.width, height: new.height)
         }
+        // The message, the chat's last message, the others' unread counts and the log entry, in one statement.
         let row = try await connection.row("""
-            INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token, photoID, photoState, photoWidth, photoHeight)
-            VALUES (\(chat), \(sender), \(message.body), \(createdAt), \(message.replyTo?.rawValue), \(message.token), \(photo?.id.rawValue),
-                \(photo?.state.rawValue), \(photo.map { Int64($0.width) }), \(photo.map { Int64($0.height) }))
-            RETURNING id
+            WITH stored AS (
+                INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token, photoID, photoState, photoWidth, photoHeight)
+                VALUES (\(chat), \(sender), \(message.body), \(createdAt), \(message.replyTo?.rawValue), \(message.token), \(photo?.id.rawValue),
+                    \(photo?.state.rawValue), \(photo.map { Int64($0.width) }), \(photo.map { Int64($0.height) }))
+                RETURNING id),
+            lastMessage AS (
+                UPDATE chat SET lastMessageID = (SELECT id FROM stored), lastActivity = GREATEST(lastActivity, \(createdAt)) WHERE id = \(chat)),
+            unread AS (
+                UPDATE member SET unreadCount = unreadCount + 1 WHERE chatID = \(chat) AND userID <> \(sender)),
+            logged AS (
+                INSERT INTO eventLog (kind, ids, token) SELECT \(EventLogEntry.sentKind), ARRAY[id], \(message.token) FROM stored)
+            SELECT id FROM stored
             """, logger: logger)
         let id = try row!.at(0, as: Int64.self)
-        try await connection.run(
-            "UPDATE chat SET lastMessageID = \(id), lastActivity = GREATEST(lastActivity, \(createdAt)) WHERE id = \(chat)", logger: logger
-        )
-        try await connection.run("UPDATE member SET unreadCount = unreadCount + 1 WHERE chatID = \(chat) AND userID <> \(sender)", logger: logger)
-        try await EventLogEntry.messageSent(MessageID(id), token: message.token).append(connection, logger: logger)
         return Message(
             id: MessageID(id), chatID: message.chatID, senderID: message.senderID, body: message.body,
             createdAt: message.createdAt, replyTo: message.replyTo, photo: photo

@@ -172,4 +172,28 @@ import Testing
         #expect(late.sent.map(\.body) == ["kept"])
         #expect(late.missedCount == 1)
     }
+
+    @Test func aDueFeedIsLeasedToOneInstanceUntilItsCheckIsRecorded() async throws {
+        let url = try TestPostgres.shared.newDatabase()
+        let first = try await Instance(url: url, reading: false), second = try await Instance(url: url, reading: false)
+        defer { first.stop(); second.stop() }
+        let (ana, _, chat) = try await Self.people(first.store)
+        let feeds = try await first.store.createUser(NewUser(handle: "parlor_feeds", displayName: "Feeds", isBot: true), at: .at(0))
+        let subscription = try await first.store.subscribe(
+            NewSubscription(chatID: chat.id, subscriberID: ana.id, url: "https://news.example.org/feed.xml", createdAt: .at(10)), limit: 20
+        )
+        #expect(try await first.store.dueFeedSubscriptions(at: .at(11), limit: 10).map(\.id) == [subscription.id])
+        #expect(try await second.store.dueFeedSubscriptions(at: .at(12), limit: 10).isEmpty, "leased to the first instance")
+        #expect(try await first.store.dueFeedSubscriptions(at: .at(13), limit: 10).isEmpty, "once per lease, for its holder too")
+        // An instance that stopped mid-check holds it only until the lease ends.
+        let late = 11 + PostgresChatStore.feedLease
+        #expect(try await second.store.dueFeedSubscriptions(at: .at(late), limit: 10).map(\.id) == [subscription.id])
+        // Its check ends the lease; the next is due when the check says.
+        _ = try await second.store.recordCheck(FeedCheck(
+            subscriptionID: subscription.id, checkedAt: .at(late), outcome: .failed(reason: "the server answered 503"), nextCheck: .at(late + 300),
+            authorID: feeds.id, postLimit: 3
+        ))
+        #expect(try await first.store.dueFeedSubscriptions(at: .at(late + 299), limit: 10).isEmpty)
+        #expect(try await first.store.dueFeedSubscriptions(at: .at(late + 300), limit: 10).map(\.id) == [subscription.id])
+    }
 }

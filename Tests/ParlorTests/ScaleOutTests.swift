@@ -51,8 +51,11 @@ import Testing
         #expect(benHead.status == 200)
         let (anaStream, _) = try await ana.openEvents("/events?chat=\(id)")
 
+        // Ben's chat page, kept rendered on the second instance, must not outlive a change made on the first.
+        #expect(try await ben.get(chat).status == 200)
         #expect(try await ana.say("Sent through the first instance", in: chat).status == 303)
         _ = try await benStream.read(until: "Sent through the first instance")
+        #expect(try await ben.get(chat).text.contains("Sent through the first instance"), "not the page kept from before")
         // Ben opens the chat (which reads Ana's message) and answers: her page on the other instance shows
         // her message read, then his answer.
         #expect(try await ben.say("Answered through the second", in: chat).status == 303)
@@ -90,6 +93,28 @@ import Testing
         #expect(try TestPostgres.shared.sql(botMessages, database: name) == "4", "nothing answered twice")
         #expect(try TestPostgres.shared.sql("SELECT count(*) FROM account WHERE handle IN ('parlor', 'parlor_feeds')", database: name) == "2",
                 "one bot account each, though three instances started")
+        for parlor in parlors { #expect(try await parlor.terminate() == 0) }
+    }
+
+    @Test func wrongPasswordsCountOnEveryInstance() async throws {
+        let database = try TestPostgres.shared.newDatabase()
+        let media = try Self.mediaFolder()
+        defer { try? FileManager.default.removeItem(atPath: media) }
+        let parlors = try await Self.instances(2, database: database, media: media)
+        #expect(try await Visitor(port: parlors[0].port).signUp("ana").status == 303)
+        // Five wrong guesses, taking turns between the instances: the sixth try is refused on either.
+        for guess in 0..<5 {
+            let visitor = Visitor(port: parlors[guess % 2].port)
+            try await visitor.get("/signin")
+            #expect(try await visitor.post("/signin", [("handle", "ana"), ("password", "wrong guess \(guess)")]).status == 422)
+        }
+        for parlor in parlors {
+            let visitor = Visitor(port: parlor.port)
+            try await visitor.get("/signin")
+            let refused = try await visitor.post("/signin", [("handle", "ana"), ("password", "correct horse battery")])
+            #expect(refused.status == 429, "even the right password waits")
+            #expect(refused.header("Retry-After") != nil)
+        }
         for parlor in parlors { #expect(try await parlor.terminate() == 0) }
     }
 

@@ -105,13 +105,18 @@ def drain(pages):
 
 def wrk_sends(ports, chat, ana, seconds, connections, folder):
     """wrk against each port at once, the connections split; answers (sends/s summed, requests, not 2xx)."""
-    script = os.path.join(folder, "send.lua")
-    with open(script, "w") as f:
-        f.write(f'path = "{chat}/messages"\ncsrf = "{ana.csrf}"\n' + SEND_SCRIPT)
+    # One script per wrk process, so that their tokens differ: the same token twice is one message.
+    scripts = []
+    for index in range(len(ports)):
+        scripts.append(os.path.join(folder, f"send-{index}.lua"))
+        with open(scripts[-1], "w") as f:
+            f.write(f'path = "{chat}/messages"\ncsrf = "{ana.csrf}"\n'
+                    + SEND_SCRIPT.replace('thread:set("prefix", threads)', f'thread:set("prefix", "i{index}t" .. threads)'))
     runs = [subprocess.Popen(["timeout", str(seconds + 30), "wrk", "-t1" if len(ports) > 1 else "-t2", f"-c{connections // len(ports)}",
                               f"-d{seconds}s", "-s", script, "-H", f"Cookie: {cookie(ana)}",
                               "-H", "Content-Type: application/x-www-form-urlencoded", "-H", "X-Parlor-Script: 1",
-                              f"http://127.0.0.1:{port}{chat}/messages"], stdout=subprocess.PIPE, text=True) for port in ports]
+                              f"http://127.0.0.1:{port}{chat}/messages"], stdout=subprocess.PIPE, text=True)
+            for port, script in zip(ports, scripts)]
     rate, requests, failed = 0.0, 0, 0
     for run in runs:
         out = run.communicate()[0]
@@ -124,9 +129,15 @@ def wrk_sends(ports, chat, ana, seconds, connections, folder):
 
 def check(pages, expected):
     ok = True
-    for page in pages:
+    for index, page in enumerate(pages):
         ids = page.appended_messages()
-        ok = ok and len(ids) == len(set(ids)) and ids == sorted(ids) and len(set(ids)) >= expected
+        once, ordered, complete = len(ids) == len(set(ids)), ids == sorted(ids), len(set(ids)) >= expected
+        ok = ok and once and ordered and complete
+        if not (once and ordered and complete):
+            late = [(a, b) for a, b in zip(ids, ids[1:]) if b < a][:5]
+            refreshes = page.body().count(b'action="refresh"')
+            print(f"  page {index + 1}: {len(ids)} appended of {expected}, each once: {once}, in order: {ordered} {late}, "
+                  f"refreshes: {refreshes}, reconnects: {page.reconnects}")
     return ok
 
 
@@ -147,7 +158,13 @@ def sends(label, databases, seconds, connections, folder):
                 guests.append(guest)
             pages += pages_on(port, chat, guests)
         time.sleep(1)
+        profiler = None
+        if os.environ.get("PARLOR_PROFILE") and label.startswith("PostgreSQL, one"):
+            profiler = subprocess.Popen(["perf", "record", "-e", "cpu-clock", "-g", "-p", str(servers[0].process.pid), "-o",
+                                         os.environ["PARLOR_PROFILE"], "--", "sleep", str(seconds)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         rate, requests, failed = wrk_sends(ports, chat, ana, seconds, connections, folder)
+        if profiler:
+            profiler.wait()
         drain(pages)
         ok = check(pages, requests - failed)
         print(f"{label:34} {rate:10,.0f} sends/s   {failed} not 2xx, {len(pages)} pages each got every send once and in order: {ok}")
@@ -203,7 +220,7 @@ def latency(database_a, database_b, probes, folder):
         for n in range(probes):
             sent[n] = time.monotonic()
             status, _, _ = ana.request("POST", chat + "/messages", [("body", f"probe-{n}-"), ("token", f"probe-{n}")], {"X-Parlor-Script": "1"})
-            if status not in (200, 303):
+            if status not in (200, 204, 303):
                 raise SystemExit(f"probe {n} answered {status}")
             time.sleep(0.02)
         time.sleep(2)

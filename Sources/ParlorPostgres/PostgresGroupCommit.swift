@@ -66,15 +66,7 @@ final class PostgresGroupCommit: Sendable {
                 // of deadlocking over its row and its members'.
                 let chats = Set(messages.map(\.chatID.rawValue)).sorted()
                 try await connection.run("SELECT id FROM chat WHERE id = ANY(\(chats)) ORDER BY id FOR UPDATE", logger: logger)
-                var results: [Result<Message, any Error>] = []
-                for message in messages {
-                    do {
-                        results.append(.success(try await Self.store(message, connection, logger)))
-                    } catch let refusal as Refusal {
-                        results.append(.failure(refusal))
-                    }
-                }
-                return results
+                return try await Self.store(messages, connection, logger)
             }
         } catch {
             if messages.count == 1, error.isUniqueViolation, let existing = try? await existing(messages[0]) {
@@ -89,6 +81,87 @@ final class PostgresGroupCommit: Sendable {
         try await database.rows("""
             SELECT \(unescaped: Columns.message) FROM message WHERE senderID = \(message.senderID.rawValue) AND token = \(message.token)
             """).first.flatMap { try Message(row: $0) }
+    }
+
+    /// Stores a batch in a fixed number of statements whatever its size: the checks of every send in one, the
+    /// messages without a photo (with their chats' last message, the unread counts and the log entries) in
+    /// another, the messages sent before under the same tokens in a third. A refused send writes nothing; a
+    /// photo's send goes alone (its image row comes first).
+    private static func store(_ messages: [OutgoingMessage], _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> [Result<Message, any Error>]
+    {
+        let checks = try await connection.rows("""
+            SELECT t.ord, (SELECT id FROM message m WHERE m.senderID = t.sender AND m.token = t.token),
+                EXISTS (SELECT 1 FROM member WHERE chatID = t.chat AND userID = t.sender),
+                (SELECT chatID FROM message WHERE id = NULLIF(t.reply, 0))
+            FROM unnest(\(messages.map(\.senderID.rawValue)), \(messages.map(\.token)), \(messages.map(\.chatID.rawValue)),
+                \(messages.map { $0.replyTo?.rawValue ?? 0 })) WITH ORDINALITY AS t(sender, token, chat, reply, ord)
+            ORDER BY t.ord
+            """, logger: logger)
+        var results = [Result<Message, any Error>?](repeating: nil, count: messages.count)
+        var existing: [Int: Int64] = [:]
+        var fresh: [Int] = []
+        var firstOfToken: [String: Int] = [:]
+        var repeated: [Int: Int] = [:]
+        for (index, (message, row)) in zip(messages, checks).enumerated() {
+            if let id = try row.at(1, as: Int64?.self) {
+                existing[index] = id
+            } else if try !row.at(2, as: Bool.self) || (message.replyTo != nil && (try row.at(3, as: Int64?.self)) != message.chatID.rawValue) {
+                results[index] = .failure(Refusal.notFound)
+            } else if let first = firstOfToken["\(message.senderID.rawValue) \(message.token)"] {
+                repeated[index] = first
+            } else if message.photo != nil {
+                firstOfToken["\(message.senderID.rawValue) \(message.token)"] = index
+                results[index] = .success(try await store(message, connection, logger))
+            } else {
+                firstOfToken["\(message.senderID.rawValue) \(message.token)"] = index
+                fresh.append(index)
+            }
+        }
+        if !fresh.isEmpty {
+            let batch = fresh.map { messages[$0] }
+            let rows = try await connection.rows("""
+                WITH new AS (
+                    SELECT * FROM unnest(\(batch.map(\.chatID.rawValue)), \(batch.map(\.senderID.rawValue)), \(batch.map(\.body)),
+                        \(batch.map(\.createdAt.timeIntervalSince1970)), \(batch.map { $0.replyTo?.rawValue ?? 0 }), \(batch.map(\.token)))
+                        WITH ORDINALITY AS t(chatID, senderID, body, createdAt, replyTo, token, ord)),
+                stored AS (
+                    INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token)
+                    SELECT chatID, senderID, body, createdAt, NULLIF(replyTo, 0), token FROM new ORDER BY ord
+                    RETURNING id, chatID, senderID, token, createdAt),
+                lastMessage AS (
+                    UPDATE chat SET lastMessageID = s.last, lastActivity = GREATEST(chat.lastActivity, s.at)
+                    FROM (SELECT chatID, max(id) AS last, max(createdAt) AS at FROM stored GROUP BY chatID) s WHERE chat.id = s.chatID),
+                unread AS (
+                    UPDATE member SET unreadCount = member.unreadCount + s.count
+                    FROM (SELECT other.chatID, other.userID, count(*) AS count FROM stored
+                          JOIN member other ON other.chatID = stored.chatID AND other.userID <> stored.senderID
+                          GROUP BY other.chatID, other.userID) s
+                    WHERE member.chatID = s.chatID AND member.userID = s.userID),
+                logged AS (
+                    INSERT INTO eventLog (kind, ids, token) SELECT \(EventLogEntry.sentKind), ARRAY[id], token FROM (SELECT * FROM stored ORDER BY id) o)
+                SELECT id, senderID, token FROM stored
+                """, logger: logger)
+            var ids: [String: Int64] = [:]
+            for row in rows { ids["\(try row.at(1, as: Int64.self)) \(try row.at(2, as: String.self))"] = try row.at(0, as: Int64.self) }
+            for index in fresh {
+                let message = messages[index]
+                guard let id = ids["\(message.senderID.rawValue) \(message.token)"] else { throw Refusal.unavailable }
+                results[index] = .success(Message(
+                    id: MessageID(id), chatID: message.chatID, senderID: message.senderID, body: message.body,
+                    createdAt: message.createdAt, replyTo: message.replyTo
+                ))
+            }
+        }
+        if !existing.isEmpty {
+            let rows = try await connection.rows(
+                "SELECT \(unescaped: Columns.message) FROM message WHERE id = ANY(\(Array(existing.values)))", logger: logger
+            )
+            let stored = Dictionary(try rows.compactMap { try Message(row: $0) }.map { ($0.id.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
+            for (index, id) in existing { results[index] = stored[id].map { .success($0) } ?? .failure(Refusal.unavailable) }
+        }
+        for (index, first) in repeated { results[index] = results[first] }
+        return results.map { $0 ?? .failure(Refusal.unavailable) }
     }
 
     /// Stores one message, or refuses it before writing anything (every check comes first): two round trips,

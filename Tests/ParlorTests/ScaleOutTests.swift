@@ -69,7 +69,7 @@ import Testing
         _ = try await benStream.read(until: "Edited on the first")
         for parlor in parlors {
             #expect(try await RawClient(port: parlor.port).exchange("GET", "/readyz").status == 200)
-            #expect(try await parlor.terminate() == 0)
+            await Self.stop(parlor)
         }
     }
 
@@ -93,7 +93,7 @@ import Testing
         #expect(try TestPostgres.shared.sql(botMessages, database: name) == "4", "nothing answered twice")
         #expect(try TestPostgres.shared.sql("SELECT count(*) FROM account WHERE handle IN ('parlor', 'parlor_feeds')", database: name) == "2",
                 "one bot account each, though three instances started")
-        for parlor in parlors { #expect(try await parlor.terminate() == 0) }
+        for parlor in parlors { await Self.stop(parlor) }
     }
 
     @Test func wrongPasswordsCountOnEveryInstance() async throws {
@@ -115,7 +115,7 @@ import Testing
             #expect(refused.status == 429, "even the right password waits")
             #expect(refused.header("Retry-After") != nil)
         }
-        for parlor in parlors { #expect(try await parlor.terminate() == 0) }
+        for parlor in parlors { await Self.stop(parlor) }
     }
 
     @Test func killingAnInstanceMidBurstLosesNoAcknowledgedMessage() async throws {
@@ -163,7 +163,7 @@ import Testing
             seen += (try? await benStream.read(until: "\n\n")) ?? ""
         }
         for body in stored { #expect(seen.contains(body), "\(body) reached the page on the surviving instance") }
-        #expect(try await parlors[1].terminate() == 0)
+        await Self.stop(parlors[1])
     }
 
     @Test func aPostgreSQLRestartIsSurvivedAndReadinessTellsTheTruth() async throws {
@@ -218,7 +218,7 @@ import Testing
         for body in acknowledged { #expect(seen.contains(body), "\(body) reached Ben's page") }
         #expect(try await ana.say("After the restart", in: chat).status == 303)
         _ = try await benStream.read(until: "After the restart")
-        for parlor in parlors { #expect(try await parlor.terminate() == 0) }
+        for parlor in parlors { await Self.stop(parlor) }
         await server.stop()
     }
 }
@@ -229,6 +229,17 @@ final class Answered: Sendable {
 }
 
 extension ScaleOutTests {
+    /// SIGTERM, and exit 0 within 10 s; otherwise the end of its log says where it was.
+    static func stop(_ parlor: RunningParlor) async {
+        do {
+            let status = try await parlor.terminate()
+            #expect(status == 0)
+        } catch {
+            let tail = (parlor.log + parlor.child.readErrors()).split(separator: "\n").suffix(40).joined(separator: "\n")
+            Issue.record("parlor did not stop within 10 s; its log ends:\n\(tail)")
+        }
+    }
+
     /// Whether GET `target` answers `status` within `seconds`, asked every tenth of a second.
     static func answers(_ status: Int, port: UInt16, _ target: String, within seconds: Double = 20) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)

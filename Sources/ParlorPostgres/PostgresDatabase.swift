@@ -73,12 +73,12 @@ public final class PostgresDatabase: Sendable {
 
     /// A transaction: committed when `body` returns, rolled back when it throws (its error is rethrown as
     /// is, so a ``Refusal`` stays one). Once committed, the event log's readers are told to look.
-    func write<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+    func write<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         var attempt = 1
         while true {
             do {
-                let result = try await client.withConnection { connection in
-                    try await Self.transaction(connection, logger: logger, body)
+                let result = try await within { [client, logger] in
+                    try await client.withConnection { connection in try await Self.transaction(connection, logger: logger, body) }
                 }
                 await notify()
                 return result
@@ -95,19 +95,19 @@ public final class PostgresDatabase: Sendable {
 
     /// One statement's read on a pooled connection, without BEGIN and COMMIT around it (a statement sees one
     /// snapshot by itself): one round trip instead of three.
-    func single<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+    func single<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
-            return try await client.withConnection { connection in try await body(connection) }
+            return try await within { [client] in try await client.withConnection { connection in try await body(connection) } }
         } catch {
             throw PostgresStoreError.wrapping(error)
         }
     }
 
     /// Reads in one transaction, so that they see one snapshot.
-    func read<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+    func read<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
-            return try await client.withConnection { connection in
-                try await Self.transaction(connection, logger: logger, readOnly: true, body)
+            return try await within { [client, logger] in
+                try await client.withConnection { connection in try await Self.transaction(connection, logger: logger, readOnly: true, body) }
             }
         } catch {
             throw PostgresStoreError.wrapping(error)
@@ -117,9 +117,27 @@ public final class PostgresDatabase: Sendable {
     /// One statement, outside any explicit transaction.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
         do {
-            return try await client.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
+            return try await within { [client, logger] in try await client.query(query, logger: logger).collect().map { $0.makeRandomAccess() } }
         } catch {
             throw PostgresStoreError.wrapping(error)
+        }
+    }
+
+    /// How long one operation may take, waiting for a connection included: a database that stopped answering
+    /// fails requests ("try again") and readiness, it never holds them for ever.
+    static let deadline = Duration.seconds(15)
+
+    /// `work`, or ``PostgresStoreError/timedOut`` once ``deadline`` passed (`work` is then cancelled).
+    private func within<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: Self.deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw PostgresStoreError.timedOut }
+            return value
         }
     }
 
@@ -128,7 +146,7 @@ public final class PostgresDatabase: Sendable {
     /// A lost hint costs a reader no more than its next poll.
     func notify() async {
         do {
-            try await client.query("SELECT pg_notify(\(Self.channel), '')", logger: logger)
+            _ = try await client.query("SELECT pg_notify(\(Self.channel), '')", logger: logger).collect()
         } catch {
             logger.debug("event log hint not sent", metadata: ["error": "\(String(reflecting: error))"])
         }
@@ -137,15 +155,17 @@ public final class PostgresDatabase: Sendable {
     static func transaction<Result: Sendable>(
         _ connection: PostgresConnection, logger: Logger, readOnly: Bool = false, _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        try await connection.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
+        // Each answer read to its end: a statement is done when its CommandComplete arrived, and a send is
+        // acknowledged only once COMMIT is.
+        try await connection.run(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
         let result: Result
         do {
             result = try await body(connection)
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            try? await connection.run("ROLLBACK", logger: logger)
             throw error
         }
-        try await connection.query("COMMIT", logger: logger)
+        try await connection.run("COMMIT", logger: logger)
         return result
     }
 }
@@ -191,6 +211,14 @@ extension PostgresRandomAccessRow {
 public struct PostgresStoreError: Error, CustomStringConvertible {
     public let sqlState: String?
     public let description: String
+
+    /// An operation that did not finish within ``PostgresDatabase/deadline``.
+    static let timedOut = PostgresStoreError(sqlState: nil, description: "PostgreSQL did not answer within 15 s")
+
+    private init(sqlState: String?, description: String) {
+        self.sqlState = sqlState
+        self.description = description
+    }
 
     init(_ error: PSQLError) {
         sqlState = error.sqlState

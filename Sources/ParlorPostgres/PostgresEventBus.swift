@@ -40,6 +40,8 @@ public final class PostgresEventBus: EventBus {
     /// Only the reading loop touches it.
     private let cursor = Mutex<Cursor?>(nil)
     private let listening = Atomic<Bool>(false)
+    /// Set while ``catchUp()`` runs: one read at a time moves the cursor.
+    private let reading = Atomic<Bool>(false)
     /// Whether the last read of the log failed: its error is logged once, not at every poll.
     private let readFailing = Atomic<Bool>(false)
     /// When the log was last read without an error (seconds of the monotonic clock), for readiness.
@@ -168,6 +170,11 @@ public final class PostgresEventBus: EventBus {
     /// Reads every final entry past the cursor and hands each on, in order; on a failure, stops and leaves
     /// the cursor where it was (the next wake-up reads again from there).
     func catchUp() async {
+        guard !reading.exchange(true, ordering: .acquiring) else {
+            assertionFailure("the event log is read by one reader at a time")
+            return
+        }
+        defer { reading.store(false, ordering: .releasing) }
         do {
             var position: Cursor
             if let known = cursor.withLock({ $0 }) {

@@ -172,52 +172,61 @@ import Testing
         let media = try Self.mediaFolder()
         defer { try? FileManager.default.removeItem(atPath: media) }
         let parlors = try await Self.instances(2, database: database, media: media)
-        let ana = Visitor(port: parlors[0].port), ben = Visitor(port: parlors[1].port)
-        #expect(try await ana.signUp("ana").status == 303)
-        #expect(try await ben.signUp("ben").status == 303)
-        let chat = try await ana.startChat(with: "ben")
-        let id = chat.split(separator: "/").last!
-        let (benStream, _) = try await ben.openEvents("/events?chat=\(id)")
-        _ = try await ana.get(chat)
+        do {
+            let ana = Visitor(port: parlors[0].port), ben = Visitor(port: parlors[1].port)
+            #expect(try await ana.signUp("ana").status == 303)
+            #expect(try await ben.signUp("ben").status == 303)
+            let chat = try await ana.startChat(with: "ben")
+            let id = chat.split(separator: "/").last!
+            let (benStream, _) = try await ben.openEvents("/events?chat=\(id)")
+            _ = try await ana.get(chat)
 
-        // Ana keeps sending through the first instance, every 50 ms, while PostgreSQL stops and starts.
-        let answered = Answered()
-        let port = parlors[0].port, cookies = ana.cookieHeader, csrf = ana.csrf, path = chat + "/messages"
-        let sender = Task {
-            for index in 0..<1_000 where !Task.isCancelled {
-                let body = [("csrf", csrf), ("body", "Steady message \(index)."), ("token", "steady-\(index)")]
-                    .map { "\(Visitor.encode($0.0))=\(Visitor.encode($0.1))" }.joined(separator: "&")
-                if let client = try? RawClient(port: port, timeout: 15),
-                   (try? client.send(RawClient.request("POST", path, headers: ["Content-Type: application/x-www-form-urlencoded"] + cookies, body: body))) != nil,
-                   let response = try? await client.readResponse(), response.status == 303 {
-                    answered.list.withLock { $0.append(index) }
+            // Ana keeps sending through the first instance, every 50 ms, while PostgreSQL stops and starts.
+            let answered = Answered()
+            let port = parlors[0].port, cookies = ana.cookieHeader, csrf = ana.csrf, path = chat + "/messages"
+            let sender = Task {
+                for index in 0..<1_000 where !Task.isCancelled {
+                    let body = [("csrf", csrf), ("body", "Steady message \(index)."), ("token", "steady-\(index)")]
+                        .map { "\(Visitor.encode($0.0))=\(Visitor.encode($0.1))" }.joined(separator: "&")
+                    if let client = try? RawClient(port: port, timeout: 15),
+                       (try? client.send(RawClient.request("POST", path, headers: ["Content-Type: application/x-www-form-urlencoded"] + cookies, body: body))) != nil,
+                       let response = try? await client.readResponse(), response.status == 303 {
+                        answered.list.withLock { $0.append(index) }
+                    }
+                    try? await Task.sleep(for: .milliseconds(50))
                 }
-                try? await Task.sleep(for: .milliseconds(50))
             }
+            #expect(await eventually { answered.list.withLock { $0.count } >= 5 })
+            await server.stop()
+            for parlor in parlors {
+                #expect(await Self.answers(503, port: parlor.port, "/readyz"), "not ready while PostgreSQL is down")
+            }
+            let beforeRestart = answered.list.withLock { $0.count }
+            try server.start()
+            for parlor in parlors {
+                #expect(await Self.answers(200, port: parlor.port, "/readyz"), "ready again")
+            }
+            #expect(await eventually { answered.list.withLock { $0.count } >= beforeRestart + 5 }, "sends are answered again")
+            sender.cancel()
+            _ = await sender.value
+            // Every acknowledged message, before, during and after, reached Ben's page on the other instance.
+            let acknowledged = answered.list.withLock { $0 }.map { "Steady message \($0)." }
+            var seen = ""
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline, !acknowledged.allSatisfy({ seen.contains($0) }) {
+                seen += (try? await benStream.read(until: "\n\n")) ?? ""
+            }
+            for body in acknowledged { #expect(seen.contains(body), "\(body) reached Ben's page") }
+            #expect(try await ana.say("After the restart", in: chat).status == 303)
+            _ = try await benStream.read(until: "After the restart")
+        } catch {
+            // Where each instance was, for whoever reads the failure.
+            for parlor in parlors {
+                let tail = (parlor.log + parlor.child.readErrors()).split(separator: "\n").suffix(30).joined(separator: "\n")
+                Issue.record("instance on port \(parlor.port), its log ends:\n\(tail)")
+            }
+            throw error
         }
-        #expect(await eventually { answered.list.withLock { $0.count } >= 5 })
-        await server.stop()
-        for parlor in parlors {
-            #expect(await Self.answers(503, port: parlor.port, "/readyz"), "not ready while PostgreSQL is down")
-        }
-        let beforeRestart = answered.list.withLock { $0.count }
-        try server.start()
-        for parlor in parlors {
-            #expect(await Self.answers(200, port: parlor.port, "/readyz"), "ready again")
-        }
-        #expect(await eventually { answered.list.withLock { $0.count } >= beforeRestart + 5 }, "sends are answered again")
-        sender.cancel()
-        _ = await sender.value
-        // Every acknowledged message, before, during and after, reached Ben's page on the other instance.
-        let acknowledged = answered.list.withLock { $0 }.map { "Steady message \($0)." }
-        var seen = ""
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline, !acknowledged.allSatisfy({ seen.contains($0) }) {
-            seen += (try? await benStream.read(until: "\n\n")) ?? ""
-        }
-        for body in acknowledged { #expect(seen.contains(body), "\(body) reached Ben's page") }
-        #expect(try await ana.say("After the restart", in: chat).status == 303)
-        _ = try await benStream.read(until: "After the restart")
         for parlor in parlors { await Self.stop(parlor) }
         await server.stop()
     }

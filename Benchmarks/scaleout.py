@@ -4,8 +4,8 @@ server started for the run in a temporary folder (fsync on, as in production), a
 
 usage: python3 Benchmarks/scaleout.py [--seconds 10] [--connections 64] [--probes 200]
 
-sends: POST /chats/{id}/messages as the page script sends them (wrk), while two pages of each member stream from
-       every instance; acknowledged sends/s for SQLite (one instance), PostgreSQL with one instance, and
+sends: POST /chats/{id}/messages as the page script sends them (wrk), while four pages stream (two per member,
+       spread over the instances: one per member on each of two); acknowledged sends/s for SQLite (one instance), PostgreSQL with one instance, and
        PostgreSQL with two instances (wrk split between them). Every page must get every send once, in order.
 latency: one send at a time through the first instance (--probes of them, 20 ms apart); how long until a page
        on the same instance and a page on the other has it, p50 and p99 of each.
@@ -80,11 +80,11 @@ def cookie(visitor):
     return "; ".join(f"{k}={v}" for k, v in visitor.cookies.items())
 
 
-def pages_on(port, chat, visitors):
+def pages_on(port, chat, visitors, each=2):
     chat_id = chat.rsplit("/", 1)[1]
     readers = []
     for visitor in visitors:
-        for _ in range(2):
+        for _ in range(each):
             reader = StreamReader(port, f"/events?chat={chat_id}", cookie(visitor))
             reader.start()
             readers.append(reader)
@@ -156,7 +156,8 @@ def sends(label, databases, seconds, connections, folder):
                 guest = Visitor(port)
                 guest.cookies = dict(visitor.cookies)
                 guests.append(guest)
-            pages += pages_on(port, chat, guests)
+            # Four pages in all (two per member) however many instances: the same fan-out to compare.
+            pages += pages_on(port, chat, guests, each=max(1, 2 // len(ports)))
         time.sleep(1)
         profiler = None
         if os.environ.get("PARLOR_PROFILE") and label.startswith("PostgreSQL, one"):
@@ -251,7 +252,7 @@ def main():
     try:
         os.makedirs(os.path.join(folder, "pg"))
         with Postgres(os.path.join(folder, "pg")) as pg:
-            print(f"\nsends: wrk -c{args.connections}, {args.seconds}s, two pages of each member on every instance")
+            print(f"\nsends: wrk -c{args.connections}, {args.seconds}s, four pages streaming (two per member, spread over the instances)")
             sqlite, ok1 = sends("SQLite, one instance", [os.path.join(folder, "parlor.sqlite")], args.seconds, args.connections, folder)
             one, ok2 = sends("PostgreSQL, one instance", [pg.database("one")], args.seconds, args.connections, folder)
             shared = pg.database("two")

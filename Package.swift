@@ -61,7 +61,8 @@ let package = Package(
             ])],
             linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
         ),
-        // Threads of their own for slow, blocking work, with a waiting limit: password hashes, images.
+        // Threads of their own for slow, blocking work, with a waiting limit: password hashes, images; and the
+        // batching queue of the stores' group commits.
         .target(name: "BoundedWork"),
         // The image service on libvips: accepted by their bytes, bounded by their headers, stripped, resized.
         .target(name: "ParlorImages", dependencies: ["CVips", "ParlorDomain", "BoundedWork"]),
@@ -72,13 +73,13 @@ let package = Package(
         // Users, chats, messages: plain values, no I/O.
         .target(name: "ParlorDomain"),
         // The SQLite store on GRDB: migrations, the chat-list query, group commits.
-        .target(name: "ParlorStorage", dependencies: ["ParlorDomain", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "ParlorStorage", dependencies: ["ParlorDomain", "BoundedWork", .product(name: "GRDB", package: "GRDB.swift")]),
         // The PostgreSQL store on postgres-nio, for several instances on one server: the same protocols as the
         // SQLite store, the event log written with each change, and the bus that reads it on every instance.
         .target(
             name: "ParlorPostgres",
             dependencies: [
-                "ParlorDomain", "ParlorEvents",
+                "ParlorDomain", "ParlorEvents", "BoundedWork",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,64 +1,37 @@
+import BoundedWork
 import Logging
 import ParlorDomain
 import PostgresNIO
-import Synchronization
 
 /// Stores messages from many senders in shared transactions, as the SQLite store does: while one commit is
 /// on its way, the sends that arrive wait and go together in the next, with one event-log hint for all.
 /// Each send is checked alone before it writes; none is acknowledged before its commit.
 final class PostgresGroupCommit: Sendable {
-    private struct Job {
-        let message: OutgoingMessage
-        let continuation: CheckedContinuation<Result<Message, any Error>, Never>
-    }
-
-    private struct Queue {
-        var jobs: [Job] = []
-        var isDraining = false
-    }
-
     private let database: PostgresDatabase
-    private let queue = Mutex(Queue())
-    private let batchLimit = 256
+    private let queue: BatchingQueue<OutgoingMessage, Message>
 
     init(database: PostgresDatabase) {
         self.database = database
+        queue = BatchingQueue(batchLimit: 256) { messages in await Self.storeBatch(messages, database) }
     }
 
     func submit(_ message: OutgoingMessage) async throws -> Message {
-        let result = await withCheckedContinuation { continuation in
-            let startsDraining = queue.withLock { queue in
-                queue.jobs.append(Job(message: message, continuation: continuation))
-                guard !queue.isDraining else { return false }
-                queue.isDraining = true
-                return true
-            }
-            if startsDraining { Task { await self.drain() } }
-        }
-        return try result.get()
+        try await queue.submit(message)
     }
 
-    private func drain() async {
-        while true {
-            let jobs: [Job] = queue.withLock { queue in
-                let taken = Array(queue.jobs.prefix(batchLimit))
-                queue.jobs.removeFirst(taken.count)
-                if taken.isEmpty { queue.isDraining = false }
-                return taken
-            }
-            if jobs.isEmpty { return }
-            var results = await store(jobs.map(\.message))
-            // The shared transaction failed as a whole (a send with the same token committed meanwhile on another
-            // instance, a lost connection): each send is tried again alone, so one cannot sink the others.
-            if jobs.count > 1, results.allSatisfy({ if case .failure(let error) = $0 { !(error is Refusal) } else { false } }) {
-                results = []
-                for job in jobs { results += await store([job.message]) }
-            }
-            for (job, result) in zip(jobs, results) { job.continuation.resume(returning: result) }
+    private static func storeBatch(_ messages: [OutgoingMessage], _ database: PostgresDatabase) async -> [Result<Message, any Error>] {
+        let results = await store(messages, database)
+        // The shared transaction failed as a whole (a send with the same token committed meanwhile on another
+        // instance, a lost connection): each send is tried again alone, so one cannot sink the others.
+        guard messages.count > 1, results.allSatisfy({ if case .failure(let error) = $0 { !(error is Refusal) } else { false } }) else {
+            return results
         }
+        var alone: [Result<Message, any Error>] = []
+        for message in messages { alone += await store([message], database) }
+        return alone
     }
 
-    private func store(_ messages: [OutgoingMessage]) async -> [Result<Message, any Error>] {
+    private static func store(_ messages: [OutgoingMessage], _ database: PostgresDatabase) async -> [Result<Message, any Error>] {
         let logger = database.logger
         do {
             return try await database.write { connection in
@@ -69,7 +42,7 @@ final class PostgresGroupCommit: Sendable {
                 return try await Self.store(messages, connection, logger)
             }
         } catch {
-            if messages.count == 1, error.isUniqueViolation, let existing = try? await existing(messages[0]) {
+            if messages.count == 1, error.isUniqueViolation, let existing = try? await existing(messages[0], database) {
                 return [.success(existing)]
             }
             return Array(repeating: .failure(error), count: messages.count)
@@ -77,7 +50,7 @@ final class PostgresGroupCommit: Sendable {
     }
 
     /// The message stored before with this sender and token.
-    private func existing(_ message: OutgoingMessage) async throws -> Message? {
+    private static func existing(_ message: OutgoingMessage, _ database: PostgresDatabase) async throws -> Message? {
         try await database.rows("""
             SELECT \(unescaped: Columns.message) FROM message WHERE senderID = \(message.senderID.rawValue) AND token = \(message.token)
             """).first.flatMap { try Message(row: $0) }

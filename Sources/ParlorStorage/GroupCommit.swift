@@ -1,69 +1,37 @@
+import BoundedWork
 import GRDB
 import ParlorDomain
-import Synchronization
 
 /// Stores messages from many senders in shared transactions: while one commit is being flushed to disk,
 /// the sends that arrive wait and then go to disk together in the next. Each send is still refused alone
 /// (all its checks run before it writes), and none is acknowledged before its commit is durable.
 final class GroupCommit: Sendable {
-    private struct Job {
-        let message: OutgoingMessage
-        let continuation: CheckedContinuation<Result<Message, any Error>, Never>
-    }
-
-    private struct Queue {
-        var jobs: [Job] = []
-        var isDraining = false
-    }
-
-    private let pool: DatabasePool
-    private let queue = Mutex(Queue())
-    /// The most sends one transaction takes, so one commit never holds the writer for long.
-    private let batchLimit = 256
+    private let queue: BatchingQueue<OutgoingMessage, Message>
 
     init(pool: DatabasePool) {
-        self.pool = pool
+        // At most 256 sends in one transaction, so one commit never holds the writer for long.
+        queue = BatchingQueue(batchLimit: 256) { messages in await Self.store(messages, pool) }
     }
 
     func submit(_ message: OutgoingMessage) async throws -> Message {
-        let result = await withCheckedContinuation { continuation in
-            let startsDraining = queue.withLock { queue in
-                queue.jobs.append(Job(message: message, continuation: continuation))
-                guard !queue.isDraining else { return false }
-                queue.isDraining = true
-                return true
-            }
-            if startsDraining { Task { await self.drain() } }
-        }
-        return try result.get()
+        try await queue.submit(message)
     }
 
-    private func drain() async {
-        while true {
-            let jobs: [Job] = queue.withLock { queue in
-                let taken = Array(queue.jobs.prefix(batchLimit))
-                queue.jobs.removeFirst(taken.count)
-                if taken.isEmpty { queue.isDraining = false }
-                return taken
-            }
-            if jobs.isEmpty { return }
-            let messages = jobs.map(\.message)
-            let results: [Result<Message, any Error>]
-            do {
-                results = try await pool.write { db in
-                    try messages.map { message in
-                        do {
-                            return .success(try Self.store(message, db))
-                        } catch let refusal as Refusal {
-                            return .failure(refusal)
-                        }
+    /// One transaction for the batch; a refused send is refused alone, a failed transaction fails them all.
+    private static func store(_ messages: [OutgoingMessage], _ pool: DatabasePool) async -> [Result<Message, any Error>] {
+        do {
+            return try await pool.write { db in
+                try messages.map { message in
+                    do {
+                        return .success(try Self.store(message, db))
+                    } catch let refusal as Refusal {
+                        return .failure(refusal)
                     }
                 }
-            } catch {
-                // The transaction itself failed (disk full, I/O): nothing of this batch was stored.
-                results = Array(repeating: .failure(error), count: jobs.count)
             }
-            for (job, result) in zip(jobs, results) { job.continuation.resume(returning: result) }
+        } catch {
+            // The transaction itself failed (disk full, I/O): nothing of this batch was stored.
+            return Array(repeating: .failure(error), count: messages.count)
         }
     }
 

@@ -83,7 +83,11 @@ def main():
             instances.append(subprocess.Popen(arguments, cwd=working, stdout=log, stderr=log, env=environment, **service_user))
         for process, port in zip(instances, ports):
             wait_until_listening(process, port, "parlor with the template unit's arguments (see %s)" % folder)
-            assert request(port, "GET", "/readyz", tls=False)[0] == 200, "ready, its event log listened to"
+            # Ready once its event log's listener is connected (503 until then, a moment after it listens).
+            deadline = time.time() + 20
+            while request(port, "GET", "/readyz", tls=False)[0] != 200:
+                assert time.time() < deadline, "ready within 20 s, its event log listened to"
+                time.sleep(0.05)
         nginx, _, https_port = start_nginx(folder, ports)
         base = "https://127.0.0.1:%d" % https_port
 

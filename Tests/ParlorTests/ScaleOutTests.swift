@@ -133,15 +133,11 @@ import Testing
         _ = try await ana.get(chat)
         // Sixty sends through the first instance, 20 ms apart; it is killed once ten are answered.
         let answered = Answered()
-        let port = parlors[0].port, cookies = ana.cookieHeader, csrf = ana.csrf
+        let sender = Sender(ana, port: parlors[0].port, chat: chat)
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<60 {
-                let body = [("csrf", csrf), ("body", "Burst message \(index)."), ("token", "burst-\(index)")]
-                    .map { "\(Visitor.encode($0.0))=\(Visitor.encode($0.1))" }.joined(separator: "&")
-                let request = RawClient.request("POST", chat + "/messages", headers: ["Content-Type: application/x-www-form-urlencoded"] + cookies, body: body)
                 group.addTask {
-                    guard let client = try? RawClient(port: port, timeout: 15), (try? client.send(request)) != nil else { return }
-                    if let response = try? await client.readResponse(), response.status == 303 { answered.list.withLock { $0.append(index) } }
+                    if await sender.say("Burst message \(index).", token: "burst-\(index)") { answered.list.withLock { $0.append(index) } }
                 }
                 if answered.list.withLock({ $0.count }) >= 10 {
                     parlors[0].child.send(SIGKILL)
@@ -183,16 +179,10 @@ import Testing
 
             // Ana keeps sending through the first instance, every 50 ms, while PostgreSQL stops and starts.
             let answered = Answered()
-            let port = parlors[0].port, cookies = ana.cookieHeader, csrf = ana.csrf, path = chat + "/messages"
+            let steady = Sender(ana, port: parlors[0].port, chat: chat)
             let sender = Task {
                 for index in 0..<1_000 where !Task.isCancelled {
-                    let body = [("csrf", csrf), ("body", "Steady message \(index)."), ("token", "steady-\(index)")]
-                        .map { "\(Visitor.encode($0.0))=\(Visitor.encode($0.1))" }.joined(separator: "&")
-                    if let client = try? RawClient(port: port, timeout: 15),
-                       (try? client.send(RawClient.request("POST", path, headers: ["Content-Type: application/x-www-form-urlencoded"] + cookies, body: body))) != nil,
-                       let response = try? await client.readResponse(), response.status == 303 {
-                        answered.list.withLock { $0.append(index) }
-                    }
+                    if await steady.say("Steady message \(index).", token: "steady-\(index)") { answered.list.withLock { $0.append(index) } }
                     try? await Task.sleep(for: .milliseconds(50))
                 }
             }
@@ -229,6 +219,30 @@ import Testing
         }
         for parlor in parlors { await Self.stop(parlor) }
         await server.stop()
+    }
+}
+
+/// Sends a person's messages from any task: their session's cookies and form token, a connection each.
+struct Sender: Sendable {
+    let port: UInt16
+    let path: String
+    let headers: [String]
+    let csrf: String
+
+    init(_ visitor: Visitor, port: UInt16, chat: String) {
+        self.port = port
+        path = chat + "/messages"
+        headers = ["Content-Type: application/x-www-form-urlencoded"] + visitor.cookieHeader
+        csrf = visitor.csrf
+    }
+
+    /// Whether the send was answered 303 (stored); false for any other answer or none.
+    func say(_ text: String, token: String) async -> Bool {
+        let body = [("csrf", csrf), ("body", text), ("token", token)].map { "\(Visitor.encode($0.0))=\(Visitor.encode($0.1))" }.joined(separator: "&")
+        guard let client = try? RawClient(port: port, timeout: 15), (try? client.send(RawClient.request("POST", path, headers: headers, body: body))) != nil,
+              let response = try? await client.readResponse()
+        else { return false }
+        return response.status == 303
     }
 }
 

@@ -123,7 +123,8 @@ public final class PostgresEventBus: EventBus {
             group.addTask {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(60))
-                    await self.trim()
+                    // Not on the way out: a cancelled trim would only log its cancellation.
+                    if !Task.isCancelled { await self.trim() }
                 }
             }
             group.addTask {

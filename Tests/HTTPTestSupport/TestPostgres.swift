@@ -2,7 +2,9 @@
 // 127.0.0.1 at a free port, run as the `postgres` user when the tests run as root (PostgreSQL refuses root).
 // One server for the whole test process, started by the first test that asks; each test gets a database
 // of its own. A test that stops and starts its server makes one of its own. Each is stopped by its PID, and
-// its folder removed, when the test process exits.
+// its folder removed, when the test process exits. Everything that waits for a process (initdb, psql, the
+// server's start) runs on a thread of its own, never on the few threads every async test shares.
+import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -10,13 +12,30 @@ import Glibc
 
 public final class TestPostgres: @unchecked Sendable {
     /// The server of this test process, started on first use.
-    public static let shared: TestPostgres = {
+    private static let instance: TestPostgres = {
         do {
             return try TestPostgres()
         } catch {
             fatalError("PostgreSQL could not start for the tests: \(error)")
         }
     }()
+
+    /// The server of this test process, started on first use.
+    public static func shared() async -> TestPostgres {
+        (try? await offPool { instance })!
+    }
+
+    /// A server of its own, in a new folder, on a free port.
+    public static func make() async throws -> TestPostgres {
+        try await offPool { try TestPostgres() }
+    }
+
+    /// Runs `body`, which blocks, on a thread outside the cooperative pool.
+    static func offPool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
+    }
 
     /// Every server started, stopped at exit.
     private static let running = Running()
@@ -45,19 +64,22 @@ public final class TestPostgres: @unchecked Sendable {
     private static let binaries = "/usr/lib/postgresql/15/bin"
     private static let asRoot = getuid() == 0
 
-    /// A server of its own, in a new folder, on a free port.
-    public init() throws {
+    private init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-pg-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if Self.asRoot { try Self.run("/bin/chown", ["postgres:postgres", folder]) }
         try Self.run(Self.binaries + "/initdb", ["-D", folder + "/data", "-U", "parlor", "-A", "trust", "-E", "UTF8", "--no-sync"], asPostgres: true)
         port = try Self.freePort()
         Self.running.add(self)
-        try start()
+        try startNow()
     }
 
     /// Starts the server (again, after ``stop(immediately:)``) on the same port and data; waits until it answers.
-    public func start() throws {
+    public func start() async throws {
+        try await Self.offPool { try self.startNow() }
+    }
+
+    private func startNow() throws {
         let arguments = [
             "-D", folder + "/data", "-p", "\(port)", "-k", folder, "-c", "listen_addresses=127.0.0.1",
             "-c", "fsync=off", "-c", "max_connections=300", "-c", "shared_buffers=32MB",
@@ -85,12 +107,12 @@ public final class TestPostgres: @unchecked Sendable {
     }
 
     /// A new, empty database; answers its address for `--database` and the stores.
-    public func newDatabase() throws -> String {
+    public func newDatabase() async throws -> String {
         let name = lock.withLock { () -> String in
             databases += 1
             return "parlor_test_\(getpid())_\(databases)"
         }
-        try sql("CREATE DATABASE \(name)")
+        try await sql("CREATE DATABASE \(name)")
         return url(database: name)
     }
 
@@ -98,8 +120,9 @@ public final class TestPostgres: @unchecked Sendable {
 
     /// Runs SQL through psql in `database`; answers what psql printed (unaligned, tuples only).
     @discardableResult
-    public func sql(_ statement: String, database: String = "postgres") throws -> String {
-        try Self.run("/usr/bin/psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "parlor", "-d", database, "-v", "ON_ERROR_STOP=1", "-At", "-c", statement])
+    public func sql(_ statement: String, database: String = "postgres") async throws -> String {
+        let port = port
+        return try await Self.offPool { try Self.run("/usr/bin/psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "parlor", "-d", database, "-v", "ON_ERROR_STOP=1", "-At", "-c", statement]) }
     }
 
     private func stopForExit() {

@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func everyInstanceGetsEveryStoredEventOnceInTheSameOrderItsOwnIncluded() async throws {
-        let url = try TestPostgres.shared.newDatabase()
+        let url = try await TestPostgres.shared().newDatabase()
         let first = try await Instance(url: url), second = try await Instance(url: url)
         defer { first.stop(); second.stop() }
         let (ana, ben, chat) = try await Self.people(first.store)
@@ -111,14 +111,14 @@ import Testing
         #expect(first.events.map(Self.id) == second.events.map(Self.id), "the same events in the same order")
         if first.events.map(Self.id) != second.events.map(Self.id) {
             let name = String(url.split(separator: "/").last!)
-            Issue.record(Comment(rawValue: try TestPostgres.shared.sql("SELECT xid, id, kind, ids FROM eventLog ORDER BY xid, id", database: name)))
+            Issue.record(Comment(rawValue: try await TestPostgres.shared().sql("SELECT xid, id, kind, ids FROM eventLog ORDER BY xid, id", database: name)))
             Issue.record(Comment(rawValue: "first: \(first.events.map(Self.id))\nsecond: \(second.events.map(Self.id))"))
         }
         #expect(first.events.count == 45, "2 people, 1 chat, 40 sends, 1 edit, 1 read: nothing twice")
     }
 
     @Test func aTransactionThatCommitsLateIsStillDeliveredOnce() async throws {
-        let url = try TestPostgres.shared.newDatabase()
+        let url = try await TestPostgres.shared().newDatabase()
         let instance = try await Instance(url: url)
         defer { instance.stop() }
         let (ana, _, chat) = try await Self.people(instance.store)
@@ -151,14 +151,14 @@ import Testing
     }
 
     @Test func aDroppedListenerReconnectsAndNothingIsMissed() async throws {
-        let url = try TestPostgres.shared.newDatabase()
+        let url = try await TestPostgres.shared().newDatabase()
         let instance = try await Instance(url: url)
         defer { instance.stop() }
         let (ana, _, chat) = try await Self.people(instance.store)
         try await Self.eventually("listening") { instance.bus.isHealthy }
         let database = url.split(separator: "/").last.map(String.init)!
         // Ends the listener's connection from the server's side, as a restart or a network cut would.
-        let ended = try TestPostgres.shared.sql(
+        let ended = try await TestPostgres.shared().sql(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(database)' AND query LIKE 'LISTEN%'"
         )
         #expect(ended == "1")
@@ -167,12 +167,12 @@ import Testing
         }
         try await Self.eventually("every message after the drop") { instance.sent.count == 5 }
         try await Self.eventually("listening again") { instance.bus.isHealthy }
-        let listeners = try TestPostgres.shared.sql("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND query LIKE 'LISTEN%'")
+        let listeners = try await TestPostgres.shared().sql("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND query LIKE 'LISTEN%'")
         #expect(listeners == "1", "a new LISTEN connection")
     }
 
     @Test func anInstanceBehindTheLogsRetentionReloadsItsPages() async throws {
-        let url = try TestPostgres.shared.newDatabase()
+        let url = try await TestPostgres.shared().newDatabase()
         let writer = try await Instance(url: url, reading: false, retention: .zero)
         let late = try await Instance(url: url, reading: false)
         defer { writer.stop(); late.stop() }
@@ -185,8 +185,8 @@ import Testing
         let deadline = ContinuousClock.now + .seconds(20)
         repeat {
             await writer.bus.trim()
-        } while try TestPostgres.shared.sql("SELECT count(*) FROM eventLog", database: name) != "0" && ContinuousClock.now < deadline
-        #expect(try TestPostgres.shared.sql("SELECT count(*) FROM eventLog", database: name) == "0")
+        } while try await TestPostgres.shared().sql("SELECT count(*) FROM eventLog", database: name) != "0" && ContinuousClock.now < deadline
+        #expect(try await TestPostgres.shared().sql("SELECT count(*) FROM eventLog", database: name) == "0")
         await late.bus.catchUp()
         #expect(late.missedCount == 1, "its pages are told to reload")
         #expect(late.events.isEmpty)
@@ -201,7 +201,7 @@ import Testing
     }
 
     @Test func aDueFeedIsLeasedToOneInstanceUntilItsCheckIsRecorded() async throws {
-        let url = try TestPostgres.shared.newDatabase()
+        let url = try await TestPostgres.shared().newDatabase()
         let first = try await Instance(url: url, reading: false), second = try await Instance(url: url, reading: false)
         defer { first.stop(); second.stop() }
         let (ana, _, chat) = try await Self.people(first.store)

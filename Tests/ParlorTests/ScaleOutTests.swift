@@ -6,7 +6,7 @@ import Testing
 /// Several `parlor serve` instances on one PostgreSQL database, as people use them: what happens on one is
 /// live on pages connected to another; Parlor Bot answers once; killing an instance mid-burst loses no
 /// acknowledged message; a PostgreSQL restart is survived, and `/readyz` says so meanwhile.
-@Suite(.timeLimit(.minutes(3))) struct ScaleOutTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct ScaleOutTests {
     typealias RunningParlor = ServeCommandTests.RunningParlor
 
     /// Instances on `database`, sharing one media folder, their bots quick.
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func messagesRepliesAndReadReceiptsCrossInstancesLive() async throws {
-        let database = try TestPostgres.shared.newDatabase()
+        let database = try await TestPostgres.shared().newDatabase()
         let media = try Self.mediaFolder()
         defer { try? FileManager.default.removeItem(atPath: media) }
         let parlors = try await Self.instances(2, database: database, media: media)
@@ -62,7 +62,7 @@ import Testing
         let anaSaw = try await anaStream.read(until: "Answered through the second")
         #expect(anaSaw.contains("delivery-read"))
         // An edit on one shows on the other.
-        let messageID = try TestPostgres.shared.sql(
+        let messageID = try await TestPostgres.shared().sql(
             "SELECT id FROM message WHERE body = 'Sent through the first instance'", database: String(database.split(separator: "/").last!)
         )
         #expect(try await ana.post(chat + "/messages/\(messageID)", [("body", "Edited on the first")]).status == 303)
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func parlorBotAnswersEachMessageOnceWhateverTheNumberOfInstances() async throws {
-        let database = try TestPostgres.shared.newDatabase()
+        let database = try await TestPostgres.shared().newDatabase()
         let name = String(database.split(separator: "/").last!)
         let media = try Self.mediaFolder()
         defer { try? FileManager.default.removeItem(atPath: media) }
@@ -88,16 +88,22 @@ import Testing
         }
         let botMessages = "SELECT count(*) FROM message m JOIN account a ON a.id = m.senderID WHERE a.handle = 'parlor'"
         // The welcome, then one answer to each of the three.
-        #expect(await eventually { (try? TestPostgres.shared.sql(botMessages, database: name)) == "4" })
+        var answers = ""
+        let deadline = ContinuousClock.now + .seconds(20)
+        while answers != "4", ContinuousClock.now < deadline {
+            answers = (try? await TestPostgres.shared().sql(botMessages, database: name)) ?? ""
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(answers == "4")
         try await Task.sleep(for: .seconds(1))
-        #expect(try TestPostgres.shared.sql(botMessages, database: name) == "4", "nothing answered twice")
-        #expect(try TestPostgres.shared.sql("SELECT count(*) FROM account WHERE handle IN ('parlor', 'parlor_feeds')", database: name) == "2",
+        #expect(try await TestPostgres.shared().sql(botMessages, database: name) == "4", "nothing answered twice")
+        #expect(try await TestPostgres.shared().sql("SELECT count(*) FROM account WHERE handle IN ('parlor', 'parlor_feeds')", database: name) == "2",
                 "one bot account each, though three instances started")
         for parlor in parlors { await Self.stop(parlor) }
     }
 
     @Test func wrongPasswordsCountOnEveryInstance() async throws {
-        let database = try TestPostgres.shared.newDatabase()
+        let database = try await TestPostgres.shared().newDatabase()
         let media = try Self.mediaFolder()
         defer { try? FileManager.default.removeItem(atPath: media) }
         let parlors = try await Self.instances(2, database: database, media: media)
@@ -119,7 +125,7 @@ import Testing
     }
 
     @Test func killingAnInstanceMidBurstLosesNoAcknowledgedMessage() async throws {
-        let database = try TestPostgres.shared.newDatabase()
+        let database = try await TestPostgres.shared().newDatabase()
         let name = String(database.split(separator: "/").last!)
         let media = try Self.mediaFolder()
         defer { try? FileManager.default.removeItem(atPath: media) }
@@ -149,7 +155,7 @@ import Testing
         _ = await parlors[0].child.waitForExit(within: 10)
         let acknowledged = answered.list.withLock { $0 }
         #expect(acknowledged.count >= 10, "sends were answered before the kill")
-        let stored = Set(try TestPostgres.shared.sql("SELECT body FROM message WHERE body LIKE 'Burst message %'", database: name).split(separator: "\n").map(String.init))
+        let stored = Set(try await TestPostgres.shared().sql("SELECT body FROM message WHERE body LIKE 'Burst message %'", database: name).split(separator: "\n").map(String.init))
         #expect(stored.count < 60, "the kill came before the burst ended")
         for index in acknowledged { #expect(stored.contains("Burst message \(index)."), "acknowledged \(index) is stored") }
         // Ben's page on the surviving instance shows every stored one.
@@ -163,8 +169,8 @@ import Testing
     }
 
     @Test func aPostgreSQLRestartIsSurvivedAndReadinessTellsTheTruth() async throws {
-        let server = try TestPostgres()
-        let database = try server.newDatabase()
+        let server = try await TestPostgres.make()
+        let database = try await server.newDatabase()
         let media = try Self.mediaFolder()
         defer { try? FileManager.default.removeItem(atPath: media) }
         let parlors = try await Self.instances(2, database: database, media: media)
@@ -192,7 +198,7 @@ import Testing
                 #expect(await Self.answers(503, port: parlor.port, "/readyz"), "not ready while PostgreSQL is down")
             }
             let beforeRestart = answered.list.withLock { $0.count }
-            try server.start()
+            try await server.start()
             for parlor in parlors {
                 #expect(await Self.answers(200, port: parlor.port, "/readyz"), "ready again")
             }

@@ -91,7 +91,8 @@ import Testing
         let fetcher = Self.fetcher(server, timeout: .seconds(2), byteLimit: 100_000)
         let started = ContinuousClock.now
         await #expect(throws: FeedFetchError.timedOut) { try await fetcher.fetch(server.url("/slow"), validators: FeedValidators()) }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // The body never ends: ending at all is the deadline's doing. The bound leaves room for a busy machine.
+        #expect(ContinuousClock.now - started < .seconds(20))
         await #expect(throws: FeedFetchError.tooLarge(bytes: 100_000)) { try await fetcher.fetch(server.url("/endless"), validators: FeedValidators()) }
     }
 

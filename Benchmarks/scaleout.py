@@ -29,8 +29,8 @@ def free_port():
 class Postgres:
     """A PostgreSQL cluster of the run's own, run as the postgres user when this runs as root."""
 
-    def __init__(self, folder):
-        self.folder, self.port = folder, free_port()
+    def __init__(self, folder, statements=False):
+        self.folder, self.port, self.statements = folder, free_port(), statements
         self.prefix = ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--"] if os.getuid() == 0 else []
 
     def __enter__(self):
@@ -40,7 +40,8 @@ class Postgres:
                        check=True, stdout=subprocess.DEVNULL)
         self.log = open(os.path.join(self.folder, "postgres.log"), "wb")
         self.process = subprocess.Popen(self.prefix + [f"{PG_BIN}/postgres", "-D", f"{self.folder}/data", "-p", str(self.port),
-                                        "-k", self.folder, "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+                                        "-k", self.folder, "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"]
+                                        + (["-c", "shared_preload_libraries=pg_stat_statements"] if self.statements else []),
                                         stdout=subprocess.DEVNULL, stderr=self.log)
         if not wait_port(self.port):
             raise SystemExit("PostgreSQL did not start")
@@ -51,6 +52,21 @@ class Postgres:
         subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "parlor", "-d", "postgres", "-qc", f"CREATE DATABASE {name}"],
                        check=True)
         return f"postgres://parlor@127.0.0.1:{self.port}/{name}"
+
+    def psql(self, database, command):
+        return subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "parlor", "-d", database, "-qAtc", command],
+                              check=True, stdout=subprocess.PIPE, text=True).stdout
+
+    def top_statements(self, database, count=10):
+        """What PostgreSQL spent its time on in `database` since the last call (needs `statements`)."""
+        self.psql(database, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        rows = self.psql(database, f"""SELECT calls, round(total_exec_time), rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 110)
+            FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '{database}')
+            ORDER BY total_exec_time DESC LIMIT {count}""")
+        total = self.psql(database, f"""SELECT sum(calls), round(sum(total_exec_time)) FROM pg_stat_statements
+            WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '{database}')""").strip().split("|")
+        self.psql(database, "SELECT pg_stat_statements_reset()")
+        return rows + f"{total[0]}|{total[1]}||all statements\n"
 
     def __exit__(self, *exc):
         self.process.send_signal(2)  # fast shutdown
@@ -170,9 +186,11 @@ def sends(label, databases, seconds, connections, folder, chats=1):
             pages += pages_on(port, chat, guests, each=max(1, 2 // len(ports)))
         time.sleep(1)
         profiler = None
-        if os.environ.get("PARLOR_PROFILE") and label.startswith("PostgreSQL, one"):
-            profiler = subprocess.Popen(["perf", "record", "-e", "cpu-clock", "-g", "-p", str(servers[0].process.pid), "-o",
-                                         os.environ["PARLOR_PROFILE"], "--", "sleep", str(seconds)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if os.environ.get("PARLOR_PROFILE") and label.startswith("PostgreSQL"):
+            # The whole machine: PostgreSQL, wrk and every instance share its cores (`perf report --sort comm,pid`).
+            output = os.environ["PARLOR_PROFILE"] + "-" + re.sub(r"\W+", "-", label).strip("-").lower()
+            profiler = subprocess.Popen(["perf", "record", "-a", "-e", "cpu-clock", "-g", "-o", output, "--", "sleep", str(seconds)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         rate, requests, failed = wrk_sends(ports, targets, ana, seconds, connections, folder)
         if profiler:
             profiler.wait()
@@ -257,18 +275,23 @@ def main():
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--probes", type=int, default=200)
     parser.add_argument("--chats", type=int, default=1, help="spread the sends over this many of Ana's chats")
+    parser.add_argument("--statements", action="store_true", help="print what PostgreSQL spent its time on in each run")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
     folder = tempfile.mkdtemp(prefix="parlor-scaleout-")
     os.chmod(folder, 0o755)
     try:
         os.makedirs(os.path.join(folder, "pg"))
-        with Postgres(os.path.join(folder, "pg")) as pg:
+        with Postgres(os.path.join(folder, "pg"), args.statements) as pg:
             print(f"\nsends: wrk -c{args.connections}, {args.seconds}s, {args.chats} chat(s), four pages streaming on the first (two per member, spread over the instances)")
             sqlite, ok1 = sends("SQLite, one instance", [os.path.join(folder, "parlor.sqlite")], args.seconds, args.connections, folder, args.chats)
             one, ok2 = sends("PostgreSQL, one instance", [pg.database("one")], args.seconds, args.connections, folder, args.chats)
+            if args.statements:
+                print("  calls, ms, rows, statement\n" + pg.top_statements("one"))
             shared = pg.database("two")
             two, ok3 = sends("PostgreSQL, two instances", [shared, shared], args.seconds, args.connections, folder, args.chats)
+            if args.statements:
+                print("  calls, ms, rows, statement\n" + pg.top_statements("two"))
             print(f"\n  two instances / one instance: {two / one:.2f}x (target >= 0.9)")
             print(f"  PostgreSQL / SQLite, one instance: {one / sqlite:.2f}x")
             print(f"\nlatency: {args.probes} sends through the first of two instances, 20 ms apart; until a page has it")

@@ -76,13 +76,16 @@ extension EventHandler {
             if !pages.isEmpty { open[member] = pages }
         }
         // Read back as far as the open page furthest behind, and the message before (for day separators):
-        // usually just the new messages and one more; after a burst, as many pages of history as it takes.
+        // usually just the new messages and one more, so that is what the first read asks for; after a burst,
+        // as many pages of history as it takes.
         var window: [Message] = []
         var truncated = false
         if let oldest = open.values.joined().compactMap(\.cursor).min(), oldest < latest.id, latest.id.rawValue < .max {
             var before = MessageID(latest.id.rawValue + 1)
+            var limit = min(group.count + 1, Self.catchUpPage)
             while true {
-                let page = try await store.messages(in: chat.id, before: before, limit: Self.catchUpPage)
+                let page = try await store.messages(in: chat.id, before: before, limit: limit)
+                limit = Self.catchUpPage
                 window.insert(contentsOf: page.messages, at: 0)
                 guard page.hasOlder, let first = page.messages.first, first.id > oldest else { break }
                 if window.count >= Self.catchUpLimit {

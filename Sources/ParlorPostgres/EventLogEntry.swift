@@ -22,6 +22,9 @@ enum EventLogEntry: Hashable, Sendable {
     /// The kind of `messageSent`, for statements that write its entry themselves.
     static let sentKind = "message.sent"
 
+    /// The kinds whose first id is a message's (read with the entry).
+    static let messageKinds = [sentKind, "message.edited", "message.deleted", "message.photoProcessed"]
+
     var kind: String {
         switch self {
         case .userSignedUp: "user.signedUp"

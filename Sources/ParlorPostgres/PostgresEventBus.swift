@@ -186,10 +186,16 @@ public final class PostgresEventBus: EventBus {
                 position = Cursor(xid: UInt64(try row!.at(0, as: String.self)) ?? 0, id: 0)
             }
             while true {
+                // The messages the entries name come in the same rows (a burst of sends is most of the log), one
+                // lookup by key each (LIMIT keeps the planner from joining the whole message table).
                 let rows = try await database.rows("""
-                    SELECT xid::text, id, kind, ids, token, (SELECT (xid::text || ':' || id) FROM eventLogTrim) FROM eventLog
-                    WHERE (xid, id) > (\(String(position.xid))::xid8, \(position.id)) AND xid < pg_snapshot_xmin(pg_current_snapshot())
-                    ORDER BY xid, id LIMIT \(batch)
+                    SELECT log.xid::text, log.id, log.kind, log.ids, log.token, (SELECT (xid::text || ':' || id) FROM eventLogTrim), m.*
+                    FROM eventLog log LEFT JOIN LATERAL (
+                        SELECT \(unescaped: Columns.message) FROM message
+                        WHERE log.kind = ANY(\(EventLogEntry.messageKinds)) AND message.id = log.ids[1] LIMIT 1
+                    ) m ON true
+                    WHERE (log.xid, log.id) > (\(String(position.xid))::xid8, \(position.id)) AND log.xid < pg_snapshot_xmin(pg_current_snapshot())
+                    ORDER BY log.xid, log.id LIMIT \(batch)
                     """)
                 lastRead.withLock { $0 = .now }
                 if rows.isEmpty {
@@ -202,7 +208,7 @@ public final class PostgresEventBus: EventBus {
                     continue
                 }
                 let entries = try rows.map { row in EventLogEntry(kind: try row.at(2), ids: try row.at(3), token: try row.at(4)) }
-                let messages = try await messages(named: entries)
+                let messages = Dictionary(try rows.compactMap { try Message(row: $0, at: 6) }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
                 for (row, entry) in zip(rows, entries) {
                     let xid = UInt64(try row.at(0, as: String.self)) ?? position.xid
                     let id = try row.at(1, as: Int64.self)
@@ -266,20 +272,7 @@ public final class PostgresEventBus: EventBus {
         }
     }
 
-    /// The messages the entries name, read in one statement (a burst of sends is most of the log).
-    private func messages(named entries: [EventLogEntry?]) async throws -> [MessageID: Message] {
-        let ids = entries.compactMap { entry -> Int64? in
-            switch entry {
-            case .messageSent(let id, _), .messageEdited(let id), .messageDeleted(let id), .photoProcessed(let id): id.rawValue
-            default: nil
-            }
-        }
-        guard !ids.isEmpty else { return [:] }
-        let rows = try await database.rows("SELECT \(unescaped: Columns.message) FROM message WHERE id = ANY(\(ids))")
-        return Dictionary(try rows.compactMap { try Message(row: $0) }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// The event an entry stands for, with today's values (`messages` read before, the rest from the store);
+    /// The event an entry stands for, with today's values (`messages` read with the entries, the rest from the store);
     /// nil when what it names is gone.
     private func event(_ entry: EventLogEntry, messages: [MessageID: Message]) async throws -> DomainEvent? {
         switch entry {

@@ -101,6 +101,11 @@ extension PostgresChatStore: FeedStore {
 
     public func recordCheck(_ check: FeedCheck) async throws -> CheckedFeed? {
         try await database.write { [logger] connection in
+            // The chat's lock before any write: the posts may be messages (see ChatLocks).
+            guard let chat = try await connection.row(
+                "SELECT chatID FROM feedSubscription WHERE id = \(check.subscriptionID.rawValue)", logger: logger
+            ) else { return nil }
+            try await ChatLocks.lock([ChatID(try chat.at(0, as: Int64.self))], connection, logger)
             guard let old = try await connection.row("""
                 SELECT \(unescaped: Self.subscriptionColumns) FROM feedSubscription WHERE id = \(check.subscriptionID.rawValue) FOR UPDATE
                 """, logger: logger).map(Self.subscription)

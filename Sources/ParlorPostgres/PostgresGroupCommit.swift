@@ -32,15 +32,8 @@ final class PostgresGroupCommit: Sendable {
     }
 
     private static func store(_ messages: [OutgoingMessage], _ database: PostgresDatabase) async -> [Result<Message, any Error>] {
-        let logger = database.logger
         do {
-            return try await database.write { connection in
-                // The chats' rows first, in one order: writers of one chat on several instances queue here instead
-                // of deadlocking over its row and its members'.
-                let chats = Set(messages.map(\.chatID.rawValue)).sorted()
-                try await connection.run("SELECT id FROM chat WHERE id = ANY(\(chats)) ORDER BY id FOR UPDATE", logger: logger)
-                return try await Self.store(messages, connection, logger)
-            }
+            return try await store(messages, database, database.logger)
         } catch {
             if messages.count == 1, error.isUniqueViolation, let existing = try? await existing(messages[0], database) {
                 return [.success(existing)]
@@ -56,24 +49,27 @@ final class PostgresGroupCommit: Sendable {
             """).first.flatMap { try Message(row: $0) }
     }
 
-    /// Stores a batch in a fixed number of statements whatever its size: the checks of every send in one, the
-    /// messages without a photo (with their chats' last message, the unread counts and the log entries) in
-    /// another, the messages sent before under the same tokens in a third. A refused send writes nothing; a
-    /// photo's send goes alone (its image row comes first).
-    private static func store(_ messages: [OutgoingMessage], _ connection: PostgresConnection, _ logger: Logger) async throws
+    /// Stores a batch in a fixed number of statements whatever its size: the checks of every send in one (before
+    /// the transaction: members, chats and messages are never removed, and a token stored meanwhile by another
+    /// instance fails the insert, after which each send is tried alone), then in one transaction the chats' locks,
+    /// the messages without a photo (with their chats' last message, the unread counts and the log entries), and
+    /// the messages sent before under the same tokens. A refused send writes nothing; a photo's send goes alone
+    /// (its image row comes first).
+    private static func store(_ messages: [OutgoingMessage], _ database: PostgresDatabase, _ logger: Logger) async throws
         -> [Result<Message, any Error>]
     {
-        let checks = try await connection.rows("""
+        let checks = try await database.rows("""
             SELECT t.ord, (SELECT id FROM message m WHERE m.senderID = t.sender AND m.token = t.token),
                 EXISTS (SELECT 1 FROM member WHERE chatID = t.chat AND userID = t.sender),
                 (SELECT chatID FROM message WHERE id = NULLIF(t.reply, 0))
             FROM unnest(\(messages.map(\.senderID.rawValue)), \(messages.map(\.token)), \(messages.map(\.chatID.rawValue)),
                 \(messages.map { $0.replyTo?.rawValue ?? 0 })) WITH ORDINALITY AS t(sender, token, chat, reply, ord)
             ORDER BY t.ord
-            """, logger: logger)
+            """)
         var results = [Result<Message, any Error>?](repeating: nil, count: messages.count)
         var existing: [Int: Int64] = [:]
         var fresh: [Int] = []
+        var photos: [Int] = []
         var firstOfToken: [String: Int] = [:]
         var repeated: [Int: Int] = [:]
         for (index, (message, row)) in zip(messages, checks).enumerated() {
@@ -83,58 +79,66 @@ final class PostgresGroupCommit: Sendable {
                 results[index] = .failure(Refusal.notFound)
             } else if let first = firstOfToken["\(message.senderID.rawValue) \(message.token)"] {
                 repeated[index] = first
-            } else if message.photo != nil {
-                firstOfToken["\(message.senderID.rawValue) \(message.token)"] = index
-                results[index] = .success(try await store(message, connection, logger))
             } else {
                 firstOfToken["\(message.senderID.rawValue) \(message.token)"] = index
-                fresh.append(index)
+                if message.photo != nil { photos.append(index) } else { fresh.append(index) }
             }
         }
-        if !fresh.isEmpty {
-            let batch = fresh.map { messages[$0] }
-            let rows = try await connection.rows("""
-                WITH new AS (
-                    SELECT * FROM unnest(\(batch.map(\.chatID.rawValue)), \(batch.map(\.senderID.rawValue)), \(batch.map(\.body)),
-                        \(batch.map(\.createdAt.timeIntervalSince1970)), \(batch.map { $0.replyTo?.rawValue ?? 0 }), \(batch.map(\.token)))
-                        WITH ORDINALITY AS t(chatID, senderID, body, createdAt, replyTo, token, ord)),
-                stored AS (
-                    INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token)
-                    SELECT chatID, senderID, body, createdAt, NULLIF(replyTo, 0), token FROM new ORDER BY ord
-                    RETURNING id, chatID, senderID, token, createdAt),
-                lastMessage AS (
-                    UPDATE chat SET lastMessageID = s.last, lastActivity = GREATEST(chat.lastActivity, s.at)
-                    FROM (SELECT chatID, max(id) AS last, max(createdAt) AS at FROM stored GROUP BY chatID) s WHERE chat.id = s.chatID),
-                unread AS (
-                    UPDATE member SET unreadCount = member.unreadCount + s.count
-                    FROM (SELECT other.chatID, other.userID, count(*) AS count FROM stored
-                          JOIN member other ON other.chatID = stored.chatID AND other.userID <> stored.senderID
-                          GROUP BY other.chatID, other.userID) s
-                    WHERE member.chatID = s.chatID AND member.userID = s.userID),
-                logged AS (
-                    INSERT INTO eventLog (kind, ids, token) SELECT \(EventLogEntry.sentKind), ARRAY[id], token FROM (SELECT * FROM stored ORDER BY id) o)
-                SELECT id, senderID, token FROM stored
-                """, logger: logger)
-            var ids: [String: Int64] = [:]
-            for row in rows { ids["\(try row.at(1, as: Int64.self)) \(try row.at(2, as: String.self))"] = try row.at(0, as: Int64.self) }
-            for index in fresh {
-                let message = messages[index]
-                guard let id = ids["\(message.senderID.rawValue) \(message.token)"] else { throw Refusal.unavailable }
-                results[index] = .success(Message(
-                    id: MessageID(id), chatID: message.chatID, senderID: message.senderID, body: message.body,
-                    createdAt: message.createdAt, replyTo: message.replyTo
-                ))
+        if !fresh.isEmpty || !photos.isEmpty {
+            let written = try await database.write { [fresh, photos] connection in
+                try await ChatLocks.lock(Set((fresh + photos).map { messages[$0].chatID }), connection, logger)
+                var written: [Int: Message] = [:]
+                if !fresh.isEmpty {
+                    for (index, message) in zip(fresh, try await insert(fresh.map { messages[$0] }, connection, logger)) { written[index] = message }
+                }
+                for index in photos { written[index] = try await store(messages[index], connection, logger) }
+                return written
             }
+            for (index, message) in written { results[index] = .success(message) }
         }
         if !existing.isEmpty {
-            let rows = try await connection.rows(
-                "SELECT \(unescaped: Columns.message) FROM message WHERE id = ANY(\(Array(existing.values)))", logger: logger
-            )
+            let rows = try await database.rows("SELECT \(unescaped: Columns.message) FROM message WHERE id = ANY(\(Array(existing.values)))")
             let stored = Dictionary(try rows.compactMap { try Message(row: $0) }.map { ($0.id.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
             for (index, id) in existing { results[index] = stored[id].map { .success($0) } ?? .failure(Refusal.unavailable) }
         }
         for (index, first) in repeated { results[index] = results[first] }
         return results.map { $0 ?? .failure(Refusal.unavailable) }
+    }
+
+    /// Inserts checked messages without a photo, in their order, with their chats' last message, the others'
+    /// unread counts and the log entries: one statement.
+    private static func insert(_ batch: [OutgoingMessage], _ connection: PostgresConnection, _ logger: Logger) async throws -> [Message] {
+        let rows = try await connection.rows("""
+            WITH new AS (
+                SELECT * FROM unnest(\(batch.map(\.chatID.rawValue)), \(batch.map(\.senderID.rawValue)), \(batch.map(\.body)),
+                    \(batch.map(\.createdAt.timeIntervalSince1970)), \(batch.map { $0.replyTo?.rawValue ?? 0 }), \(batch.map(\.token)))
+                    WITH ORDINALITY AS t(chatID, senderID, body, createdAt, replyTo, token, ord)),
+            stored AS (
+                INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token)
+                SELECT chatID, senderID, body, createdAt, NULLIF(replyTo, 0), token FROM new ORDER BY ord
+                RETURNING id, chatID, senderID, token, createdAt),
+            lastMessage AS (
+                UPDATE chat SET lastMessageID = s.last, lastActivity = GREATEST(chat.lastActivity, s.at)
+                FROM (SELECT chatID, max(id) AS last, max(createdAt) AS at FROM stored GROUP BY chatID) s WHERE chat.id = s.chatID),
+            unread AS (
+                UPDATE member SET unreadCount = member.unreadCount + s.count
+                FROM (SELECT other.chatID, other.userID, count(*) AS count FROM stored
+                      JOIN member other ON other.chatID = stored.chatID AND other.userID <> stored.senderID
+                      GROUP BY other.chatID, other.userID) s
+                WHERE member.chatID = s.chatID AND member.userID = s.userID),
+            logged AS (
+                INSERT INTO eventLog (kind, ids, token) SELECT \(EventLogEntry.sentKind), ARRAY[id], token FROM (SELECT * FROM stored ORDER BY id) o)
+            SELECT id, senderID, token FROM stored
+            """, logger: logger)
+        var ids: [String: Int64] = [:]
+        for row in rows { ids["\(try row.at(1, as: Int64.self)) \(try row.at(2, as: String.self))"] = try row.at(0, as: Int64.self) }
+        return try batch.map { message in
+            guard let id = ids["\(message.senderID.rawValue) \(message.token)"] else { throw Refusal.unavailable }
+            return Message(
+                id: MessageID(id), chatID: message.chatID, senderID: message.senderID, body: message.body,
+                createdAt: message.createdAt, replyTo: message.replyTo
+            )
+        }
     }
 
     /// Stores one message, or refuses it before writing anything (every check comes first): two round trips,

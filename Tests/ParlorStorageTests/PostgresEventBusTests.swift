@@ -117,6 +117,50 @@ import Testing
         #expect(first.events.count == 45, "2 people, 1 chat, 40 sends, 1 edit, 1 read: nothing twice")
     }
 
+    /// A page appends a chat's messages after the last one it has: in every chat, the log must hand them on
+    /// in the order of their ids, also when the batches of two instances share some chats and not others.
+    @Test func eachChatsMessagesArriveInTheirOrderWhenBatchesOfTwoInstancesOverlap() async throws {
+        let url = try await TestPostgres.shared().newDatabase()
+        let first = try await Instance(url: url), second = try await Instance(url: url)
+        defer { first.stop(); second.stop() }
+        var people: [User] = []
+        for handle in ["ana", "ben", "chloe", "dan"] {
+            people.append(try await first.store.createUser(NewUser(handle: handle, displayName: handle), at: .at(0)))
+        }
+        var chats: [(Chat, User, User)] = []
+        for (a, b) in [(0, 1), (0, 2), (1, 2), (2, 3), (0, 3)] {
+            chats.append((try await first.store.createChat(between: people[a].id, and: people[b].id, at: .at(0)), people[a], people[b]))
+        }
+        let rounds = 30, perRound = 40
+        for round in 0..<rounds {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<perRound {
+                    // The first instance's batches take chats 0 and 2, the second's 1 and 2: each may hold its
+                    // first chat while the other writes the shared one.
+                    let store = index.isMultiple(of: 2) ? first.store : second.store
+                    let (chat, a, b) = chats[index.isMultiple(of: 4) ? 2 : index.isMultiple(of: 2) ? 0 : 1]
+                    let sender = (index / 4 + round).isMultiple(of: 2) ? a : b
+                    let token = "r\(round)-\(index)"
+                    group.addTask {
+                        _ = try await store.send(OutgoingMessage(chatID: chat.id, senderID: sender.id, body: token, token: token, createdAt: .at(1)))
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        for (name, instance) in [("first", first), ("second", second)] {
+            try await Self.eventually("every send on the \(name) instance") { instance.sent.count >= rounds * perRound }
+            var last: [ChatID: MessageID] = [:]
+            var backwards: [String] = []
+            for message in instance.sent {
+                if let before = last[message.chatID], before >= message.id { backwards.append("\(message.chatID): \(message.id) after \(before)") }
+                last[message.chatID] = message.id
+            }
+            #expect(backwards.isEmpty, "the \(name) instance handed on a chat's message after a later one: \(backwards.prefix(5))")
+            #expect(instance.sent.count == rounds * perRound)
+        }
+    }
+
     @Test func aTransactionThatCommitsLateIsStillDeliveredOnce() async throws {
         let url = try await TestPostgres.shared().newDatabase()
         let instance = try await Instance(url: url)

@@ -57,12 +57,12 @@ class Postgres:
         return subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "parlor", "-d", database, "-qAtc", command],
                               check=True, stdout=subprocess.PIPE, text=True).stdout
 
-    def top_statements(self, database, count=10):
-        """What PostgreSQL spent its time on in `database` since the last call (needs `statements`)."""
+    def top_statements(self, database, count=14):
+        """The statements PostgreSQL ran most often in `database` since the last call, with their time (needs `statements`)."""
         self.psql(database, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         rows = self.psql(database, f"""SELECT calls, round(total_exec_time), rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 110)
             FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '{database}')
-            ORDER BY total_exec_time DESC LIMIT {count}""")
+            ORDER BY calls DESC LIMIT {count}""")
         total = self.psql(database, f"""SELECT sum(calls), round(sum(total_exec_time)) FROM pg_stat_statements
             WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '{database}')""").strip().split("|")
         self.psql(database, "SELECT pg_stat_statements_reset()")
@@ -275,7 +275,7 @@ def main():
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--probes", type=int, default=200)
     parser.add_argument("--chats", type=int, default=1, help="spread the sends over this many of Ana's chats")
-    parser.add_argument("--statements", action="store_true", help="print what PostgreSQL spent its time on in each run")
+    parser.add_argument("--statements", action="store_true", help="print the statements PostgreSQL ran most often in each run, and their time")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
     folder = tempfile.mkdtemp(prefix="parlor-scaleout-")

@@ -26,7 +26,7 @@ extension EventHandler {
     /// "Sending": on the sender's pages that have the chat open, at the end of the history.
     private func showPending(_ outgoing: OutgoingMessage) async throws {
         let pages = pages(of: outgoing.senderID, showing: outgoing.chatID)
-        guard !pages.isEmpty, let chat = try await store.chat(outgoing.chatID) else { return }
+        guard !pages.isEmpty, let chat = try await known.chat(outgoing.chatID, in: store) else { return }
         let people = try await members(of: chat)
         guard let viewer = people[outgoing.senderID] else { return }
         let context = context(for: viewer)
@@ -46,7 +46,7 @@ extension EventHandler {
     /// "Failed", with its reason and a retry, in place of "Sending".
     private func showFailed(_ outgoing: OutgoingMessage, reason: Refusal) async throws {
         let pages = pages(of: outgoing.senderID, showing: outgoing.chatID)
-        guard !pages.isEmpty, let chat = try await store.chat(outgoing.chatID) else { return }
+        guard !pages.isEmpty, let chat = try await known.chat(outgoing.chatID, in: store) else { return }
         let people = try await members(of: chat)
         guard let viewer = people[outgoing.senderID] else { return }
         let failed = PendingMessage(
@@ -68,7 +68,7 @@ extension EventHandler {
     /// sender's "Sending" cells give way to them; everyone's chat list moves the chat to the top; recipients
     /// get a new unread total and, on pages where the chat is not open, a toast for the newest.
     func showSent(_ group: [(message: Message, token: String)]) async throws {
-        guard let latest = group.map(\.message).max(by: { $0.id < $1.id }), let chat = try await store.chat(latest.chatID) else { return }
+        guard let latest = group.map(\.message).max(by: { $0.id < $1.id }), let chat = try await known.chat(latest.chatID, in: store) else { return }
         let people = try await members(of: chat)
         var open: [UserID: [ListenerRegistry.Entry]] = [:]
         for member in chat.members {
@@ -152,7 +152,7 @@ extension EventHandler {
     /// The new text and the "Edited" mark, or "Message deleted", for everyone viewing; the chat list
     /// preview too.
     private func showChanged(_ message: Message) async throws {
-        guard let chat = try await store.chat(message.chatID) else { return }
+        guard let chat = try await known.chat(message.chatID, in: store) else { return }
         let people = try await members(of: chat)
         guard let sender = people[message.senderID] else { return }
         let quoted = try await quotedMessage(message.replyTo, in: chat.id)
@@ -180,7 +180,7 @@ extension EventHandler {
 
     /// The reader's unread count and badge drop; the other members see "Read" on the messages it covers.
     private func showRead(chat id: ChatID, reader: UserID, previous: MessageID?, upTo: MessageID) async throws {
-        guard let chat = try await store.chat(id) else { return }
+        guard let chat = try await known.chat(id, in: store) else { return }
         let people = try await members(of: chat)
         if let viewer = people[reader] {
             let pages = pages(of: reader)
@@ -247,11 +247,10 @@ extension EventHandler {
         }
     }
 
-    /// Every member of the chat as a person, read once per event.
+    /// Every member of the chat as a person (read for an earlier event unless their profile changed since).
     private func members(of chat: Chat) async throws -> [UserID: User] {
-        remember(chat)
         var people: [UserID: User] = [:]
-        for member in chat.members { people[member] = try await store.user(member) }
+        for member in chat.members { people[member] = try await known.user(member, in: store) }
         return people
     }
 

@@ -25,9 +25,9 @@ public final class EventHandler: Sendable {
     private let registry = Mutex(ListenerRegistry())
     private let work = LiveWorkQueue()
     private let fanOutTimers = Mutex<[@Sendable (Duration, Int) -> Void]>([])
-    /// The members of chats that events touched, for telling pages to reload after a failed update.
-    private let knownMembers = Mutex<[ChatID: [UserID]]>([:])
-    static let knownChatsLimit = 100_000
+    /// Chats and people read for earlier events; also who is in the chats that events touched, for telling
+    /// pages to reload after a failed update.
+    let known = KnownValues()
 
     /// How many messages a conversation shows at first.
     public static let historyPageSize = 50
@@ -146,7 +146,7 @@ public final class EventHandler: Sendable {
     }
 
     private func registerNow(_ listener: any Listener, for page: PageSubscription) async throws -> ListenerRegistration {
-        guard let viewer = try await store.user(page.viewer) else { throw Refusal.notFound }
+        guard let viewer = try await known.user(page.viewer, in: store) else { throw Refusal.notFound }
         let context = context(for: viewer)
         if let chat = page.feedsOf {
             guard let feeds = store as? any FeedStore, let subscriptions = try await feeds.feedSubscriptions(in: chat, viewer: viewer.id) else {
@@ -200,7 +200,9 @@ public final class EventHandler: Sendable {
         switch event {
         case .message(let event): try await handle(event)
         case .chat(.created(let chat)): try await chatCreated(chat)
-        case .user(.profileUpdated(let user)): try await profileUpdated(user)
+        case .user(.profileUpdated(let user)):
+            known.forget(user.id)
+            try await profileUpdated(user)
         case .feed(.subscribed(let subscription)), .feed(.unsubscribed(let subscription)), .feed(.retried(let subscription)),
              .feed(.checked(let subscription)):
             try await feedsChanged(subscription.chatID)
@@ -245,11 +247,11 @@ public final class EventHandler: Sendable {
             people.formUnion(created.members)
         case .user(.profileUpdated(let user)):
             people.insert(user.id)
-            people.formUnion(knownMembers.withLock { chats in chats.values.filter { $0.contains(user.id) }.flatMap { $0 } })
+            people.formUnion(known.contacts(of: user.id))
         default:
             break
         }
-        if let chat { people.formUnion(knownMembers.withLock { $0[chat] } ?? []) }
+        if let chat { people.formUnion(known.members(of: chat) ?? []) }
         let refresh = renderer.update(.refresh, "page", nil)
         var told = Set<ObjectIdentifier>()
         for person in people {
@@ -258,15 +260,6 @@ public final class EventHandler: Sendable {
             }
         }
         return told.count
-    }
-
-    /// Remembers who is in `chat`, so pages can be told to reload even when the store cannot say.
-    /// A chat's members never change.
-    func remember(_ chat: Chat) {
-        knownMembers.withLock { known in
-            if known.count >= Self.knownChatsLimit { known.removeAll(keepingCapacity: true) }
-            known[chat.id] = chat.members
-        }
     }
 
     func badgeUpdate(for viewer: User, context: ViewerContext) async throws -> ScreenUpdate {
@@ -324,7 +317,7 @@ public final class EventHandler: Sendable {
         let pages = registry.withLock { $0.feedPages(of: chat) }
         guard !pages.isEmpty, let feeds = store as? any FeedStore else { return }
         for (viewerID, viewerPages) in Dictionary(grouping: pages, by: \.page.viewer) {
-            guard let viewer = try await store.user(viewerID) else { continue }
+            guard let viewer = try await known.user(viewerID, in: store) else { continue }
             let subscriptions = try await feeds.feedSubscriptions(in: chat, viewer: viewerID)
             let list = FeedListBuilder(context: context(for: viewer)).list(chat: chat, subscriptions: subscriptions)
             deliver([renderer.update(.replace, list.domID, .feedList(list))], to: viewerPages)
@@ -332,10 +325,10 @@ public final class EventHandler: Sendable {
     }
 
     private func chatCreated(_ chat: Chat) async throws {
-        remember(chat)
+        known.remember(chat)
         for member in chat.members {
             let pages = pages(of: member)
-            guard !pages.isEmpty, let viewer = try await store.user(member),
+            guard !pages.isEmpty, let viewer = try await known.user(member, in: store),
                   let summary = try await store.chatSummary(chat.id, for: member)
             else { continue }
             let item = ChatListBuilder(context: context(for: viewer)).item(summary, isCurrent: false)

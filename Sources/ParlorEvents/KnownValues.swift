@@ -1,0 +1,64 @@
+import ParlorDomain
+import Synchronization
+
+/// What the live pages read again for every event, kept between events: chats (their members never change)
+/// and people (until an event says their profile changed). Bounded: emptied when full.
+final class KnownValues: Sendable {
+    private struct State {
+        var chats: [ChatID: Chat] = [:]
+        var users: [UserID: User] = [:]
+        /// Moves on whenever a person is forgotten: a read that began before is not kept.
+        var generation = 0
+    }
+
+    private let state = Mutex(State())
+    let limit: Int
+
+    init(limit: Int = 100_000) {
+        self.limit = limit
+    }
+
+    /// The chat, from the store the first time.
+    func chat(_ id: ChatID, in store: any ChatStore) async throws -> Chat? {
+        if let known = state.withLock({ $0.chats[id] }) { return known }
+        guard let chat = try await store.chat(id) else { return nil }
+        remember(chat)
+        return chat
+    }
+
+    func remember(_ chat: Chat) {
+        state.withLock { state in
+            if state.chats.count >= limit { state.chats.removeAll(keepingCapacity: true) }
+            state.chats[chat.id] = chat
+        }
+    }
+
+    /// The members of `chat`, if it was read or remembered.
+    func members(of chat: ChatID) -> [UserID]? { state.withLock { $0.chats[chat]?.members } }
+
+    /// Everyone who shares a known chat with `user`.
+    func contacts(of user: UserID) -> [UserID] {
+        state.withLock { state in state.chats.values.filter { $0.hasMember(user) }.flatMap(\.members) }
+    }
+
+    /// The person, from the store unless known and not changed since.
+    func user(_ id: UserID, in store: any ChatStore) async throws -> User? {
+        let (known, generation) = state.withLock { ($0.users[id], $0.generation) }
+        if let known { return known }
+        guard let user = try await store.user(id) else { return nil }
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            if state.users.count >= limit { state.users.removeAll(keepingCapacity: true) }
+            state.users[id] = user
+        }
+        return user
+    }
+
+    /// A person's profile changed: read it again next time.
+    func forget(_ user: UserID) {
+        state.withLock { state in
+            state.users[user] = nil
+            state.generation += 1
+        }
+    }
+}

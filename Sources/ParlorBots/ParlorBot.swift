@@ -1,5 +1,6 @@
 import Foundation
 import ParlorDomain
+import Synchronization
 
 /// Parlor Bot: a member anyone can chat with, and the example of an event source outside the core.
 /// It greets every new person in a chat of its own, marks each message read after a pause and answers
@@ -14,6 +15,25 @@ public struct ParlorBot: EventObserver {
     private let clock: any WallClock
     /// Read only, to ignore chats the bot is not in; every change goes through the router.
     private let store: any ChatStore
+    /// Whether the bot is in each chat it was asked about: a chat's members never change, and every message
+    /// sent anywhere asks (bounded: forgotten when full).
+    private let isMember = IsMember()
+
+    final class IsMember: Sendable {
+        private let known = Mutex<[ChatID: Bool]>([:])
+        static let limit = 100_000
+
+        func callAsFunction(_ bot: UserID, of chat: ChatID, in store: any ChatStore) async -> Bool {
+            if let answer = known.withLock({ $0[chat] }) { return answer }
+            guard let stored = try? await store.chat(chat) else { return false }
+            let answer = stored.hasMember(bot)
+            known.withLock { known in
+                if known.count >= Self.limit { known.removeAll(keepingCapacity: true) }
+                known[chat] = answer
+            }
+            return answer
+        }
+    }
 
     /// Finds the bot's account, creating it on first start, and starts listening to `router`.
     public static func start(
@@ -63,7 +83,7 @@ public struct ParlorBot: EventObserver {
     }
 
     private func answer(_ message: Message, router: any EventSink) async {
-        guard (try? await store.chat(message.chatID))??.hasMember(user.id) == true else { return }
+        guard await isMember(user.id, of: message.chatID, in: store) else { return }
         try? await Task.sleep(for: readDelay)
         guard case .userRead = await router.send(.userReads(ReadReport(chatID: message.chatID, readerID: user.id, upTo: message.id))) else {
             return

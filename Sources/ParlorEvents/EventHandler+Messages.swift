@@ -37,7 +37,10 @@ extension EventHandler {
         let cells = MessageCellBuilder(context: context)
         // After the newest message each page has (its cursor): the store may hold newer ones by now.
         for (cursor, group) in Dictionary(grouping: pages, by: { $0.cursor ?? MessageID(0) }) {
-            let previous = cursor.rawValue > 0 ? try await store.message(cursor) : nil
+            var previous: Message?
+            if cursor.rawValue > 0 {
+                if let newest = known.newest(in: chat.id), newest.id == cursor { previous = newest } else { previous = try await store.message(cursor) }
+            }
             let cell = cells.cell(pending, quoted: quoted, after: previous)
             deliver(appendUpdates(cell, date: outgoing.createdAt, after: previous, chat: chat.id, context: context), to: group)
         }
@@ -68,19 +71,28 @@ extension EventHandler {
     /// sender's "Sending" cells give way to them; everyone's chat list moves the chat to the top; recipients
     /// get a new unread total and, on pages where the chat is not open, a toast for the newest.
     func showSent(_ group: [(message: Message, token: String)]) async throws {
-        guard let latest = group.map(\.message).max(by: { $0.id < $1.id }), let chat = try await known.chat(latest.chatID, in: store) else { return }
+        guard let latest = group.map(\.message).max(by: { $0.id < $1.id }) else { return }
+        // Noted first, so that a failure below (its pages are told to reload) does not leave an older one.
+        let handedOnBefore = known.newest(in: latest.chatID)
+        known.handedOn(latest)
+        guard let chat = try await known.chat(latest.chatID, in: store) else { return }
         let people = try await members(of: chat)
         var open: [UserID: [ListenerRegistry.Entry]] = [:]
         for member in chat.members {
             let pages = pages(of: member, showing: chat.id)
             if !pages.isEmpty { open[member] = pages }
         }
-        // Read back as far as the open page furthest behind, and the message before (for day separators):
-        // usually just the new messages and one more, so that is what the first read asks for; after a burst,
-        // as many pages of history as it takes.
+        // Every open page needs the messages after its cursor, and the one before them (for day separators).
+        // When the bus keeps each chat's order, that is usually the chat's newest message handed on before and
+        // these; otherwise they are read back as far as the open page furthest behind: usually the new messages
+        // and one more, so that is what the first read asks for; after a burst, as many pages as it takes.
         var window: [Message] = []
         var truncated = false
-        if let oldest = open.values.joined().compactMap(\.cursor).min(), oldest < latest.id, latest.id.rawValue < .max {
+        let oldestCursor = open.values.joined().compactMap(\.cursor).min()
+        if messagesInOrder, let previous = handedOnBefore, let oldest = oldestCursor, oldest >= previous.id,
+           group.allSatisfy({ $0.message.id > previous.id }) {
+            window = [previous] + group.map(\.message).sorted { $0.id < $1.id }
+        } else if let oldest = oldestCursor, oldest < latest.id, latest.id.rawValue < .max {
             var before = MessageID(latest.id.rawValue + 1)
             var limit = min(group.count + 1, Self.catchUpPage)
             while true {
@@ -152,6 +164,7 @@ extension EventHandler {
     /// The new text and the "Edited" mark, or "Message deleted", for everyone viewing; the chat list
     /// preview too.
     private func showChanged(_ message: Message) async throws {
+        known.changed(message)
         guard let chat = try await known.chat(message.chatID, in: store) else { return }
         let people = try await members(of: chat)
         guard let sender = people[message.senderID] else { return }

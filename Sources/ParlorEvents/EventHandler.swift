@@ -28,6 +28,9 @@ public final class EventHandler: Sendable {
     /// Chats and people read for earlier events; also who is in the chats that events touched, for telling
     /// pages to reload after a failed update.
     let known = KnownValues()
+    /// Whether the bus hands on each chat's messages in id order: then a chat's newest message handed on
+    /// and the new ones are all a page needs.
+    let messagesInOrder: Bool
 
     /// How many messages a conversation shows at first.
     public static let historyPageSize = 50
@@ -43,6 +46,7 @@ public final class EventHandler: Sendable {
         self.clock = clock
         self.paths = Paths(basePath: basePath)
         self.renderer = FragmentRenderer(templates: templates, encoding: encoding)
+        messagesInOrder = bus.deliversEachChatsMessagesInOrder
         bus.subscribe { [work] event in work.push(.event(event)) }
         bus.onMissedEvents { [work] in work.push(.refreshAll) }
     }
@@ -115,6 +119,7 @@ public final class EventHandler: Sendable {
             case .settle(let continuation):
                 continuation.resume()
             case .refreshAll:
+                known.forgetMessages()
                 let refresh = renderer.update(.refresh, "page", nil)
                 let pages = registry.withLock { registry in
                     (registry.byViewer.values.flatMap(\.values) + registry.byFeeds.values.flatMap(\.values)).reduce(into: [ObjectIdentifier: any Listener]()) {

@@ -1,12 +1,14 @@
 import ParlorDomain
 import Synchronization
 
-/// What the live pages read again for every event, kept between events: chats (their members never change)
-/// and people (until an event says their profile changed). Bounded: emptied when full.
+/// What the live pages read again for every event, kept between events: chats (their members never change),
+/// people (until an event says their profile changed) and each chat's newest message handed to pages (what the
+/// next ones follow). Bounded: emptied when full.
 final class KnownValues: Sendable {
     private struct State {
         var chats: [ChatID: Chat] = [:]
         var users: [UserID: User] = [:]
+        var newest: [ChatID: Message] = [:]
         /// Moves on whenever a person is forgotten: a read that began before is not kept.
         var generation = 0
     }
@@ -60,5 +62,31 @@ final class KnownValues: Sendable {
             state.users[user] = nil
             state.generation += 1
         }
+    }
+
+    /// The newest message of `chat` that pages were handed, with its latest values; nil when not known (or
+    /// events may have been missed since).
+    func newest(in chat: ChatID) -> Message? { state.withLock { $0.newest[chat] } }
+
+    /// Pages are being handed `message`: every message of its chat before it was handed on before (the log
+    /// gives a chat's messages in their order).
+    func handedOn(_ message: Message) {
+        state.withLock { state in
+            guard (state.newest[message.chatID]?.id ?? MessageID(0)) <= message.id else { return }
+            if state.newest.count >= limit { state.newest.removeAll(keepingCapacity: true) }
+            state.newest[message.chatID] = message
+        }
+    }
+
+    /// A message changed (edited, deleted, its photo ready).
+    func changed(_ message: Message) {
+        state.withLock { state in
+            if state.newest[message.chatID]?.id == message.id { state.newest[message.chatID] = message }
+        }
+    }
+
+    /// Events were missed: which message is the newest of each chat is not known any more.
+    func forgetMessages() {
+        state.withLock { $0.newest.removeAll() }
     }
 }

@@ -83,6 +83,10 @@ public final class PostgresEventBus: EventBus {
         state.withLock { $0.missed = handler }
     }
 
+    /// The log is read in transaction-id order, and a chat's writers take its lock before they have one
+    /// (``ChatLocks``): a chat's messages come in the order of their ids.
+    public var deliversEachChatsMessagesInOrder: Bool { true }
+
     private func deliver(_ event: PublishedEvent) {
         state.withLock { state in
             if let receiver = state.receiver { receiver(event) } else { state.early.append(event) }

@@ -63,8 +63,9 @@ import Testing
         #expect(benItem.unreadBadge == "1" && benItem.lastMessagePreview == "Hello Ben!")
     }
 
-    @Test func aSecondMessageOfTheSameDayGoesIntoThatDaysListAndNoToastWhereTheChatIsOpen() async throws {
-        let world = try await ChatWorld()
+    @Test(arguments: [false, true])
+    func aSecondMessageOfTheSameDayGoesIntoThatDaysListAndNoToastWhereTheChatIsOpen(inOrder: Bool) async throws {
+        let world = try await ChatWorld(inOrder: inOrder)
         let chat = try await world.chat(world.ana, world.ben)
         let first = try await world.send(chat, world.ana, "First")
         let (benPage, _) = try await world.page(world.ben, open: chat)
@@ -77,6 +78,23 @@ import Testing
         #expect(cell == MessageCellBuilder(context: world.context(world.ben)).cell(second, sender: world.ana, after: first))
         #expect(cell.continuesGroup, "a minute after Ana's first message, her second joins its group")
         #expect(benPage.fragments.compactMap(\.chatListItem).first?.isCurrent == true)
+    }
+
+    @Test(arguments: [false, true])
+    func aMessageOnTheNextDayStartsItsOwnDayAfterAnEditedOne(inOrder: Bool) async throws {
+        let world = try await ChatWorld(inOrder: inOrder)
+        let chat = try await world.chat(world.ana, world.ben)
+        let first = try await world.send(chat, world.ana, "First")
+        let (benPage, _) = try await world.page(world.ben, open: chat)
+        let edited = await world.router.send(.editing(MessageEdit(messageID: first.id, editorID: world.ana.id, body: "First, edited", editedAt: world.clock.now)))
+        guard case .edited = edited else { throw Refusal.unavailable }
+        benPage.clear()
+        world.clock.advance(by: 24 * 3600)
+        let second = try await world.send(chat, world.ana, "Next day")
+        #expect(benPage.steps.first == "append \(ConversationBuilder.messagesDomID(chat.id))", "a day of its own: \(benPage.steps)")
+        let cell = try #require(benPage.fragments.compactMap(\.daySection).first?.messages.first)
+        #expect(cell.domID == "message-\(second.id)")
+        #expect(!cell.continuesGroup)
     }
 
     @Test func aRenameReachesTheHeaderAndCellsOfTheContactsOpenConversationOnly() async throws {

@@ -27,6 +27,14 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     var testDescription: String { rawValue }
 }
 
+/// The in-process bus, saying it keeps each chat's order, as the PostgreSQL event log does.
+struct InOrderBus: EventBus {
+    let bus = InProcessEventBus()
+    func publish(_ event: PublishedEvent) { bus.publish(event) }
+    func subscribe(_ receiver: @escaping @Sendable (PublishedEvent) -> Void) { bus.subscribe(receiver) }
+    var deliversEachChatsMessagesInOrder: Bool { true }
+}
+
 /// Ana, Ben and Chloé with a store, a handler and a router, on Friday 20 November 2026 at 14:05 in Paris.
 struct ChatWorld {
     static let templates: TemplateSet = {
@@ -52,14 +60,16 @@ struct ChatWorld {
     let chloe: User
     let folder: URL
 
-    init(_ backend: Backend = .inMemory) async throws {
+    /// `inOrder`: the bus says it hands on each chat's messages in id order (true of these tests' sends, made
+    /// one at a time), so the pages follow a chat's newest message without reading it again.
+    init(_ backend: Backend = .inMemory, inOrder: Bool = false) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-events-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         store = switch backend {
         case .inMemory: InMemoryChatStore()
         case .sqlite: try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         }
-        let bus = InProcessEventBus()
+        let bus: any EventBus = inOrder ? InOrderBus() : InProcessEventBus()
         handler = EventHandler(store: store, clock: clock, bus: bus, templates: { ChatWorld.templates })
         events = EventRouter(store: store, bus: bus, clock: clock)
         router = SettlingRouter(router: events, handler: handler)

@@ -10,10 +10,15 @@ public protocol EventBus: Sendable {
     /// Tells `handler` when this instance lost events (it fell behind what the database's event log keeps):
     /// every open page must then reload. A bus that loses nothing never calls it.
     func onMissedEvents(_ handler: @escaping @Sendable () -> Void)
+    /// Whether each chat's sent messages arrive in the order of their ids, every one of them: then the live pages
+    /// know a chat's newest message without asking the store. The in-process bus does not promise it (sends
+    /// stored together may be published the other way round).
+    var deliversEachChatsMessagesInOrder: Bool { get }
 }
 
 extension EventBus {
     public func onMissedEvents(_ handler: @escaping @Sendable () -> Void) {}
+    public var deliversEachChatsMessagesInOrder: Bool { false }
 }
 
 /// An event on the bus, with the request that caused it (for log lines about its fan-out).

@@ -2,7 +2,8 @@ import Logging
 import ParlorDomain
 import PostgresNIO
 
-/// A stored event as the log keeps it: its kind and the ids of what it is about (and a send's token). The
+/// A stored event (one whose `DomainEvent.isStoredChange` holds) as the log keeps it: its kind and the ids of
+/// what it is about (and a send's token). The
 /// values themselves are read from the store when the entry is applied, on every instance.
 enum EventLogEntry: Hashable, Sendable {
     case userSignedUp(UserID)

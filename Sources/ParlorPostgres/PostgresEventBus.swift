@@ -24,11 +24,6 @@ public final class PostgresEventBus: EventBus {
         var id: Int64
     }
 
-    private struct State {
-        var receiver: (@Sendable (PublishedEvent) -> Void)?
-        var early: [PublishedEvent] = []
-        var missed: (@Sendable () -> Void)?
-    }
 
     private let store: PostgresChatStore
     private let database: PostgresDatabase
@@ -36,7 +31,9 @@ public final class PostgresEventBus: EventBus {
     private let logger: Logger
     private let poll: Duration
     private let retention: Duration
-    private let state = Mutex(State())
+    /// This instance's pages, as in a single instance: entries read from the log and local events go there.
+    private let local = InProcessEventBus()
+    private let missedHandler = Mutex<(@Sendable () -> Void)?>(nil)
     /// Only the reading loop touches it.
     private let cursor = Mutex<Cursor?>(nil)
     private let listening = Atomic<Bool>(false)
@@ -66,44 +63,21 @@ public final class PostgresEventBus: EventBus {
 
     public func publish(_ event: PublishedEvent) {
         // Stored events reach the pages through the log, on every instance alike.
-        guard !Self.isLogged(event.event) else { return }
-        deliver(event)
+        guard !event.event.isStoredChange else { return }
+        local.publish(event)
     }
 
     public func subscribe(_ receiver: @escaping @Sendable (PublishedEvent) -> Void) {
-        state.withLock { state in
-            precondition(state.receiver == nil, "the bus has one receiver")
-            for event in state.early { receiver(event) }
-            state.early = []
-            state.receiver = receiver
-        }
+        local.subscribe(receiver)
     }
 
     public func onMissedEvents(_ handler: @escaping @Sendable () -> Void) {
-        state.withLock { $0.missed = handler }
+        missedHandler.withLock { $0 = handler }
     }
 
     /// The log is read in transaction-id order, and a chat's writers take its lock before they have one
     /// (``ChatLocks``): a chat's messages come in the order of their ids.
     public var deliversEachChatsMessagesInOrder: Bool { true }
-
-    private func deliver(_ event: PublishedEvent) {
-        state.withLock { state in
-            if let receiver = state.receiver { receiver(event) } else { state.early.append(event) }
-        }
-    }
-
-    /// Whether the store writes this event to the log (so it must not also be delivered directly).
-    static func isLogged(_ event: DomainEvent) -> Bool {
-        switch event {
-        case .message(.sent), .message(.edited), .message(.deleted), .message(.userRead), .message(.photoProcessed),
-             .chat(.created), .user(.signedUp), .user(.profileUpdated),
-             .feed(.subscribed), .feed(.unsubscribed), .feed(.retried), .feed(.checked):
-            true
-        default:
-            false
-        }
-    }
 
     /// Whether the listener is connected and the log was read lately: what `/readyz` reports.
     public var isHealthy: Bool {
@@ -218,7 +192,7 @@ public final class PostgresEventBus: EventBus {
                     let id = try row.at(1, as: Int64.self)
                     if let entry, let event = try await self.event(entry, messages: messages) {
                         changes?.note(event)
-                        deliver(PublishedEvent(event))
+                        local.publish(PublishedEvent(event))
                     }
                     position = Cursor(xid: xid, id: id)
                     cursor.withLock { $0 = position }
@@ -247,7 +221,7 @@ public final class PostgresEventBus: EventBus {
         position = trimmed
         cursor.withLock { $0 = trimmed }
         logger.error("this instance fell behind the event log's retention; its pages reload")
-        state.withLock { $0.missed }?()
+        missedHandler.withLock { $0 }?()
     }
 
     private static func cursor(_ text: String) -> Cursor? {

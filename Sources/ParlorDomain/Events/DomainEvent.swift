@@ -17,6 +17,25 @@ extension DomainEvent {
         }
     }
 
+    /// Whether the event says a change was stored (not an intent, nor a refusal): the change every instance
+    /// must learn of. A store shared by several instances writes exactly these to its event log, in the
+    /// change's transaction; the rest concern only the pages of the instance where they happened.
+    public var isStoredChange: Bool {
+        switch self {
+        case .message(.sent), .message(.edited), .message(.deleted), .message(.userRead), .message(.photoProcessed),
+             .chat(.created), .user(.signedUp), .user(.profileUpdated),
+             .feed(.subscribed), .feed(.unsubscribed), .feed(.retried), .feed(.checked):
+            true
+        case .message(.sending), .message(.failedSending), .message(.editing), .message(.failedEditing), .message(.deleting),
+             .message(.failedDeleting), .message(.userReads), .message(.processingPhoto),
+             .chat(.creating), .chat(.createFailed), .user(.signingUp), .user(.signUpFailed), .user(.updatingProfile),
+             .user(.profileUpdateFailed),
+             .feed(.subscribing), .feed(.subscribeFailed), .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed),
+             .feed(.checking):
+            false
+        }
+    }
+
     private static func caseName(_ value: some Any) -> String {
         let text = String(describing: value)
         return String(text.prefix { $0 != "(" })

@@ -197,35 +197,22 @@ extension PostgresChatStore: FeedStore {
 
     /// Writes the subscription's state and ends any lease on it.
     private static func update(_ connection: PostgresConnection, _ subscription: FeedSubscription, _ logger: Logger) async throws {
-        let (status, newItems, at, reason) = stored(subscription.status)
+        let status = subscription.status.stored
         try await connection.run("""
-            UPDATE feedSubscription SET url = \(subscription.url), title = \(subscription.title), status = \(status), newItems = \(Int64(newItems)),
-                statusAt = \(at?.timeIntervalSince1970), reason = \(reason), nextCheck = \(subscription.nextCheck.timeIntervalSince1970),
+            UPDATE feedSubscription SET url = \(subscription.url), title = \(subscription.title), status = \(status.name),
+                newItems = \(Int64(status.newItems)), statusAt = \(status.at?.timeIntervalSince1970), reason = \(status.reason),
+                nextCheck = \(subscription.nextCheck.timeIntervalSince1970),
                 failures = \(Int64(subscription.failures)), etag = \(subscription.validators.etag), lastModified = \(subscription.validators.lastModified),
                 iconURL = \(subscription.icon?.url), iconID = \(subscription.icon?.image?.rawValue), leaseHolder = NULL, leaseUntil = NULL
             WHERE id = \(subscription.id.rawValue)
             """, logger: logger)
     }
 
-    private static func stored(_ status: FeedStatus) -> (String, Int, Date?, String?) {
-        switch status {
-        case .loading: ("loading", 0, nil, nil)
-        case .loaded(let newItems, let checkedAt): ("loaded", newItems, checkedAt, nil)
-        case .failed(let reason, let at): ("failed", 0, at, reason)
-        case .paused(let reason, let at): ("paused", 0, at, reason)
-        }
-    }
-
     private static func subscription(_ row: PostgresRandomAccessRow) throws -> FeedSubscription {
-        let at = Date(timeIntervalSince1970: try row.at(8, as: Double?.self) ?? 0)
-        let reason = try row.at(9, as: String?.self) ?? ""
-        let status: FeedStatus =
-            switch try row.at(6, as: String.self) {
-            case "loaded": .loaded(newItems: Int(try row.at(7, as: Int64.self)), checkedAt: at)
-            case "failed": .failed(reason: reason, at: at)
-            case "paused": .paused(reason: reason, at: at)
-            default: .loading
-            }
+        let status = FeedStatus(
+            stored: try row.at(6), newItems: Int(try row.at(7, as: Int64.self)),
+            at: try row.at(8, as: Double?.self).map { Date(timeIntervalSince1970: $0) }, reason: try row.at(9)
+        )
         return FeedSubscription(
             id: FeedSubscriptionID(try row.at(0, as: Int64.self)), chatID: ChatID(try row.at(1, as: Int64.self)),
             subscriberID: UserID(try row.at(2, as: Int64.self)), url: try row.at(3), title: try row.at(4),

@@ -163,37 +163,20 @@ extension SQLiteChatStore: FeedStore {
     }
 
     private static func update(_ db: Database, _ subscription: FeedSubscription) throws {
-        let (status, newItems, at, reason) = stored(subscription.status)
+        let status = subscription.status.stored
         try db.cachedStatement(sql: """
             UPDATE feedSubscription SET url = ?, title = ?, status = ?, newItems = ?, statusAt = ?, reason = ?, nextCheck = ?, failures = ?,
                 etag = ?, lastModified = ?, iconURL = ?, iconID = ?
             WHERE id = ?
             """).execute(arguments: [
-                subscription.url, subscription.title, status, newItems, at?.timeIntervalSince1970, reason,
+                subscription.url, subscription.title, status.name, status.newItems, status.at?.timeIntervalSince1970, status.reason,
                 subscription.nextCheck.timeIntervalSince1970, subscription.failures, subscription.validators.etag,
                 subscription.validators.lastModified, subscription.icon?.url, subscription.icon?.image?.rawValue, subscription.id.rawValue,
             ])
     }
 
-    private static func stored(_ status: FeedStatus) -> (String, Int, Date?, String?) {
-        switch status {
-        case .loading: ("loading", 0, nil, nil)
-        case .loaded(let newItems, let checkedAt): ("loaded", newItems, checkedAt, nil)
-        case .failed(let reason, let at): ("failed", 0, at, reason)
-        case .paused(let reason, let at): ("paused", 0, at, reason)
-        }
-    }
-
     private static func subscription(_ row: Row) -> FeedSubscription {
-        let at = Date(timeIntervalSince1970: (row[8] as Double?) ?? 0)
-        let reason: String = row[9] ?? ""
-        let status: FeedStatus =
-            switch row[6] as String {
-            case "loaded": .loaded(newItems: row[7], checkedAt: at)
-            case "failed": .failed(reason: reason, at: at)
-            case "paused": .paused(reason: reason, at: at)
-            default: .loading
-            }
+        let status = FeedStatus(stored: row[6], newItems: row[7], at: (row[8] as Double?).map { Date(timeIntervalSince1970: $0) }, reason: row[9])
         return FeedSubscription(
             id: FeedSubscriptionID(row[0] as Int64), chatID: ChatID(row[1] as Int64), subscriberID: UserID(row[2] as Int64), url: row[3],
             title: row[4], createdAt: Date(timeIntervalSince1970: row[5]), status: status, nextCheck: Date(timeIntervalSince1970: row[10]),

@@ -118,7 +118,7 @@ extension EventHandler {
             if let openPages = open[member] {
                 // "Read" or "Sent" on the viewer's own messages, as far as the contact has read now.
                 var contactRead: MessageID?
-                if let contact = chat.contact(of: member) { contactRead = try await store.membership(chat.id, contact)?.lastRead }
+                if let contact = chat.contact(of: member) { contactRead = try await known.lastRead(in: chat.id, by: contact, in: store) }
                 let removals = group.filter { $0.message.senderID == member }.map { renderer.update(.remove, "pending-\($0.token)", nil) }
                 var rendered: [MessageID: [ScreenUpdate]] = [:]
                 for page in openPages {
@@ -173,7 +173,7 @@ extension EventHandler {
         let previous = try await store.messages(in: chat.id, before: message.id, limit: 1).messages.last
         // "Read" or "Sent" on the sender's own view depends on how far the other member has read.
         var readByContact: MessageID?
-        if let contact = chat.contact(of: sender.id) { readByContact = try await store.membership(chat.id, contact)?.lastRead }
+        if let contact = chat.contact(of: sender.id) { readByContact = try await known.lastRead(in: chat.id, by: contact, in: store) }
         for member in chat.members {
             let pages = pages(of: member)
             guard !pages.isEmpty, let viewer = people[member] else { continue }
@@ -193,6 +193,7 @@ extension EventHandler {
 
     /// The reader's unread count and badge drop; the other members see "Read" on the messages it covers.
     private func showRead(chat id: ChatID, reader: UserID, previous: MessageID?, upTo: MessageID) async throws {
+        known.read(in: id, by: reader, upTo: upTo)
         guard let chat = try await known.chat(id, in: store) else { return }
         let people = try await members(of: chat)
         if let viewer = people[reader] {

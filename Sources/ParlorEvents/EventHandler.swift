@@ -119,7 +119,7 @@ public final class EventHandler: Sendable {
             case .settle(let continuation):
                 continuation.resume()
             case .refreshAll:
-                known.forgetMessages()
+                known.forgetWhatEventsChange()
                 let refresh = renderer.update(.refresh, "page", nil)
                 let pages = registry.withLock { registry in
                     (registry.byViewer.values.flatMap(\.values) + registry.byFeeds.values.flatMap(\.values)).reduce(into: [ObjectIdentifier: any Listener]()) {

@@ -2,13 +2,16 @@ import ParlorDomain
 import Synchronization
 
 /// What the live pages read again for every event, kept between events: chats (their members never change),
-/// people (until an event says their profile changed) and each chat's newest message handed to pages (what the
-/// next ones follow). Bounded: emptied when full.
+/// people (until an event says their profile changed), how far each member has read (it only moves forward,
+/// by events) and each chat's newest message handed to pages (what the next ones follow). Bounded: emptied
+/// when full.
 final class KnownValues: Sendable {
     private struct State {
         var chats: [ChatID: Chat] = [:]
         var users: [UserID: User] = [:]
         var newest: [ChatID: Message] = [:]
+        /// How far each member of a chat has read; 0 when nothing yet.
+        var lastRead: [ChatID: [UserID: MessageID]] = [:]
         /// Moves on whenever a person is forgotten: a read that began before is not kept.
         var generation = 0
     }
@@ -85,8 +88,33 @@ final class KnownValues: Sendable {
         }
     }
 
-    /// Events were missed: which message is the newest of each chat is not known any more.
-    func forgetMessages() {
-        state.withLock { $0.newest.removeAll() }
+    /// Events were missed: what they change (people, read marks, the newest messages) is read again.
+    func forgetWhatEventsChange() {
+        state.withLock { state in
+            state.users.removeAll()
+            state.generation += 1
+            state.lastRead.removeAll()
+            state.newest.removeAll()
+        }
+    }
+
+    /// The newest message `user` has read in `chat`, from the store the first time.
+    func lastRead(in chat: ChatID, by user: UserID, in store: any ChatStore) async throws -> MessageID? {
+        if let known = state.withLock({ $0.lastRead[chat]?[user] }) { return known.rawValue > 0 ? known : nil }
+        guard let membership = try await store.membership(chat, user) else { return nil }
+        read(in: chat, by: user, upTo: membership.lastRead ?? MessageID(0))
+        return lastRead(chat, user)
+    }
+
+    /// `user` has read `chat` up to `upTo` (a read mark never moves back: the later of two is kept).
+    func read(in chat: ChatID, by user: UserID, upTo: MessageID) {
+        state.withLock { state in
+            if state.lastRead[chat] == nil, state.lastRead.count >= limit { state.lastRead.removeAll(keepingCapacity: true) }
+            state.lastRead[chat, default: [:]][user] = max(state.lastRead[chat]?[user] ?? MessageID(0), upTo)
+        }
+    }
+
+    private func lastRead(_ chat: ChatID, _ user: UserID) -> MessageID? {
+        state.withLock { $0.lastRead[chat]?[user] }.flatMap { $0.rawValue > 0 ? $0 : nil }
     }
 }

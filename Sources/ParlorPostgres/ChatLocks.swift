@@ -9,10 +9,19 @@ import PostgresNIO
 /// (`FOR UPDATE`) would not do: taking the first of several assigns the transaction id, and a writer could
 /// then wait for another's chat while holding an older id than the one writing there.
 enum ChatLocks {
-    /// Advisory locks, keyed by the chat's id negated (every id is positive; the migrations' key is not).
+    /// Takes the chats' locks, as a statement of the caller's transaction.
     static func lock(_ chats: Set<ChatID>, _ connection: PostgresConnection, _ logger: Logger) async throws {
-        // In one order everywhere: writers of overlapping chats queue instead of deadlocking.
-        let keys = chats.map { -$0.rawValue }.sorted(by: >)
-        try await connection.run("SELECT count(pg_advisory_xact_lock(key)) FROM unnest(\(keys)) AS key", logger: logger)
+        try await connection.run("SELECT \(unescaped: taking) FROM unnest(\(keys(chats))) AS key", logger: logger)
+    }
+
+    /// What takes the locks of `keys(chats)` (bound as `key`), for a statement that takes them itself:
+    /// in `WHERE (SELECT taking FROM unnest(keys) AS key) >= 0`, PostgreSQL evaluates it once, before the first
+    /// row (a one-time filter), so before anything is written.
+    static let taking = "count(pg_advisory_xact_lock(key))"
+
+    /// Advisory locks' keys: the chats' ids negated (every id is positive; the migrations' key is not), in one
+    /// order everywhere, so that writers of overlapping chats queue instead of deadlocking.
+    static func keys(_ chats: Set<ChatID>) -> [Int64] {
+        chats.map { -$0.rawValue }.sorted(by: >)
     }
 }

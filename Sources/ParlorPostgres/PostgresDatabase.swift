@@ -74,12 +74,20 @@ public final class PostgresDatabase: Sendable {
     /// A transaction: committed when `body` returns, rolled back when it throws (its error is rethrown as
     /// is, so a ``Refusal`` stays one). Once committed, the event log's readers are told to look.
     func write<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await writing { [logger] connection in try await Self.transaction(connection, logger: logger, body) }
+    }
+
+    /// One statement that writes, as a transaction of its own: no BEGIN and COMMIT round trips. Told and run
+    /// again as ``write(_:)``.
+    func writeStatement<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await writing(body)
+    }
+
+    private func writing<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         var attempt = 1
         while true {
             do {
-                let result = try await within { [client, logger] in
-                    try await client.withConnection { connection in try await Self.transaction(connection, logger: logger, body) }
-                }
+                let result = try await within { [client] in try await client.withConnection { connection in try await body(connection) } }
                 await notify()
                 return result
             } catch where attempt < 4 && error.mayRetry {

@@ -50,11 +50,11 @@ final class PostgresGroupCommit: Sendable {
     }
 
     /// Stores a batch in a fixed number of statements whatever its size: the checks of every send in one (before
-    /// the transaction: members, chats and messages are never removed, and a token stored meanwhile by another
-    /// instance fails the insert, after which each send is tried alone), then in one transaction the chats' locks,
-    /// the messages without a photo (with their chats' last message, the unread counts and the log entries), and
-    /// the messages sent before under the same tokens. A refused send writes nothing; a photo's send goes alone
-    /// (its image row comes first).
+    /// the write: members, chats and messages are never removed, and a token stored meanwhile by another instance
+    /// fails the insert, after which each send is tried alone), then the messages without a photo (with their
+    /// chats' locks, last message, unread counts and log entries) in one statement that is its own transaction,
+    /// and the messages sent before under the same tokens. A refused send writes nothing. A batch with a photo
+    /// is one transaction: the locks, the others' statement, then each photo's image row and message.
     private static func store(_ messages: [OutgoingMessage], _ database: PostgresDatabase, _ logger: Logger) async throws
         -> [Result<Message, any Error>]
     {
@@ -84,7 +84,11 @@ final class PostgresGroupCommit: Sendable {
                 if message.photo != nil { photos.append(index) } else { fresh.append(index) }
             }
         }
-        if !fresh.isEmpty || !photos.isEmpty {
+        if photos.isEmpty, !fresh.isEmpty {
+            // The usual batch: one statement, its own transaction, that takes the chats' locks before it writes.
+            let stored = try await database.writeStatement { [fresh] connection in try await insert(fresh.map { messages[$0] }, connection, logger) }
+            for (index, message) in zip(fresh, stored) { results[index] = .success(message) }
+        } else if !photos.isEmpty {
             let written = try await database.write { [fresh, photos] connection in
                 try await ChatLocks.lock(Set((fresh + photos).map { messages[$0].chatID }), connection, logger)
                 var written: [Int: Message] = [:]
@@ -106,7 +110,8 @@ final class PostgresGroupCommit: Sendable {
     }
 
     /// Inserts checked messages without a photo, in their order, with their chats' last message, the others'
-    /// unread counts and the log entries: one statement.
+    /// unread counts and the log entries: one statement, which takes the chats' locks first (again, if the
+    /// transaction holds them: they are counted, and all end with it).
     private static func insert(_ batch: [OutgoingMessage], _ connection: PostgresConnection, _ logger: Logger) async throws -> [Message] {
         let rows = try await connection.rows("""
             WITH new AS (
@@ -115,7 +120,9 @@ final class PostgresGroupCommit: Sendable {
                     WITH ORDINALITY AS t(chatID, senderID, body, createdAt, replyTo, token, ord)),
             stored AS (
                 INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token)
-                SELECT chatID, senderID, body, createdAt, NULLIF(replyTo, 0), token FROM new ORDER BY ord
+                SELECT chatID, senderID, body, createdAt, NULLIF(replyTo, 0), token FROM new
+                WHERE (SELECT \(unescaped: ChatLocks.taking) FROM unnest(\(ChatLocks.keys(Set(batch.map(\.chatID))))) AS key) >= 0
+                ORDER BY ord
                 RETURNING id, chatID, senderID, token, createdAt),
             lastMessage AS (
                 UPDATE chat SET lastMessageID = s.last, lastActivity = GREATEST(chat.lastActivity, s.at)

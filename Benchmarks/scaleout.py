@@ -2,7 +2,8 @@
 """Several instances on one PostgreSQL against one, in one run: the real `parlor serve` (release), a PostgreSQL
 server started for the run in a temporary folder (fsync on, as in production), and the SQLite store beside it.
 
-usage: python3 Benchmarks/scaleout.py [--seconds 10] [--connections 64] [--probes 200] [--chats 1] [--repeat 3] [--statements]
+usage: python3 Benchmarks/scaleout.py [--seconds 10] [--connections 64] [--probes 200] [--chats 1] [--repeat 3]
+                                     [--pages everywhere|first] [--statements]
 
 sends: POST /chats/{id}/messages as the page script sends them (wrk), while four pages stream (two per member,
        spread over the instances: one per member on each of two); acknowledged sends/s for SQLite (one instance), PostgreSQL with one instance, and
@@ -162,7 +163,7 @@ def check(pages, expected):
     return ok
 
 
-def sends(label, databases, seconds, connections, folder, chats=1):
+def sends(label, databases, seconds, connections, folder, chats=1, pages_everywhere=True):
     """One run: instances on `databases` (one per instance), pages of both members on each; answers sends/s.
     With `chats` > 1, Ana's sends take that many chats in turn and the pages show the first."""
     ports = [free_port() for _ in databases]
@@ -177,14 +178,15 @@ def sends(label, databases, seconds, connections, folder, chats=1):
             contact.sign_up(f"contact{index}", f"Contact {index}")
             targets.append(ana.start_chat(f"contact{index}"))
         pages = []
-        for port in ports:
+        page_ports = ports if pages_everywhere else ports[:1]
+        for port in page_ports:
             guests = []
             for visitor in (ana, ben):
                 guest = Visitor(port)
                 guest.cookies = dict(visitor.cookies)
                 guests.append(guest)
             # Four pages in all (two per member) however many instances: the same fan-out to compare.
-            pages += pages_on(port, chat, guests, each=max(1, 2 // len(ports)))
+            pages += pages_on(port, chat, guests, each=max(1, 2 // len(page_ports)))
         time.sleep(1)
         profiler = None
         if os.environ.get("PARLOR_PROFILE") and label.startswith("PostgreSQL"):
@@ -276,6 +278,8 @@ def main():
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--probes", type=int, default=200)
     parser.add_argument("--chats", type=int, default=1, help="spread the sends over this many of Ana's chats")
+    parser.add_argument("--pages", choices=["everywhere", "first"], default="everywhere",
+                        help="with two instances, the four pages spread over both (one per member on each) or all on the first")
     parser.add_argument("--repeat", type=int, default=3, help="how many times the one- and two-instance runs take turns")
     parser.add_argument("--statements", action="store_true", help="print the statements PostgreSQL ran most often in each run, and their time")
     args = parser.parse_args()
@@ -296,7 +300,8 @@ def main():
                 if args.statements:
                     print("  calls, ms, rows, statement\n" + pg.top_statements(f"one{turn}"))
                 shared = pg.database(f"two{turn}")
-                two, ok = sends("PostgreSQL, two instances", [shared, shared], args.seconds, args.connections, folder, args.chats)
+                two, ok = sends("PostgreSQL, two instances", [shared, shared], args.seconds, args.connections, folder, args.chats,
+                                args.pages == "everywhere")
                 ok3 = ok3 and ok
                 if args.statements:
                     print("  calls, ms, rows, statement\n" + pg.top_statements(f"two{turn}"))

@@ -17,10 +17,14 @@ final class KnownValues: Sendable {
     }
 
     private let state = Mutex(State())
+    /// How many chats, people and chats' read marks are kept.
     let limit: Int
+    /// How many chats' newest messages are kept: a message may hold a few kilobytes of text.
+    let newestLimit: Int
 
-    init(limit: Int = 100_000) {
+    init(limit: Int = 100_000, newestLimit: Int = 10_000) {
         self.limit = limit
+        self.newestLimit = newestLimit
     }
 
     /// The chat, from the store the first time.
@@ -33,7 +37,7 @@ final class KnownValues: Sendable {
 
     func remember(_ chat: Chat) {
         state.withLock { state in
-            if state.chats.count >= limit { state.chats.removeAll(keepingCapacity: true) }
+            if state.chats[chat.id] == nil, state.chats.count >= limit { state.chats.removeAll(keepingCapacity: true) }
             state.chats[chat.id] = chat
         }
     }
@@ -53,7 +57,7 @@ final class KnownValues: Sendable {
         guard let user = try await store.user(id) else { return nil }
         state.withLock { state in
             guard state.generation == generation else { return }
-            if state.users.count >= limit { state.users.removeAll(keepingCapacity: true) }
+            if state.users[id] == nil, state.users.count >= limit { state.users.removeAll(keepingCapacity: true) }
             state.users[id] = user
         }
         return user
@@ -76,7 +80,7 @@ final class KnownValues: Sendable {
     func handedOn(_ message: Message) {
         state.withLock { state in
             guard (state.newest[message.chatID]?.id ?? MessageID(0)) <= message.id else { return }
-            if state.newest.count >= limit { state.newest.removeAll(keepingCapacity: true) }
+            if state.newest[message.chatID] == nil, state.newest.count >= newestLimit { state.newest.removeAll(keepingCapacity: true) }
             state.newest[message.chatID] = message
         }
     }

@@ -29,6 +29,33 @@ import Testing
         return path
     }
 
+    /// Ana on the first instance and Ben on the second, in a chat: Ben's page of it streaming, Ana's open.
+    static func anaAndBen(_ parlors: [RunningParlor]) async throws -> (ana: Visitor, ben: Visitor, chat: String, benStream: RawClient) {
+        let ana = Visitor(port: parlors[0].port), ben = Visitor(port: parlors[1].port)
+        #expect(try await ana.signUp("ana").status == 303)
+        #expect(try await ben.signUp("ben").status == 303)
+        let chat = try await ana.startChat(with: "ben")
+        let (benStream, benHead) = try await ben.openEvents("/events?chat=\(chat.split(separator: "/").last!)")
+        #expect(benHead.status == 200)
+        _ = try await ana.get(chat)
+        return (ana, ben, chat, benStream)
+    }
+
+    /// What `stream` brings until every one of `bodies` came, or 20 s passed.
+    static func read(_ stream: RawClient, untilAll bodies: some Collection<String>) async -> String {
+        var seen = ""
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline, !bodies.allSatisfy({ seen.contains($0) }) {
+            seen += (try? await stream.read(until: "\n\n")) ?? ""
+        }
+        return seen
+    }
+
+    /// The end of an instance's log, for whoever reads a failure.
+    static func logTail(_ parlor: RunningParlor, lines: Int) -> String {
+        (parlor.log + parlor.child.readErrors()).split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
+
     /// A second browser of the same person, on another instance: the session is shared.
     static func sameSession(_ visitor: Visitor, on port: UInt16) -> Visitor {
         let other = Visitor(port: port)
@@ -42,14 +69,8 @@ import Testing
         let media = try Self.mediaFolder()
         defer { try? FileManager.default.removeItem(atPath: media) }
         let parlors = try await Self.instances(2, database: database, media: media)
-        let ana = Visitor(port: parlors[0].port), ben = Visitor(port: parlors[1].port)
-        #expect(try await ana.signUp("ana").status == 303)
-        #expect(try await ben.signUp("ben").status == 303)
-        let chat = try await ana.startChat(with: "ben")
-        let id = chat.split(separator: "/").last!
-        let (benStream, benHead) = try await ben.openEvents("/events?chat=\(id)")
-        #expect(benHead.status == 200)
-        let (anaStream, _) = try await ana.openEvents("/events?chat=\(id)")
+        let (ana, ben, chat, benStream) = try await Self.anaAndBen(parlors)
+        let (anaStream, _) = try await ana.openEvents("/events?chat=\(chat.split(separator: "/").last!)")
 
         // Ben's chat page, kept rendered on the second instance, must not outlive a change made on the first.
         #expect(try await ben.get(chat).status == 200)
@@ -130,13 +151,7 @@ import Testing
         let media = try Self.mediaFolder()
         defer { try? FileManager.default.removeItem(atPath: media) }
         let parlors = try await Self.instances(2, database: database, media: media)
-        let ana = Visitor(port: parlors[0].port), ben = Visitor(port: parlors[1].port)
-        #expect(try await ana.signUp("ana").status == 303)
-        #expect(try await ben.signUp("ben").status == 303)
-        let chat = try await ana.startChat(with: "ben")
-        let id = chat.split(separator: "/").last!
-        let (benStream, _) = try await ben.openEvents("/events?chat=\(id)")
-        _ = try await ana.get(chat)
+        let (ana, _, chat, benStream) = try await Self.anaAndBen(parlors)
         // Sixty sends through the first instance, 20 ms apart; it is killed once ten are answered.
         let answered = Answered()
         let sender = Sender(ana, port: parlors[0].port, chat: chat)
@@ -159,11 +174,7 @@ import Testing
         #expect(stored.count < 60, "the kill came before the burst ended")
         for index in acknowledged { #expect(stored.contains("Burst message \(index)."), "acknowledged \(index) is stored") }
         // Ben's page on the surviving instance shows every stored one.
-        var seen = ""
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline, !stored.allSatisfy({ seen.contains($0) }) {
-            seen += (try? await benStream.read(until: "\n\n")) ?? ""
-        }
+        let seen = await Self.read(benStream, untilAll: stored)
         for body in stored { #expect(seen.contains(body), "\(body) reached the page on the surviving instance") }
         await Self.stop(parlors[1])
     }
@@ -175,13 +186,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: media) }
         let parlors = try await Self.instances(2, database: database, media: media)
         do {
-            let ana = Visitor(port: parlors[0].port), ben = Visitor(port: parlors[1].port)
-            #expect(try await ana.signUp("ana").status == 303)
-            #expect(try await ben.signUp("ben").status == 303)
-            let chat = try await ana.startChat(with: "ben")
-            let id = chat.split(separator: "/").last!
-            let (benStream, _) = try await ben.openEvents("/events?chat=\(id)")
-            _ = try await ana.get(chat)
+            let (ana, _, chat, benStream) = try await Self.anaAndBen(parlors)
 
             // Ana keeps sending through the first instance, every 50 ms, while PostgreSQL stops and starts.
             let answered = Answered()
@@ -207,20 +212,13 @@ import Testing
             _ = await sender.value
             // Every acknowledged message, before, during and after, reached Ben's page on the other instance.
             let acknowledged = answered.list.withLock { $0 }.map { "Steady message \($0)." }
-            var seen = ""
-            let deadline = ContinuousClock.now + .seconds(20)
-            while ContinuousClock.now < deadline, !acknowledged.allSatisfy({ seen.contains($0) }) {
-                seen += (try? await benStream.read(until: "\n\n")) ?? ""
-            }
+            let seen = await Self.read(benStream, untilAll: acknowledged)
             for body in acknowledged { #expect(seen.contains(body), "\(body) reached Ben's page") }
             #expect(try await ana.say("After the restart", in: chat).status == 303)
             _ = try await benStream.read(until: "After the restart")
         } catch {
             // Where each instance was, for whoever reads the failure.
-            for parlor in parlors {
-                let tail = (parlor.log + parlor.child.readErrors()).split(separator: "\n").suffix(30).joined(separator: "\n")
-                Issue.record("instance on port \(parlor.port), its log ends:\n\(tail)")
-            }
+            for parlor in parlors { Issue.record("instance on port \(parlor.port), its log ends:\n\(Self.logTail(parlor, lines: 30))") }
             throw error
         }
         for parlor in parlors { await Self.stop(parlor) }
@@ -264,8 +262,7 @@ extension ScaleOutTests {
             let status = try await parlor.terminate()
             #expect(status == 0)
         } catch {
-            let tail = (parlor.log + parlor.child.readErrors()).split(separator: "\n").suffix(40).joined(separator: "\n")
-            Issue.record("parlor did not stop within 10 s; its log ends:\n\(tail)")
+            Issue.record("parlor did not stop within 10 s; its log ends:\n\(Self.logTail(parlor, lines: 40))")
         }
     }
 

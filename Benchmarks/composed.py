@@ -101,6 +101,19 @@ class Visitor:
             raise SystemExit(f"send to {chat} answered {status}")
 
 
+def drain(pages):
+    """Waits (at most 60 s) until no page has received a byte for two seconds, then stops them (parsing while
+    reading would hold the readers up and make them the slow clients the server cuts off)."""
+    deadline, last, quiet = time.time() + 60, -1, 0
+    while time.time() < deadline and quiet < 4:
+        time.sleep(0.5)
+        total = sum(p.received() for p in pages)
+        quiet = quiet + 1 if total == last else 0
+        last = total
+    for page in pages:
+        page.stop()
+
+
 def start_parlor(port, folder, extra=()):
     return LoggingServer("Parlor", port, [
         PARLOR, "serve", "--host", "127.0.0.1", "--port", str(port), "--database", os.path.join(folder, "parlor.sqlite"),
@@ -323,17 +336,8 @@ def send_benchmark(seconds, connections):
             non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
             p50 = re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1)
             p99 = re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1)
-            # Every page gets every stored message: wait (at most 60 s) for the fan-out to drain.
-            # Drained when no page has received a byte for two seconds (parsing while reading would hold the
-            # readers up and make them the slow clients the server cuts off).
-            deadline, last, quiet = time.time() + 60, -1, 0
-            while time.time() < deadline and quiet < 4:
-                time.sleep(0.5)
-                total = sum(p.received() for p in pages)
-                quiet = quiet + 1 if total == last else 0
-                last = total
-            for page in pages:
-                page.stop()
+            # Every page gets every stored message: wait for the fan-out to drain.
+            drain(pages)
             seen = [page.appended_messages() for page in pages]
         failed = int(non2xx.group(1)) if non2xx else 0
         print(f"\nsend: POST {chat}/messages as the script sends them, wrk -t2 -c{connections}, {seconds}s; "

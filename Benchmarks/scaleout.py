@@ -16,7 +16,7 @@ import argparse, os, re, shutil, socket, statistics, subprocess, sys, tempfile, 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from composed import OUT, PARLOR, ROOT, SEND_SCRIPT, LoggingServer, StreamReader, Visitor  # noqa: E402
+from composed import OUT, PARLOR, ROOT, SEND_SCRIPT, LoggingServer, StreamReader, Visitor, drain  # noqa: E402
 from bench import wait_port  # noqa: E402
 
 PG_BIN = "/usr/lib/postgresql/15/bin"
@@ -107,18 +107,6 @@ def pages_on(port, chat, visitors, each=2):
             reader.start()
             readers.append(reader)
     return readers
-
-
-def drain(pages):
-    """Waits (at most 60 s) until no page has received a byte for two seconds."""
-    deadline, last, quiet = time.time() + 60, -1, 0
-    while time.time() < deadline and quiet < 4:
-        time.sleep(0.5)
-        total = sum(p.received() for p in pages)
-        quiet = quiet + 1 if total == last else 0
-        last = total
-    for page in pages:
-        page.stop()
 
 
 def wrk_sends(ports, chats, ana, seconds, connections, folder):

@@ -165,6 +165,33 @@ def start_nginx(folder, parlor_port, locations="parlor-locations.conf"):
     return process, http_port, https_port
 
 
+def keep_failure_artifacts(drivers, folder, logs):
+    """After a failed step: each browser's screen, and the named logs of Parlor and nginx, in the artifacts."""
+    for index, driver in enumerate(drivers):
+        driver.save_screenshot(os.path.join(common.ARTIFACTS, "failed-browser-%d.png" % (index + 1)))
+    for name in logs:
+        if os.path.exists(os.path.join(folder, name)):
+            shutil.copy(os.path.join(folder, name), os.path.join(common.ARTIFACTS, name))
+    print("kept the logs of Parlor and nginx in " + common.ARTIFACTS, file=sys.stderr)
+
+
+def stop_everything(drivers, nginxes, parlors):
+    """The browsers, then nginx (graceful quit, killed after 35 s), then Parlor (SIGTERM): what a run started."""
+    for driver in drivers:
+        driver.quit()
+    for server in nginxes:
+        if server and server.poll() is None:
+            server.send_signal(signal.SIGQUIT)
+            try:
+                server.wait(timeout=35)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    for process in parlors:
+        if process and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)
+
+
 def request(port, method, path, headers=None, body=None, tls=True, source="127.0.0.1"):
     context = ssl._create_unverified_context()
     connection = (http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=15, source_address=(source, 0)) if tls
@@ -218,12 +245,7 @@ def main():
         assert protocol == "h2", "HTTP/2 through nginx: " + str(protocol)
         cookie = next(c for c in ana.get_cookies() if c["name"] == "parlor_session")
         assert cookie["secure"], "the session cookie is Secure behind the TLS proxy: %s" % cookie
-        ana.get(base + "/chats/new")
-        ana.find_element(By.ID, "new-chat-handle").send_keys("be")
-        common.wait_for(ana, common.text_in("#contact-suggestions", "Ben Okafor"), "Ben is suggested through the proxy")
-        ana.find_element(By.CSS_SELECTOR, "#contact-suggestions button[name=pick]").click()
-        common.wait_for(ana, lambda d: re.search(r"/chats/\d+$", d.current_url), "Ana is in the new chat")
-        chat = ana.current_url
+        chat = common.start_chat_by_typing(ana, base, "be", "Ben Okafor")
         ben.get(chat)
         common.send(ana, "Hello through nginx")
         common.wait_for(ben, common.text_in(".messages", "Hello through nginx"), "the message reaches Ben over the proxied event stream")
@@ -338,27 +360,10 @@ def main():
         assert os.listdir(working) == [], "the working folder stays as it was: %s" % os.listdir(working)
         print("all steps passed", file=sys.stderr, flush=True)
     except BaseException:
-        for index, driver in enumerate(drivers):
-            driver.save_screenshot(os.path.join(common.ARTIFACTS, "failed-browser-%d.png" % (index + 1)))
-        for name in ("parlor.log", "error.log"):
-            if os.path.exists(os.path.join(folder, name)):
-                shutil.copy(os.path.join(folder, name), os.path.join(common.ARTIFACTS, name))
-        print("kept the logs of Parlor and nginx in " + common.ARTIFACTS, file=sys.stderr)
+        keep_failure_artifacts(drivers, folder, ("parlor.log", "error.log"))
         raise
     finally:
-        for driver in drivers:
-            driver.quit()
-        for server in (nginx, prefixed_nginx):
-            if server and server.poll() is None:
-                server.send_signal(signal.SIGQUIT)
-                try:
-                    server.wait(timeout=35)
-                except subprocess.TimeoutExpired:
-                    server.kill()
-        for process in (parlor, prefixed):
-            if process and process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-                process.wait(timeout=30)
+        stop_everything(drivers, (nginx, prefixed_nginx), (parlor, prefixed))
         log.close()
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -8,7 +8,6 @@ cross between them live. Every server listens on 127.0.0.1 only and is stopped b
 
 usage: several_instances.py PARLOR_BINARY REPOSITORY ARTIFACTS"""
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -18,8 +17,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import two_people_chat as common  # noqa: E402 (reads the same three arguments)
-from behind_nginx import as_service_user, free_port, request, start_nginx, unit_arguments, verify_unit, wait_until_listening  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
+from behind_nginx import (  # noqa: E402
+    as_service_user, free_port, keep_failure_artifacts, request, start_nginx, stop_everything, unit_arguments, verify_unit,
+    wait_until_listening,
+)
 from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
 
 POSTGRES = "/usr/lib/postgresql/15/bin"
@@ -95,12 +96,7 @@ def main():
         drivers += [ana, ben]
         common.sign_up(ana, base, "ana", "Ana Lima")
         common.sign_up(ben, base, "ben", "Ben Okafor")
-        ana.get(base + "/chats/new")
-        ana.find_element(By.ID, "new-chat-handle").send_keys("be")
-        common.wait_for(ana, common.text_in("#contact-suggestions", "Ben Okafor"), "Ben is suggested")
-        ana.find_element(By.CSS_SELECTOR, "#contact-suggestions button[name=pick]").click()
-        common.wait_for(ana, lambda d: re.search(r"/chats/\d+$", d.current_url), "Ana is in the new chat")
-        chat = ana.current_url
+        chat = common.start_chat_by_typing(ana, base, "be", "Ben Okafor")
         ben.get(chat)
         # least_conn sends the second long-lived stream to the instance without one: a page on each.
         deadline = time.time() + 20
@@ -118,26 +114,10 @@ def main():
         common.step("chat-across-instances", ana, ben)
         print("all steps passed", file=sys.stderr, flush=True)
     except BaseException:
-        for index, driver in enumerate(drivers):
-            driver.save_screenshot(os.path.join(common.ARTIFACTS, "failed-browser-%d.png" % (index + 1)))
-        for name in ("parlor-0.log", "parlor-1.log", "error.log"):
-            if os.path.exists(os.path.join(folder, name)):
-                shutil.copy(os.path.join(folder, name), os.path.join(common.ARTIFACTS, name))
-        print("kept the logs of Parlor and nginx in " + common.ARTIFACTS, file=sys.stderr)
+        keep_failure_artifacts(drivers, folder, ("parlor-0.log", "parlor-1.log", "error.log"))
         raise
     finally:
-        for driver in drivers:
-            driver.quit()
-        if nginx and nginx.poll() is None:
-            nginx.send_signal(signal.SIGQUIT)
-            try:
-                nginx.wait(timeout=35)
-            except subprocess.TimeoutExpired:
-                nginx.kill()
-        for process in instances:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-                process.wait(timeout=30)
+        stop_everything(drivers, (nginx,), instances)
         postgres.send_signal(signal.SIGINT)
         postgres.wait(timeout=30)
         for log in logs:

@@ -124,6 +124,17 @@ def sign_up(driver, base, handle, name):
     wait_for(driver, EC.url_to_be(base + "/chats"), handle + " lands on the chats")
 
 
+def start_chat_by_typing(driver, base, typed, name):
+    """Opens a chat from the new-chat form the way a person does: types part of the handle, picks the
+    suggestion named `name`; answers the chat's address."""
+    driver.get(base + "/chats/new")
+    driver.find_element(By.ID, "new-chat-handle").send_keys(typed)
+    wait_for(driver, text_in("#contact-suggestions", name), name + " is suggested")
+    driver.find_element(By.CSS_SELECTOR, "#contact-suggestions button[name=pick]").click()
+    wait_for(driver, lambda d: re.search(r"/chats/\d+$", d.current_url), "in the new chat with " + name)
+    return driver.current_url
+
+
 def send(driver, text):
     box = driver.find_element(By.CSS_SELECTOR, "form.composer textarea")
     box.send_keys(text)

@@ -10,14 +10,22 @@ import Testing
         StoredImageVersion(role: role, format: .jpeg, width: width, height: height, hash: hash, byteCount: 1_000)
     }
 
+    /// Ana sends Ben a photo in a new chat of theirs.
+    static func photoSent(
+        _ world: ChatStoreBehaviourTests.World, _ store: any ChatStore & ImageStore, body: String, number: Int, width: Int, height: Int
+    ) async throws -> Message {
+        let chat = try await store.createChat(between: world.ana.id, and: world.ben.id, at: .at(0))
+        return try await store.send(OutgoingMessage(
+            chatID: chat.id, senderID: world.ana.id, body: body, token: "photo-\(number)", createdAt: .at(1),
+            photo: NewPhoto(original: "upload-\(number)", width: width, height: height)
+        ))
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aPhotoIsPendingThenReadyAndGoesWithItsMessage(_ kind: StoreKind) async throws {
         let world = try await ChatStoreBehaviourTests.World(kind)
         let store = world.store as! any ChatStore & ImageStore
-        let chat = try await store.createChat(between: world.ana.id, and: world.ben.id, at: .at(0))
-        let sent = try await store.send(OutgoingMessage(
-            chatID: chat.id, senderID: world.ana.id, body: "", token: "photo-1", createdAt: .at(1), photo: NewPhoto(original: "upload-1", width: 4_000, height: 3_000)
-        ))
+        let sent = try await Self.photoSent(world, store, body: "", number: 1, width: 4_000, height: 3_000)
         let photo = try #require(sent.photo)
         #expect(photo.state == .pending && photo.width == 4_000)
         #expect(try await store.pendingPhotos() == [PendingPhoto(imageID: photo.id, original: "upload-1")])
@@ -44,10 +52,7 @@ import Testing
     func aFailedPhotoStaysFailed(_ kind: StoreKind) async throws {
         let world = try await ChatStoreBehaviourTests.World(kind)
         let store = world.store as! any ChatStore & ImageStore
-        let chat = try await store.createChat(between: world.ana.id, and: world.ben.id, at: .at(0))
-        let sent = try await store.send(OutgoingMessage(
-            chatID: chat.id, senderID: world.ana.id, body: "look", token: "photo-2", createdAt: .at(1), photo: NewPhoto(original: "upload-2", width: 10, height: 20)
-        ))
+        let sent = try await Self.photoSent(world, store, body: "look", number: 2, width: 10, height: 20)
         let failed = try #require(try await store.finishPhoto(PhotoResult(imageID: sent.photo!.id, versions: nil)))
         #expect(failed.photo?.state == .failed && failed.photo?.width == 10)
         #expect(try await store.pendingPhotos().isEmpty)

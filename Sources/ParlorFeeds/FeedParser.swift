@@ -47,9 +47,12 @@ public enum FeedParser {
     }
 
     /// A title: text on one line, nil when empty. Titles are text (entities a feed escaped twice are
-    /// decoded), except Atom's `type="html"` ones, whose tags are removed.
-    static func title(_ raw: String?, isHTML: Bool = false) -> String? {
-        let text = isHTML ? HTMLText.plain(raw ?? "") : HTMLText.collapse(HTMLEntities.decode(raw ?? ""))
+    /// decoded); Atom's HTML and XHTML ones have their tags removed first (``AtomReader/title(_:base:)``).
+    static func title(_ raw: String?) -> String? {
+        oneLine(HTMLText.collapse(HTMLEntities.decode(raw ?? "")))
+    }
+
+    static func oneLine(_ text: String) -> String? {
         let line = text.replacingOccurrences(of: "\n", with: " ")
         return line.isEmpty ? nil : line
     }
@@ -60,10 +63,10 @@ public enum FeedParser {
     }
 
     static func item(
-        key: String?, title rawTitle: String?, link: String?, date: String?, text rawText: String?, isHTML: Bool = true, titleIsHTML: Bool = false,
+        key: String?, title rawTitle: String?, link: String?, date: String?, text rawText: String?, isHTML: Bool = true, titleIsPlain: Bool = false,
         base: URL? = nil
     ) -> FeedItem {
-        let title = title(rawTitle, isHTML: titleIsHTML)
+        let title = titleIsPlain ? rawTitle : title(rawTitle)
         let text = text(rawText, isHTML: isHTML, base: base)
         let trimmedKey = key?.trimmingCharacters(in: .whitespacesAndNewlines)
         let chosen = trimmedKey.flatMap { $0.isEmpty ? nil : String($0.prefix(1_024)) } ?? link ?? hashKey(title: title, text: text)
@@ -91,8 +94,10 @@ enum RSSReader {
             title: FeedParser.title(channel.first("title")?.text) ?? "Untitled feed",
             link: siteLink,
             items: items.map { item in
-                let guid = item.first("guid")?.text ?? item.attribute("rdf:about")
+                let guidElement = item.first("guid")
+                let guid = guidElement?.text ?? item.attribute("rdf:about")
                 let link = FeedParser.web(item.children("link").first { $0.prefix == nil }?.text, base: base)
+                    ?? permalink(guidElement, base: base)
                 let date = item.first("pubdate")?.text ?? item.first("date", prefix: "dc")?.text
                 let body = item.first("encoded", prefix: "content")?.text ?? item.first("description")?.text
                 return FeedParser.item(key: guid, title: item.first("title")?.text, link: link, date: date, text: body, base: base)
@@ -107,31 +112,74 @@ enum RSSReader {
     }
 }
 
+extension RSSReader {
+    /// Without a `link`, a `guid` that is a permalink is the item's address: one marked `isPermaLink="true"`
+    /// (resolved like a link), or one without the attribute (the default is true) that is a whole web address;
+    /// many feeds leave the attribute out of guids that are no address at all.
+    static func permalink(_ guid: XMLElement?, base: URL?) -> String? {
+        guard let guid else { return nil }
+        switch guid.attribute("isPermaLink")?.trimmingCharacters(in: .whitespaces).lowercased() {
+        case nil: return FeedParser.web(guid.text, base: nil)
+        case "true": return FeedParser.web(guid.text, base: base)
+        default: return nil
+        }
+    }
+}
+
 enum AtomReader {
     static func read(_ root: XMLElement, url: URL?) -> Feed {
         let feedBase = base(root, url)
         let siteLink = alternate(root, base: feedBase)
         return Feed(
-            title: FeedParser.title(root.first("title")?.text, isHTML: isHTML(root.first("title"))) ?? "Untitled feed",
+            title: title(root.first("title"), base: feedBase) ?? "Untitled feed",
             link: siteLink,
             items: root.children("entry").map { entry in
                 let entryBase = base(entry, feedBase)
-                let body = entry.first("content") ?? entry.first("summary")
+                // Content given by address only (`src`) has nothing to show: the summary stands in.
+                let content = entry.first("content").flatMap { $0.attribute("src") == nil ? $0 : nil }
+                let body = content ?? entry.first("summary")
+                let bodyBase = body.map { base($0, entryBase) } ?? entryBase
                 let date = entry.first("published")?.text ?? entry.first("updated")?.text
-                // type="text" is plain; "html" is escaped HTML; "xhtml" is elements inside a div.
-                let type = body?.attribute("type")?.lowercased() ?? "text"
+                let text = body.map { TextConstruct($0) }
                 return FeedParser.item(
-                    key: entry.first("id")?.text, title: entry.first("title")?.text, link: alternate(entry, base: entryBase), date: date,
-                    text: type == "xhtml" ? body?.allText : body?.text, isHTML: type != "text", titleIsHTML: isHTML(entry.first("title")),
-                    base: body.map { base($0, entryBase) } ?? entryBase
+                    key: entry.first("id")?.text, title: title(entry.first("title"), base: entryBase), link: alternate(entry, base: entryBase),
+                    date: date, text: text?.raw, isHTML: text?.isHTML ?? false, titleIsPlain: true, base: bodyBase
                 )
             },
             icon: FeedParser.web((root.first("icon") ?? root.first("logo"))?.text, base: feedBase)
         )
     }
 
-    /// Atom's text constructs: `type="html"` holds escaped HTML ("text", the default, and "xhtml" titles are read as text).
-    static func isHTML(_ element: XMLElement?) -> Bool { element?.attribute("type")?.lowercased() == "html" }
+    /// One of Atom's text constructs (RFC 4287 §3.1): `type="text"` (the default) is plain text, `"html"`
+    /// escaped HTML, `"xhtml"` elements inside a `div`. Content may name a media type instead ("text/html").
+    struct TextConstruct {
+        /// Plain text, or HTML markup when `isHTML`.
+        let raw: String
+        let isHTML: Bool
+
+        init(_ element: XMLElement) {
+            switch element.attribute("type")?.lowercased() ?? "text" {
+            case "html", "text/html":
+                raw = element.text
+                isHTML = true
+            case "xhtml", "application/xhtml+xml":
+                // The div is the construct's wrapper, not part of its text.
+                let wrapper = element.children.count == 1 && element.children[0].localName == "div" ? element.children[0] : element
+                raw = wrapper.innerMarkup
+                isHTML = true
+            default:
+                raw = element.text
+                isHTML = false
+            }
+        }
+    }
+
+    /// A title of any text construct type, as one line of plain text; nil when empty.
+    static func title(_ element: XMLElement?, base: URL?) -> String? {
+        guard let element else { return nil }
+        let construct = TextConstruct(element)
+        return construct.isHTML ? FeedParser.oneLine(HTMLText.plain(construct.raw, base: base)) : FeedParser.title(construct.raw)
+    }
 
     static func base(_ element: XMLElement, _ parent: URL?) -> URL? {
         guard let value = element.attribute("xml:base"), let resolved = URL(string: value, relativeTo: parent)?.absoluteURL else { return parent }

@@ -7,6 +7,14 @@ final class XMLElement {
     let attributes: [String: String]
     var children: [XMLElement] = []
     var text = ""
+    /// Its text runs and child elements in document order: what Atom's xhtml constructs need, whose words
+    /// sit between inline elements ("Hello <b>world</b>!").
+    var pieces: [Piece] = []
+
+    enum Piece {
+        case text(String)
+        case element(XMLElement)
+    }
 
     init(name: String, attributes: [String: String]) {
         self.name = name
@@ -25,10 +33,29 @@ final class XMLElement {
         children.first { $0.localName == local && (prefix == nil || $0.prefix == prefix) }
     }
 
-    /// Its text and all its descendants', in document order, each element's own text first (enough for
-    /// Atom's xhtml content, whose words sit in elements).
-    var allText: String {
-        children.reduce(text) { $0 + " " + $1.allText }
+    /// What it holds as HTML markup, in document order, text escaped: Atom's xhtml constructs, read then
+    /// by the same ``HTMLText`` as escaped HTML. Element names lose their prefix (`xhtml:b` is `b`).
+    var innerMarkup: String {
+        var out = ""
+        appendInnerMarkup(to: &out)
+        return out
+    }
+
+    private func appendInnerMarkup(to out: inout String) {
+        for piece in pieces {
+            switch piece {
+            case .text(let run):
+                out += HTMLEntities.escape(run)
+            case .element(let element):
+                out += "<" + element.localName
+                for (name, value) in element.attributes.sorted(by: { $0.key < $1.key }) where !name.contains(":") {
+                    out += " " + name + "=\"" + HTMLEntities.escape(value) + "\""
+                }
+                out += ">"
+                element.appendInnerMarkup(to: &out)
+                out += "</" + element.localName + ">"
+            }
+        }
     }
 
     func attribute(_ name: String) -> String? {
@@ -73,8 +100,16 @@ enum XMLTreeBuilder {
         var child = parlor_xml_first_child(node)
         while let current = child {
             switch parlor_xml_kind(current) {
-            case 1: built.children.append(try element(current, depth: depth + 1))
-            case 2: if let text = parlor_xml_text(current) { built.text += String(cString: text) }
+            case 1:
+                let child = try element(current, depth: depth + 1)
+                built.children.append(child)
+                built.pieces.append(.element(child))
+            case 2:
+                if let text = parlor_xml_text(current) {
+                    let run = String(cString: text)
+                    built.text += run
+                    built.pieces.append(.text(run))
+                }
             default: break  // comments, processing instructions
             }
             child = parlor_xml_next(current)

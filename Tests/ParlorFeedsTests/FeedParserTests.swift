@@ -88,6 +88,55 @@ import Testing
         #expect(feed.items.map(\.key) == ["tag:example.com,2005:1", "tag:example.com,2005:2", "tag:example.com,2005:3"])
     }
 
+    @Test func atomTextConstructsOfEveryTypeInTitlesSummariesAndContent() throws {
+        let feed = try Self.parse("""
+            <?xml version="1.0" encoding="utf-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:x="http://www.w3.org/1999/xhtml">
+            <title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">Parlor <em>weekly</em> &amp; more</div></title>
+            <entry><id>1</id><title type="xhtml"><x:div>Hello <x:b>world</x:b>!</x:div></title>
+            <summary type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>One</p><p>Two <a href="/three">three</a></p></div></summary></entry>
+            <entry><id>2</id><title type="html">&lt;b&gt;Bold&lt;/b&gt; &amp;amp; plain</title>
+            <content type="text/html">&lt;p&gt;Markup by media type&lt;/p&gt;</content></entry>
+            <entry><id>3</id><title type="text">&lt;b&gt; stays text</title><summary type="html">&lt;i&gt;sum&lt;/i&gt;mary</summary></entry>
+            <entry xml:base="https://atom.example/"><id>4</id><title>Out of line</title>
+            <content src="https://atom.example/body.html" type="text/html"/><summary>The summary instead</summary></entry>
+            <entry><id>5</id><title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">  </div></title></entry>
+            </feed>
+            """)
+        #expect(feed.title == "Parlor weekly & more", "an xhtml title keeps its words in order")
+        #expect(feed.items.map(\.title) == ["Hello world!", "Bold & plain", "<b> stays text", "Out of line", nil])
+        #expect(feed.items[0].text == "One\nTwo three", "xhtml summary: blocks as lines, a relative link not shown without a base")
+        #expect(feed.items[1].text == "Markup by media type")
+        #expect(feed.items[2].text == "summary")
+        #expect(feed.items[3].text == "The summary instead")
+    }
+
+    @Test func anRSSItemWithoutALinkUsesItsPermalinkGuid() throws {
+        let feed = try Self.parse("""
+            <rss version="2.0"><channel><title>Guids</title><link>https://rss.example/</link>
+            <item><title>Absent</title><guid>https://rss.example/posts/1</guid></item>
+            <item><title>True</title><guid isPermaLink="true">/posts/2</guid></item>
+            <item><title>False</title><guid isPermaLink="false">https://rss.example/posts/3</guid></item>
+            <item><title>Own link</title><link>https://rss.example/own</link><guid>https://rss.example/posts/4</guid></item>
+            <item><title>Not an address</title><guid>post 5</guid></item>
+            </channel></rss>
+            """)
+        #expect(feed.items.map(\.link) == ["https://rss.example/posts/1", "https://rss.example/posts/2", nil, "https://rss.example/own", nil])
+        #expect(feed.items.map(\.key) == ["https://rss.example/posts/1", "/posts/2", "https://rss.example/posts/3", "https://rss.example/posts/4", "post 5"])
+    }
+
+    @Test func anInternalEntityIsNotExpandedAndItsReferenceStaysAsWrittenInKeysAndText() throws {
+        let feed = try Self.parse("""
+            <?xml version="1.0"?><!DOCTYPE rss [<!ENTITY id "42"><!ENTITY name "Parlor">]>
+            <rss><channel><title>&name; news</title>
+            <item><title>One</title><guid isPermaLink="false">item-&id;</guid></item>
+            <item><title>Two</title><guid isPermaLink="false">item-&name;</guid></item>
+            </channel></rss>
+            """)
+        #expect(feed.title == "&name; news")
+        #expect(feed.items.map(\.key) == ["item-&id;", "item-&name;"], "distinct, and the same on every check")
+    }
+
     @Test func jsonFeedWithANumericIdAndHTMLContent() throws {
         let feed = try Self.parse("""
             {"version": "https://jsonfeed.org/version/1.1", "title": "JSON site", "home_page_url": "https://json.example/",

@@ -92,6 +92,30 @@ parlor_mhd_unescape_function(void)
     return (intptr_t) &parlor_mhd_unescape;
 }
 
+/* The raw request target, before it is split and decoded (libmicrohttpd's URI log callback, whose answer
+ * becomes the request's context): a slash written as %2F in the path would be decoded into a slash that
+ * cannot be told from a real one, so such a path is marked here with a value that is no pointer, and
+ * answered 404. The query is not looked at: %2F is ordinary there. */
+static const uintptr_t parlor_mhd_encoded_slash_mark = 1;
+
+static void *
+parlor_mhd_raw_target(void *cls, const char *uri, struct MHD_Connection *connection)
+{
+    (void) cls;
+    (void) connection;
+    for (const char *c = uri; c != NULL && *c != '\0' && *c != '?'; c++) {
+        if (c[0] == '%' && c[1] == '2' && (c[2] == 'f' || c[2] == 'F'))
+            return (void *) parlor_mhd_encoded_slash_mark;
+    }
+    return NULL;
+}
+
+static inline intptr_t
+parlor_mhd_raw_target_function(void)
+{
+    return (intptr_t) &parlor_mhd_raw_target;
+}
+
 /* libmicrohttpd's error log takes a va_list, which Swift cannot receive: format here, then
  * hand the finished line to Swift (parlor_mhd_log_line is defined with @_cdecl in MicroHTTP). */
 extern void parlor_mhd_log_line(void *cls, const char *line);

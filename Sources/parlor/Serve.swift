@@ -55,8 +55,12 @@ struct Serve: AsyncParsableCommand {
     var basePath = ""
     @Option(help: "Address /metrics answers (repeatable; the person's address, as a trusted proxy reports it). None: no /metrics.")
     var metricsAddress: [String] = []
-    @Option(help: "Address of a reverse proxy whose X-Forwarded-Proto and X-Forwarded-For are believed (repeatable).")
+    @Option(help: "Address of a reverse proxy whose X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For are believed (repeatable).")
     var trustedProxy: [String] = []
+    @Option(help: "Most photo and avatar uploads in progress at once; past it 503 with Retry-After.")
+    var uploadsInProgress = ServerConfiguration().uploadsInProgress
+    @Option(help: "Most uploads in progress at once from one address (the person's, behind a trusted proxy).")
+    var uploadsPerAddress = ServerConfiguration().uploadsInProgressPerAddress
     @Option(help: "Seconds Parlor Bot waits before marking a message read.")
     var botReadDelay: Double = 1
     @Option(help: "Seconds Parlor Bot waits before answering.")
@@ -116,6 +120,12 @@ struct Serve: AsyncParsableCommand {
         guard botReadDelay >= 0, botReplyDelay >= 0, botReadDelay <= 3_600, botReplyDelay <= 3_600 else {
             throw ValidationError("bot delays must be 0 to 3600 seconds")
         }
+        for address in trustedProxy + metricsAddress where ClientAddress.canonical(address) == nil {
+            throw ValidationError("'\(address)' is not an IPv4 or IPv6 address (--trusted-proxy, --metrics-address)")
+        }
+        guard (1...100_000).contains(uploadsInProgress), (1...100_000).contains(uploadsPerAddress) else {
+            throw ValidationError("--uploads-in-progress and --uploads-per-address must be 1 to 100000")
+        }
         guard streamsPerAccount >= 1 else { throw ValidationError("--streams-per-account must be at least 1") }
         guard (0...65_536).contains(pageCacheMegabytes) else { throw ValidationError("--page-cache-megabytes must be 0 to 65536") }
         guard (passwordWaitingLimit ?? 0) >= 0 else { throw ValidationError("--password-waiting-limit cannot be negative") }
@@ -155,14 +165,19 @@ struct Serve: AsyncParsableCommand {
         configuration.heartbeatInterval = .milliseconds(Int64(heartbeat * 1000))
         configuration.eventStreamQueueLimit = eventStreamQueueLimit
         configuration.eventStreamCloseWindow = .milliseconds(Int64(streamCloseWindow * 1000))
+        // Written as the peer's address is ("::1", not "0:0:0:0:0:0:0:1"), so that they compare equal.
+        let trustedProxies = Set(trustedProxy.compactMap(ClientAddress.canonical))
+        configuration.trustedProxies = trustedProxies
+        configuration.uploadsInProgress = uploadsInProgress
+        configuration.uploadsInProgressPerAddress = uploadsPerAddress
 
         var web = WebConfiguration()
         web.publicFolder = `public`
         web.templatesFolder = templates
         web.reloadTemplates = reloadTemplates
         web.basePath = basePath
-        web.metricsAddresses = Set(metricsAddress)
-        web.trustedProxies = Set(trustedProxy)
+        web.metricsAddresses = Set(metricsAddress.compactMap(ClientAddress.canonical))
+        web.trustedProxies = trustedProxies
         web.eventStreamsPerAccount = streamsPerAccount
         web.passwordWaitingLimit = passwordWaitingLimit
         web.pageCacheBytes = pageCacheMegabytes * 1024 * 1024

@@ -58,13 +58,13 @@ public final class RawClient {
         }
         guard connected == 0 else {
             let failure = errno
-            close(fd)
+            Glibc.close(fd)
             throw ClientError(description: "connect: \(failure)")
         }
         return fd
     }
 
-    deinit { close(fd) }
+    deinit { Glibc.close(fd) }
 
     private var timeout: Duration = .seconds(20)
 
@@ -73,6 +73,9 @@ public final class RawClient {
         var value = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
+
+    /// Ends the connection in both directions now (the descriptor itself is closed by `deinit`).
+    public func close() { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
 
     public func send(_ text: String) throws { try send(Array(text.utf8)) }
 

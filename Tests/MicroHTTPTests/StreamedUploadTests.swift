@@ -25,7 +25,7 @@ import Testing
 
     static func router(_ seen: Seen) -> Router {
         var router = Router()
-        router.post("/upload", bodyLimit: 8_000_000, streamingUploads: true) { request in
+        router.post("/upload", bodyLimit: 8_000_000, uploads: UploadLimits(files: 1, fields: 4), admission: { _ in nil }) { request in
             let upload = request.form.upload("photo")
             let bytes = upload.flatMap { FileManager.default.contents(atPath: $0.path) }.map(Array.init) ?? []
             seen.value.withLock { $0 = (request.form["caption"], upload, bytes) }

@@ -36,7 +36,7 @@ import Testing
         #expect(conversation.days.map(\.label) == ["November 12", "Wednesday", "Yesterday", "Today"])
         #expect(conversation.days.map { $0.messages.count } == [1, 1, 1, 5])
         #expect(conversation.olderMessagesURL == "/chats/7?before=100")
-        #expect(conversation.composer.actionURL == "/chats/7/messages")
+        #expect(conversation.composer.actionURL == "/chats/7/messages?csrf=csrf-fixture-token", "the token rides in the head of an upload")
         #expect(conversation.composer.csrfToken == "csrf-fixture-token")
     }
 

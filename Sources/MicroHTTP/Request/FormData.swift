@@ -31,7 +31,7 @@ public struct FormData: Sendable, Equatable {
     public internal(set) var fields: QueryItems
     /// The uploaded files, in order.
     public internal(set) var files: [File]
-    /// The streamed files of a route that asked for them (``Router/post(_:bodyLimit:streamingUploads:_:)``).
+    /// The streamed files of a route that asked for them (``Router/post(_:bodyLimit:uploads:admission:_:)``).
     public internal(set) var uploads: [Upload]
 
     /// An empty form.

@@ -9,6 +9,8 @@ enum FormParser {
         case tooLarge
         /// An uploaded file could not be written to disk (full, or not writable).
         case cannotStore
+        /// More files or more text fields than the route takes (``UploadLimits``).
+        case tooManyParts
     }
 
     enum Kind: Equatable {

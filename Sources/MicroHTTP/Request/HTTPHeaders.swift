@@ -15,9 +15,67 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
 
-    /// The first value for `name`, compared without regard to ASCII case.
+    /// How a field name given on several lines is read (RFC 9110 §5.3).
+    public enum Repetition: Sendable, Equatable {
+        /// A list: the lines are one value, joined in order with ", " (`Accept`, `X-Forwarded-For`, and
+        /// every field Parlor has no rule for).
+        case joined
+        /// Cookies are joined with "; " (RFC 6265 §5.4; HTTP/2 proxies split them over lines).
+        case cookie
+        /// Only one line may be sent: a request that repeats it is refused with 400 before a handler sees it
+        /// (``HTTPHeaders/repeatedSingleton``), so a second line can never mean something the first did not.
+        case refused
+        /// `Set-Cookie` (responses only): each line is its own value, never joined (RFC 9110 §5.3).
+        case separate
+    }
+
+    /// The fields whose value is one item, so that a second line is an error, not more of the list.
+    static let singletons: Set<String> = [
+        "host", "content-length", "content-type", "authorization", "proxy-authorization", "origin", "referer",
+        "if-modified-since", "if-unmodified-since", "if-range", "last-event-id", "range", "user-agent", "content-disposition",
+        "max-forwards", "from", "x-parlor-script", "x-parlor-csrf",
+    ]
+
+    /// How repeated lines of `name` are read.
+    public static func repetition(of name: String) -> Repetition {
+        let lowered = name.lowercased()
+        if lowered == "cookie" { return .cookie }
+        if lowered == "set-cookie" { return .separate }
+        return singletons.contains(lowered) ? .refused : .joined
+    }
+
+    /// The value for `name`, compared without regard to ASCII case: repeated lines joined as
+    /// ``repetition(of:)`` says (the first line of a field that may not repeat, and of `Set-Cookie`).
     public subscript(name: String) -> String? {
-        fields.first { Self.namesEqual($0.name, name) }?.value
+        var found: String?
+        var joinedSeparator: String??
+        for field in fields where Self.namesEqual(field.name, name) {
+            guard let earlier = found else {
+                found = field.value
+                continue
+            }
+            if joinedSeparator == nil {
+                switch Self.repetition(of: name) {
+                case .joined: joinedSeparator = ", "
+                case .cookie: joinedSeparator = "; "
+                case .refused, .separate: joinedSeparator = .some(nil)
+                }
+            }
+            guard let separator = joinedSeparator ?? nil else { return earlier }
+            found = earlier + separator + field.value
+        }
+        return found
+    }
+
+    /// The name of a field that may appear once and appears more often, if any (the first such).
+    public var repeatedSingleton: String? {
+        var seen: Set<String> = []
+        for field in fields where field.name.utf8.count <= 32 {
+            let lowered = field.name.lowercased()
+            guard Self.singletons.contains(lowered) else { continue }
+            if !seen.insert(lowered).inserted { return field.name }
+        }
+        return nil
     }
 
     /// Every value for `name`, in order.
@@ -26,7 +84,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     /// Whether a field named `name` is present.
-    public func contains(_ name: String) -> Bool { self[name] != nil }
+    public func contains(_ name: String) -> Bool { fields.contains { Self.namesEqual($0.name, name) } }
 
     /// Adds a field, keeping any with the same name.
     public mutating func add(_ name: String, _ value: String) {

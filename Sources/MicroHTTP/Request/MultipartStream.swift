@@ -18,6 +18,11 @@ struct MultipartStream<Writer: UploadWriter> {
 
     let fieldLimit: Int
     let headLimit: Int
+    /// Most file parts and most text fields: one past either is ``FormParser/Failure/tooManyParts``, thrown
+    /// at that part's head, before its writer is asked to begin anything.
+    let limits: UploadLimits
+    private var fileCount = 0
+    private var fieldCount = 0
     private(set) var writer: Writer
     private let delimiter: [UInt8]
     private let separator: [UInt8]
@@ -29,10 +34,11 @@ struct MultipartStream<Writer: UploadWriter> {
     private(set) var fields = QueryItems()
     private static var headEnd: [UInt8] { [0x0D, 0x0A, 0x0D, 0x0A] }
 
-    init(boundary: [UInt8], writer: Writer, fieldLimit: Int = 64 * 1024, headLimit: Int = 8 * 1024) {
+    init(boundary: [UInt8], writer: Writer, limits: UploadLimits = .unlimited, fieldLimit: Int = 64 * 1024, headLimit: Int = 8 * 1024) {
         delimiter = Array("--".utf8) + boundary
         separator = Array("\r\n--".utf8) + boundary
         self.writer = writer
+        self.limits = limits
         self.fieldLimit = fieldLimit
         self.headLimit = headLimit
     }
@@ -81,6 +87,13 @@ struct MultipartStream<Writer: UploadWriter> {
             guard end.lowerBound <= headLimit else { throw .tooLarge }
             let head = try FormParser.partHead(pending[..<end.lowerBound])
             pending.removeFirst(end.upperBound)
+            if head.filename != nil {
+                guard fileCount < limits.files else { throw .tooManyParts }
+                fileCount += 1
+            } else {
+                guard fieldCount < limits.fields else { throw .tooManyParts }
+                fieldCount += 1
+            }
             if let filename = head.filename {
                 try writer.begin(fieldName: head.name, filename: filename, contentType: head.contentType)
                 state = .content(isFile: true)

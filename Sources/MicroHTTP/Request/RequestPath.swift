@@ -18,5 +18,18 @@ enum RequestPath {
         return dotsInSegment == 1 || dotsInSegment == 2 ? dotSegments : nil
     }
 
+    /// Whether `path` has an empty segment ("//"): one address would have many spellings, and a proxy in
+    /// front may read them differently. A single slash at the end is not one (`/chat/` is the root under a
+    /// base path).
+    static func hasEmptySegment(_ path: String) -> Bool {
+        var previousWasSlash = false
+        for byte in path.utf8 {
+            let isSlash = byte == UInt8(ascii: "/")
+            if isSlash && previousWasSlash { return true }
+            previousWasSlash = isSlash
+        }
+        return false
+    }
+
     private static let dotSegments = "The address may not contain . or .. segments."
 }

@@ -18,9 +18,13 @@ public struct Router: Sendable {
         let method: HTTPMethod
         let pattern: RoutePattern
         let bodyLimit: Int?
-        /// Multipart files go to disk as they arrive (``FormData/uploads``) instead of into memory.
-        var streamsUploads = false
+        /// Set, multipart files go to disk as they arrive (``FormData/uploads``) instead of into memory, at
+        /// most this many parts, once `admission` has taken the head.
+        var uploads: UploadLimits?
+        var admission: Admission?
         let handler: Handler
+
+        var streamsUploads: Bool { uploads != nil }
     }
 
     enum Match {
@@ -61,11 +65,17 @@ public struct Router: Sendable {
     }
 
     /// A POST whose multipart files are written to the server's upload folder as they arrive, up to
-    /// `bodyLimit` bytes in all, and given to the handler as ``FormData/uploads``; a larger
-    /// `Content-Length` is refused with 413 before the body is read. An urlencoded form (no file) is taken
-    /// as on any route, within the server's `defaultBodyLimit`.
-    public mutating func post(_ pattern: String, bodyLimit: Int, streamingUploads: Bool, _ handler: @escaping AsyncHandler) {
-        routes.append(Route(method: .post, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, streamsUploads: streamingUploads, handler: .async(handler)))
+    /// `bodyLimit` bytes in all and `uploads` parts, and given to the handler as ``FormData/uploads``. Nothing
+    /// of a multipart body is stored before `admission` has admitted its head (who sends it, from where), and
+    /// only while the server's limits on uploads in progress allow; a larger `Content-Length` is refused with
+    /// 413 before the body is read. An urlencoded form (no file) is taken as on any route, within the server's
+    /// `defaultBodyLimit`.
+    public mutating func post(
+        _ pattern: String, bodyLimit: Int, uploads: UploadLimits, admission: @escaping Admission, _ handler: @escaping AsyncHandler
+    ) {
+        routes.append(Route(
+            method: .post, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, uploads: uploads, admission: admission, handler: .async(handler)
+        ))
     }
 
     /// Finds the route for a request.

@@ -22,8 +22,18 @@ enum Callbacks {
         return server.refusingConnections.load(ordering: .acquiring) ? .NO : .YES
     }
 
+    /// What the raw target's check (`parlor_mhd_raw_target` in shim.h) leaves in a request's context slot
+    /// when the path has an encoded slash; not a context.
+    static func isEncodedSlashMark(_ slot: UnsafeMutableRawPointer?) -> Bool {
+        UInt(bitPattern: slot) == UInt(parlor_mhd_encoded_slash_mark)
+    }
+
     static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
         guard let cls, let conCls, let context = conCls.pointee else { return }
+        guard !isEncodedSlashMark(context) else {
+            conCls.pointee = nil
+            return
+        }
         Unmanaged<RequestContext>.fromOpaque(context).release()
         conCls.pointee = nil
         Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().requestsInFlight.subtract(1, ordering: .releasing)

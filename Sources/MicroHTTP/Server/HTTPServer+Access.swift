@@ -9,10 +9,17 @@ extension HTTPServer {
     func access(_ connection: ConnectionHandle, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
                 version: UnsafePointer<CChar>, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
                 context slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
-        guard let existing = slot.pointee else {
-            return begin(connection, url: url, method: method, version: version, slot: slot)
+        // The raw target's check (shim.h) leaves a mark instead of a context when the path has an encoded slash.
+        let marked = Callbacks.isEncodedSlashMark(slot.pointee)
+        guard let existing = slot.pointee, !marked else {
+            return begin(connection, url: url, method: method, version: version, encodedSlash: marked, slot: slot)
         }
         let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
+        if let decision = context.admission {
+            // libmicrohttpd calls the first call again once a connection suspended in it is resumed.
+            context.admission = nil
+            return admitted(context, connection, decision.decided ?? .refused(errorResponse(HTTPError(.internalServerError), id: context.id)))
+        }
         if uploadSize.pointee > 0 {
             let size = uploadSize.pointee
             uploadSize.pointee = 0
@@ -24,7 +31,7 @@ extension HTTPServer {
     /// First call: the request head is parsed. Never answer here unless refusing the body:
     /// libmicrohttpd would then close the connection instead of keeping it alive.
     private func begin(_ connection: ConnectionHandle, url: UnsafePointer<CChar>, method methodText: UnsafePointer<CChar>,
-                       version: UnsafePointer<CChar>, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+                       version: UnsafePointer<CChar>, encodedSlash: Bool, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         let method = HTTPMethod(String(cString: methodText))
         let path = String(validatingCString: url)
         let context = RequestContext(id: requestIDs.next(), method: method, path: path ?? "/", connection: connection)
@@ -35,6 +42,9 @@ extension HTTPServer {
             context.refusal = HTTPError(.badRequest, problem)
         } else if path == nil {
             context.refusal = HTTPError(.badRequest, "The address is not valid UTF-8.")
+        } else if encodedSlash || RequestPath.hasEmptySegment(context.path) {
+            // One spelling per address: "//", or a slash written as %2F, is no address of the server's.
+            context.refusal = HTTPError(.notFound, "There is nothing at this address.")
         } else {
             switch router.match(method, path: context.path) {
             case .found(let route, let parameters):
@@ -66,16 +76,18 @@ extension HTTPServer {
             return queue(errorResponse(error, id: context.id), on: connection, id: context.id,
                          method: method, path: context.path, route: context.routeLabel, started: context.started)
         }
-        if let type = MHD_lookup_connection_value(conn, .HEADER_KIND, "Content-Type") {
-            context.formKind = FormParser.kind(contentType: String(cString: type))
+        _ = withUnsafeMutablePointer(to: &context.headers) {
+            MHD_get_connection_values(conn, .HEADER_KIND, Callbacks.collectField, $0)
         }
-        if context.route?.streamsUploads == true, case .multipart(let boundary)? = context.formKind {
-            // Files go to disk as they arrive; a request already refused reads its body into nothing.
-            if context.refusal == nil {
-                context.uploads = MultipartStream(
-                    boundary: boundary, writer: FileUploadWriter(folder: configuration.uploadFolder, prefix: "r\(context.id)")
-                )
-            }
+        if context.refusal == nil, let repeated = context.headers.repeatedSingleton {
+            context.refusal = HTTPError(.badRequest, "The request gives its \(repeated.escapedForLog) field more than once.")
+        }
+        if let type = context.headers["Content-Type"] {
+            context.formKind = FormParser.kind(contentType: type)
+        }
+        if context.route?.streamsUploads == true, case .multipart? = context.formKind {
+            // Nothing is stored before the head is admitted; a request already refused reads its body into nothing.
+            if context.refusal == nil { return admit(context, connection, contentLength: contentLength) }
             return .YES
         }
         if context.route?.streamsUploads == true {
@@ -94,6 +106,76 @@ extension HTTPServer {
         return .YES
     }
 
+    /// A multipart body for a route that streams uploads: a slot among the uploads in progress, then the
+    /// route's admission on the head, with the connection suspended until it has decided (libmicrohttpd reads
+    /// no body meanwhile, and answers `Expect: 100-continue` only once it is admitted).
+    private func admit(_ context: RequestContext, _ connection: ConnectionHandle, contentLength: Int?) -> MHD_Result {
+        context.drainable = contentLength.map { $0 <= configuration.refusedBodyDrainLimit } == true
+            && context.headers["Expect"]?.lowercased() != "100-continue"
+        guard let head = makeRequest(context, connection, form: FormData()) else {
+            let error = HTTPError(.badRequest, "The query string contains text that is not valid UTF-8.")
+            return admitted(context, connection, .refused(errorResponse(error, id: context.id)))
+        }
+        let address = ClientAddress.resolve(
+            peer: head.peerAddress ?? "unknown", forwardedFor: head.headers.values(for: "X-Forwarded-For"), trusted: configuration.trustedProxies
+        ) ?? "unknown"
+        guard let place = uploadSlots.take(for: address) else {
+            logger.notice("upload refused: too many in progress", metadata: ["request": "\(context.id)", "in-progress": "\(uploadSlots.count)"])
+            let error = HTTPError(.serviceUnavailable, "Too many uploads are in progress. Please try again in a moment.", headers: ["Retry-After": "5"])
+            return admitted(context, connection, .refused(errorResponse(error, id: context.id)))
+        }
+        context.uploadSlot = place
+        guard let admission = context.route?.admission else { return admitted(context, connection, .admitted) }
+        let decision = AdmissionDecision()
+        context.admission = decision
+        let reply = PendingReply(context)
+        MHD_suspend_connection(connection.raw)
+        guard pendingReplies.add(reply) else {
+            reply.answerOnce { answerShuttingDown(reply) }
+            return .YES
+        }
+        Task {
+            var outcome = AdmissionDecision.Outcome.admitted
+            do {
+                if let refusal = try await admission(head) { outcome = .refused(refusal) }
+            } catch {
+                outcome = .refused(failure(error, id: reply.id))
+            }
+            reply.answerOnce {
+                decision.decide(outcome)
+                MHD_resume_connection(reply.connection.raw)
+            }
+            pendingReplies.remove(reply)
+        }
+        return .YES
+    }
+
+    /// The admission's decision, on the connection's thread: files go to disk as they arrive, or the refusal
+    /// is answered, at once or after a small body read into nothing.
+    private func admitted(_ context: RequestContext, _ connection: ConnectionHandle, _ outcome: AdmissionDecision.Outcome) -> MHD_Result {
+        switch outcome {
+        case .admitted:
+            guard case .multipart(let boundary)? = context.formKind else { return .YES }
+            context.uploads = MultipartStream(
+                boundary: boundary, writer: FileUploadWriter(folder: configuration.uploadFolder, prefix: "r\(context.id)"),
+                limits: context.route?.uploads ?? .unlimited
+            )
+            return .YES
+        case .refused(let response):
+            context.uploadSlot = nil
+            if context.drainable {
+                context.refusedWith = response
+                context.bodyLimit = min(context.bodyLimit, configuration.refusedBodyDrainLimit)
+                return .YES
+            }
+            // libmicrohttpd reads no more of this connection and closes it after the answer.
+            var closing = response
+            closing.headers.replace("Connection", with: "close")
+            return queue(closing, on: connection, id: context.id, method: context.method, path: context.path, route: context.routeLabel,
+                         started: context.started)
+        }
+    }
+
     /// A piece of the body. A chunked body that outgrows the limit is cut off: libmicrohttpd
     /// cannot answer in the middle of an upload, so the connection is dropped.
     private func receiveBody(_ context: RequestContext, _ upload: UnsafePointer<CChar>?, _ size: Int) -> MHD_Result {
@@ -102,7 +184,7 @@ extension HTTPServer {
             logger.info("body cut off", metadata: ["request": "\(context.id)", "limit": "\(context.bodyLimit)"])
             return .NO
         }
-        guard context.refusal == nil, let upload else { return .YES }
+        guard !context.isRefused, let upload else { return .YES }
         guard context.formKind != nil else {
             context.refusal = HTTPError(.unsupportedMediaType, "Send this as a form (urlencoded or multipart).")
             return .YES
@@ -113,6 +195,9 @@ extension HTTPServer {
                 try context.uploads?.feed(bytes)
             } catch {
                 context.refusal = Self.uploadRefusal(error)
+                // What was written is of no use now: gone at once, not when the rest has been read.
+                context.uploads?.removeWriterFiles()
+                context.uploads = nil
             }
             return .YES
         }
@@ -123,6 +208,10 @@ extension HTTPServer {
     /// Last call: the whole request is here. Build the value and run the handler.
     private func respond(_ context: RequestContext, _ connection: ConnectionHandle) -> MHD_Result {
         let id = context.id
+        if let refusal = context.refusedWith {
+            return queue(refusal, on: connection, id: id, method: context.method, path: context.path, route: context.routeLabel,
+                         started: context.started)
+        }
         var form = FormData()
         if context.refusal == nil, let stream = context.uploads {
             do {
@@ -183,20 +272,17 @@ extension HTTPServer {
         case .tooLarge: HTTPError(.contentTooLarge, "The form's text fields are too long.")
         case .cannotStore: HTTPError(.serviceUnavailable, "The upload could not be stored just now. Please try again.")
         case .malformed: HTTPError(.badRequest, "The form could not be read.")
+        case .tooManyParts: HTTPError(.contentTooLarge, "This form has more files or fields than this address accepts.")
         }
     }
 
     private func makeRequest(_ context: RequestContext, _ connection: ConnectionHandle, form: FormData) -> Request? {
-        var headers = HTTPHeaders()
-        _ = withUnsafeMutablePointer(to: &headers) {
-            MHD_get_connection_values(connection.raw, .HEADER_KIND, Callbacks.collectField, $0)
-        }
         var query = QueryCollection()
         _ = withUnsafeMutablePointer(to: &query) {
             MHD_get_connection_values(connection.raw, .GET_ARGUMENT_KIND, Callbacks.collectQueryItem, $0)
         }
         guard query.valid else { return nil }
-        return Request(id: context.id, method: context.method, path: context.path, query: query.items, headers: headers,
+        return Request(id: context.id, method: context.method, path: context.path, query: query.items, headers: context.headers,
                        peer: PeerAddress(parlor_mhd_client_address(connection.raw)), form: form, parameters: context.parameters)
     }
 

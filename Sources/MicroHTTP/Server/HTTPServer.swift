@@ -18,6 +18,8 @@ public final class HTTPServer: Sendable {
     /// (``EventRing/share(_:)``) before sending it to many of them.
     public let eventRing: EventRing
     let pendingReplies = PendingReplies()
+    /// Streamed uploads in progress, within the configured limits.
+    let uploadSlots: UploadSlots
     /// Requests between their first callback and libmicrohttpd's "completed" notice
     /// (event streams included).
     let requestsInFlight = Atomic<Int>(0)
@@ -44,6 +46,7 @@ public final class HTTPServer: Sendable {
     ) {
         self.observer = observer
         self.configuration = configuration
+        uploadSlots = UploadSlots(total: configuration.uploadsInProgress, perAddress: configuration.uploadsInProgressPerAddress)
         self.eventRing = eventRing
         self.router = router
         self.logger = logger
@@ -76,6 +79,7 @@ public final class HTTPServer: Sendable {
                 MHD_OptionItem(option: .EXTERNAL_LOGGER,
                                value: parlor_mhd_log_function(), ptr_value: me),
                 MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: parlor_mhd_unescape_function(), ptr_value: nil),
+                MHD_OptionItem(option: .URI_LOG_CALLBACK, value: parlor_mhd_raw_target_function(), ptr_value: nil),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: sockaddr)),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perAddressConnectionLimit, ptr_value: nil),

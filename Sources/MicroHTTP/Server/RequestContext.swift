@@ -6,6 +6,19 @@ import Synchronization
 final class RequestContext {
     /// Why the request will be refused without reaching a handler.
     var refusal: HTTPError?
+    /// The answer an admission gave a body it refused, sent once the (small) body has been read into nothing.
+    var refusedWith: Response?
+    var isRefused: Bool { refusal != nil || refusedWith != nil }
+    /// The head's fields, collected once at the first call.
+    var headers = HTTPHeaders()
+    /// Set while the route's admission decides on the head (the connection suspended); the first call
+    /// that comes after reads its decision.
+    var admission: AdmissionDecision?
+    /// Whether a refused body is small enough to be read into nothing before the answer (see
+    /// ``ServerConfiguration/refusedBodyDrainLimit``).
+    var drainable = false
+    /// The place among the uploads in progress this request holds, if it streams one.
+    var uploadSlot: UploadSlots.Slot?
     var method: HTTPMethod
     var path: String
     var route: Router.Route?
@@ -34,6 +47,21 @@ final class RequestContext {
     deinit {
         uploads?.removeWriterFiles()
     }
+}
+
+/// What a route's admission decided on a head: written by its task before the connection is resumed, read
+/// on the connection's thread after.
+final class AdmissionDecision: Sendable {
+    enum Outcome: Sendable {
+        case admitted
+        case refused(Response)
+    }
+
+    private let outcome = Mutex<Outcome?>(nil)
+
+    func decide(_ decided: Outcome) { outcome.withLock { $0 = decided } }
+
+    var decided: Outcome? { outcome.withLock { $0 } }
 }
 
 /// The part of a request an `async` handler's task needs: who answers first wins, the

@@ -42,6 +42,19 @@ public struct ServerConfiguration: Sendable {
     /// system's temporary folder.
     public var uploadFolder: String = ServerConfiguration.temporaryFolder + "/parlor-uploads"
 
+    /// Proxies whose `X-Forwarded-For` is believed (``ClientAddress``): the per-address upload limit counts
+    /// the client behind them, not the proxy. Default: none.
+    public var trustedProxies: Set<String> = []
+    /// Most streamed uploads in progress at once, from anyone; past it 503 with `Retry-After`. Default 64.
+    public var uploadsInProgress: Int = 64
+    /// Most streamed uploads in progress at once from one client address. Default 4.
+    public var uploadsInProgressPerAddress: Int = 4
+    /// A request refused before its body (an upload without a session, say) has a body of at most this many
+    /// bytes read and thrown away before the answer, so that a browser sending it sees the answer rather than a
+    /// reset connection; a larger or unknown body (or `Expect: 100-continue`) is answered at once and the
+    /// connection closed. Default 1 MiB.
+    public var refusedBodyDrainLimit: Int = 1024 * 1024
+
     /// The defaults.
     public init() {}
 
@@ -62,6 +75,8 @@ public struct ServerConfiguration: Sendable {
         guard connectionMemoryLimit >= 4096 else { throw .invalidConfiguration("the connection memory limit must be at least 4096 bytes") }
         guard defaultBodyLimit >= 0 else { throw .invalidConfiguration("the body limit cannot be negative") }
         guard heartbeatInterval > .zero else { throw .invalidConfiguration("the heartbeat interval must be positive") }
+        guard uploadsInProgress >= 1, uploadsInProgressPerAddress >= 1 else { throw .invalidConfiguration("upload limits must be at least 1") }
+        guard refusedBodyDrainLimit >= 0 else { throw .invalidConfiguration("the drain limit cannot be negative") }
         guard eventStreamQueueLimit >= 1024 else { throw .invalidConfiguration("the event stream queue limit must be at least 1024 bytes") }
     }
 }

@@ -45,5 +45,22 @@ public struct Paths: Sendable, Hashable {
     /// A person's face at the size lists and cells show it (96 px, for screens of 2 or more pixels a point).
     public func avatar(_ id: ImageID) -> String { basePath + "/images/\(id)/avatarSmall" }
     public var avatarAction: String { basePath + "/settings/avatar" }
+
+    /// A form's action that carries the session's token in its query: an upload's head is checked before its
+    /// body (where the form's own `csrf` field is) is read.
+    public func withToken(_ action: String, csrf: String) -> String {
+        // Tokens are base64url, which a query takes as it is; anything else is percent-encoded.
+        var query = ""
+        for byte in csrf.utf8 {
+            let plain = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
+            if plain {
+                query.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let digits = Array("0123456789ABCDEF".unicodeScalars)
+                query += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
+            }
+        }
+        return action + "?csrf=" + query
+    }
     public var removeAvatarAction: String { basePath + "/settings/avatar/remove" }
 }

@@ -200,18 +200,40 @@ public final class ParlorApp: Sendable {
             }
             if request.method == .post {
                 guard origin(request).allows(request), Sessions.formCarries(request, token: signedIn.session.csrfToken) else {
-                    if let refused, !Self.isFromScript(request) {
-                        var response = try await refused(request, signedIn)
-                        response.status = .forbidden
-                        return response
-                    }
-                    throw HTTPError(.forbidden, Self.forgedFormMessage)
+                    return try await forged(request, signedIn, refused: refused)
                 }
                 // A change waits while the open pages are far behind: under a flood of sends the answers
                 // slow down, and every page still shows every message, in order.
                 await self.handler.room()
             }
             return try await handler(request, signedIn)
+        }
+    }
+
+    /// The answer to a POST that did not come from this site's form: `refused`'s page (the form again) with
+    /// 403, or a page saying why.
+    private func forged(
+        _ request: Request, _ signedIn: SignedIn, refused: (@Sendable (Request, SignedIn) async throws -> Response)?
+    ) async throws -> Response {
+        guard let refused, !Self.isFromScript(request) else { throw HTTPError(.forbidden, Self.forgedFormMessage) }
+        var response = try await refused(request, signedIn)
+        response.status = .forbidden
+        return response
+    }
+
+    /// The check on an upload's head, before a byte of its body is stored: a live session, this site's
+    /// `Origin`, and the session's token in the head (the script's `X-Parlor-CSRF`, or the `csrf` query item
+    /// of the form's action). Refused, the body is never stored; `refused` renders the form again (its text
+    /// was in the body, so it comes back empty, with the reason).
+    func uploadAdmission(refused: (@Sendable (Request, SignedIn) async throws -> Response)? = nil) -> Admission {
+        { [self] request in
+            guard let signedIn = try await sessions.current(request) else {
+                throw HTTPError(.forbidden, "Your session has ended, so nothing was changed. Sign in and try again.")
+            }
+            guard origin(request).allows(request), Sessions.headCarries(request, token: signedIn.session.csrfToken) else {
+                return try await forged(request, signedIn, refused: refused)
+            }
+            return nil
         }
     }
 

@@ -2,10 +2,13 @@ import Foundation
 import MicroHTTP
 
 /// Where a request came from, as far as Parlor can tell: HTTPS or not, and from which address.
-/// `X-Forwarded-*` fields are believed only from a configured proxy; anyone else could write them.
+/// `X-Forwarded-*` fields are believed only from a configured proxy; anyone else could write them. The
+/// client's address is ``ClientAddress``'s walk of the whole joined `X-Forwarded-For` chain; `Forwarded`
+/// (RFC 7239) is not read.
 struct RequestOrigin {
     let isHTTPS: Bool
-    /// The person's address: the socket peer, or what a trusted proxy says.
+    /// The person's address: the socket peer, or what the trusted proxies say; "unknown" when a trusted
+    /// proxy passed on something that is no address.
     let address: String
     /// The host the person asked for: `Host`, or a trusted proxy's `X-Forwarded-Host`.
     let host: String?
@@ -13,11 +16,11 @@ struct RequestOrigin {
     init(_ request: Request, trustedProxies: Set<String>) {
         let peer = request.peerAddress ?? "unknown"
         if trustedProxies.contains(peer) {
-            isHTTPS = request.headers["X-Forwarded-Proto"]?.lowercased() == "https"
-            // The proxy appends the address it saw last.
-            let forwarded = request.headers["X-Forwarded-For"]?.split(separator: ",").last
-            address = forwarded.map { $0.trimmingCharacters(in: .whitespaces) } ?? peer
-            host = request.headers["X-Forwarded-Host"] ?? request.headers["Host"]
+            // The nearest proxy's word: the last element of the joined lines.
+            isHTTPS = ClientAddress.lastElement(request.headers.values(for: "X-Forwarded-Proto"))?.lowercased() == "https"
+            address = ClientAddress.resolve(peer: peer, forwardedFor: request.headers.values(for: "X-Forwarded-For"), trusted: trustedProxies)
+                ?? "unknown"
+            host = ClientAddress.lastElement(request.headers.values(for: "X-Forwarded-Host")) ?? request.headers["Host"]
         } else {
             isHTTPS = false
             address = peer

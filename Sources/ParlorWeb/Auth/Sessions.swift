@@ -62,8 +62,15 @@ struct Sessions: Sendable {
         return (token, SetCookie(name: Self.formCookieName, value: token, path: cookiePath, secure: secure, httpOnly: true, sameSite: .lax))
     }
 
-    /// Whether a POST carries `expected` as its `csrf` field.
+    /// Whether a POST carries `expected` as its `csrf` field, or, for an upload checked before its body is
+    /// read, in its head: the script's `X-Parlor-CSRF` field, or the `csrf` query item of a form's action.
     static func formCarries(_ request: Request, token expected: String) -> Bool {
-        Sodium.constantTimeEqual(request.form["csrf"] ?? "", expected)
+        if let field = request.form["csrf"] { return Sodium.constantTimeEqual(field, expected) }
+        return headCarries(request, token: expected)
+    }
+
+    /// Whether the request's head carries `expected`: `X-Parlor-CSRF`, else the `csrf` query item.
+    static func headCarries(_ request: Request, token expected: String) -> Bool {
+        Sodium.constantTimeEqual(request.headers["X-Parlor-CSRF"] ?? request.query["csrf"] ?? "", expected)
     }
 }

@@ -14,8 +14,8 @@ extension ParlorApp {
         })
         // The upload goes to disk as it arrives; 413 before the body when Content-Length says more.
         router.post(
-            "/settings/avatar", bodyLimit: configuration.imageLimits.maximumBytes + 64 * 1024, streamingUploads: true,
-            signedIn { [self] request, signedIn in try await setAvatar(request, signedIn) }
+            "/settings/avatar", bodyLimit: configuration.imageLimits.maximumBytes + 64 * 1024, uploads: UploadLimits(files: 1, fields: 4),
+            admission: uploadAdmission(), signedIn { [self] request, signedIn in try await setAvatar(request, signedIn) }
         )
         router.post("/settings/avatar/remove", bodyLimit: 4 * 1024, signedIn { [self] request, signedIn in
             let change = ProfileChange(userID: signedIn.user.id, removesAvatar: true)

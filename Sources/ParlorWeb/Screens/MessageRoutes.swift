@@ -9,16 +9,22 @@ import ParlorViews
 extension ParlorApp {
     /// Room for 4,000 characters of four bytes each, percent-encoded, and the other fields.
     static let messageBodyLimit = 64 * 1024
+    /// A message with a photo: the photo, and its fields (csrf, body, token, replyTo) with room to spare.
+    static let messageParts = UploadLimits(files: 1, fields: 8)
 
     func registerMessageRoutes(on router: inout Router) {
         // A photo goes to disk as it arrives; 413 before the body when Content-Length says more than a photo.
-        router.post("/chats/{id}/messages", bodyLimit: configuration.imageLimits.maximumBytes + Self.messageBodyLimit, streamingUploads: true, signedIn(refused: { [self] request, signedIn in
-            // The conversation again, with the text kept and a fresh token: nothing is lost, nothing sent.
+        // The conversation again, with the text kept (when the body was read) and a fresh token: nothing sent.
+        let forgedSend: @Sendable (Request, SignedIn) async throws -> Response = { [self] request, signedIn in
             let draft = ComposerDraft(text: request.form["body"] ?? "", errorMessage: Self.forgedFormMessage, token: Self.newToken())
             return try await chatsPage(signedIn, chat: try chatID(request), draft: draft)
-        }) { [self] request, signedIn in
-            try await sendMessage(request, signedIn)
-        })
+        }
+        router.post(
+            "/chats/{id}/messages", bodyLimit: configuration.imageLimits.maximumBytes + Self.messageBodyLimit, uploads: Self.messageParts,
+            admission: uploadAdmission(refused: forgedSend), signedIn(refused: forgedSend) { [self] request, signedIn in
+                try await sendMessage(request, signedIn)
+            }
+        )
         router.post("/chats/{id}/messages/{message}", bodyLimit: Self.messageBodyLimit, signedIn { [self] request, signedIn in
             try await editMessage(request, signedIn)
         })

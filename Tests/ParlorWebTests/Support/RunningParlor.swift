@@ -23,7 +23,10 @@ final class RunningParlor {
     private let liveUpdates: Task<Void, Never>
     var port: UInt16 { server.port ?? 0 }
 
-    init(folder: URL? = nil, images: any ImageService = InMemoryImageService(), configure: (inout WebConfiguration) -> Void = { _ in }) async throws {
+    init(
+        folder: URL? = nil, images: any ImageService = InMemoryImageService(), configure: (inout WebConfiguration) -> Void = { _ in },
+        configureServer: (inout ServerConfiguration) -> Void = { _ in }, metrics: ParlorMetrics = ParlorMetrics()
+    ) async throws {
         let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("parlor-web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.folder = folder
@@ -39,7 +42,7 @@ final class RunningParlor {
         // A fixed "now", so dates read the same on every run.
         let store = try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         let clock = ManualClock(Self.now)
-        let app = try await ParlorApp(configuration: configuration, store: store, images: images, clock: clock, logger: logger)
+        let app = try await ParlorApp(configuration: configuration, store: store, images: images, clock: clock, metrics: metrics, logger: logger)
         self.app = app
         liveUpdates = Task { await app.runLiveUpdates() }
         _ = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)
@@ -47,6 +50,9 @@ final class RunningParlor {
         server.host = "127.0.0.1"
         server.port = 0
         server.threads = 2
+        // Uploads in progress go to this Parlor's own folder, so a test can see what was stored.
+        server.uploadFolder = folder.appendingPathComponent("uploads").path
+        configureServer(&server)
         self.server = HTTPServer(configuration: server, router: try app.makeRouter(), logger: logger, eventRing: app.eventRing)
         try self.server.start()
     }
@@ -66,9 +72,10 @@ final class RunningParlor {
     /// Runs `body` with a fresh Parlor, stopping it and removing its files however `body` ends.
     static func with<Result>(
         images: any ImageService = InMemoryImageService(), configure: (inout WebConfiguration) -> Void = { _ in },
+        configureServer: (inout ServerConfiguration) -> Void = { _ in }, metrics: ParlorMetrics = ParlorMetrics(),
         _ body: (RunningParlor) async throws -> Result
     ) async throws -> Result {
-        let parlor = try await RunningParlor(images: images, configure: configure)
+        let parlor = try await RunningParlor(images: images, configure: configure, configureServer: configureServer, metrics: metrics)
         do {
             let result = try await body(parlor)
             await parlor.finish()

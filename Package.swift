@@ -201,6 +201,8 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzURLEncodedForm", ["MicroHTTP"]),
         ("FuzzMultipartForm", ["MicroHTTP"]),
         ("FuzzMultipartStream", ["MicroHTTP"]),
+        ("FuzzUploadAdmission", ["MicroHTTP"]),
+        ("FuzzForwardedChain", ["MicroHTTP", "CMicroHTTPD"]),
         ("FuzzCookies", ["MicroHTTP"]),
         ("FuzzHTTPDate", ["MicroHTTP"]),
         ("FuzzRequestFraming", ["MicroHTTP"]),

@@ -30,7 +30,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     /// The fields whose value is one item, so that a second line is an error, not more of the list.
-    static let singletons: Set<String> = [
+    static let singletons: [String] = [
         "host", "content-length", "content-type", "authorization", "proxy-authorization", "origin", "referer",
         "if-modified-since", "if-unmodified-since", "if-range", "last-event-id", "range", "user-agent", "content-disposition",
         "max-forwards", "from", "x-parlor-script", "x-parlor-csrf",
@@ -38,10 +38,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// How repeated lines of `name` are read.
     public static func repetition(of name: String) -> Repetition {
-        let lowered = name.lowercased()
-        if lowered == "cookie" { return .cookie }
-        if lowered == "set-cookie" { return .separate }
-        return singletons.contains(lowered) ? .refused : .joined
+        if namesEqual(name, "cookie") { return .cookie }
+        if namesEqual(name, "set-cookie") { return .separate }
+        return singletons.contains { namesEqual($0, name) } ? .refused : .joined
     }
 
     /// The value for `name`, compared without regard to ASCII case: repeated lines joined as
@@ -67,13 +66,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         return found
     }
 
-    /// The name of a field that may appear once and appears more often, if any (the first such).
+    /// The name of a field that may appear once and appears more often, if any (the first such). Checked on
+    /// every request head, so it compares in place and allocates nothing.
     public var repeatedSingleton: String? {
-        var seen: Set<String> = []
-        for field in fields where field.name.utf8.count <= 32 {
-            let lowered = field.name.lowercased()
-            guard Self.singletons.contains(lowered) else { continue }
-            if !seen.insert(lowered).inserted { return field.name }
+        for (index, field) in fields.enumerated() where Self.singletons.contains(where: { Self.namesEqual($0, field.name) }) {
+            if fields[..<index].contains(where: { Self.namesEqual($0.name, field.name) }) { return field.name }
         }
         return nil
     }

@@ -86,9 +86,14 @@ extension HTTPServer {
             context.formKind = FormParser.kind(contentType: type)
         }
         if context.route?.streamsUploads == true, case .multipart? = context.formKind {
-            // Nothing is stored before the head is admitted; a request already refused reads its body into nothing.
-            if context.refusal == nil { return admit(context, connection, contentLength: contentLength) }
-            return .YES
+            // Nothing is stored before the head is admitted; a refused one reads at most a small body into nothing.
+            context.drainable = contentLength.map { $0 <= configuration.refusedBodyDrainLimit } == true
+                && context.headers["Expect"]?.lowercased() != "100-continue"
+            if let refusal = context.refusal {
+                context.refusal = nil
+                return admitted(context, connection, .refused(errorResponse(refusal, id: context.id)))
+            }
+            return admit(context, connection)
         }
         if context.route?.streamsUploads == true {
             // Its large limit is for files on disk: any other body is held in memory, so within the usual limit.
@@ -109,9 +114,7 @@ extension HTTPServer {
     /// A multipart body for a route that streams uploads: a slot among the uploads in progress, then the
     /// route's admission on the head, with the connection suspended until it has decided (libmicrohttpd reads
     /// no body meanwhile, and answers `Expect: 100-continue` only once it is admitted).
-    private func admit(_ context: RequestContext, _ connection: ConnectionHandle, contentLength: Int?) -> MHD_Result {
-        context.drainable = contentLength.map { $0 <= configuration.refusedBodyDrainLimit } == true
-            && context.headers["Expect"]?.lowercased() != "100-continue"
+    private func admit(_ context: RequestContext, _ connection: ConnectionHandle) -> MHD_Result {
         guard let head = makeRequest(context, connection, form: FormData()) else {
             let error = HTTPError(.badRequest, "The query string contains text that is not valid UTF-8.")
             return admitted(context, connection, .refused(errorResponse(error, id: context.id)))

@@ -131,13 +131,7 @@ extension HTTPServer {
         guard let admission = context.route?.admission else { return admitted(context, connection, .admitted) }
         let decision = AdmissionDecision()
         context.admission = decision
-        let reply = PendingReply(context)
-        MHD_suspend_connection(connection.raw)
-        guard pendingReplies.add(reply) else {
-            reply.answerOnce { answerShuttingDown(reply) }
-            return .YES
-        }
-        Task {
+        return suspended(context, connection) { [self] reply in
             var outcome = AdmissionDecision.Outcome.admitted
             do {
                 if let refusal = try await admission(head) { outcome = .refused(refusal) }
@@ -148,6 +142,23 @@ extension HTTPServer {
                 decision.decide(outcome)
                 MHD_resume_connection(reply.connection.raw)
             }
+        }
+    }
+
+    /// Suspends the connection and runs `work` off its thread; `work` answers through the reply, unless
+    /// shutdown answered it first (or had already begun, when it is answered with 503 at once).
+    private func suspended(
+        _ context: RequestContext, _ connection: ConnectionHandle, _ work: @escaping @Sendable (PendingReply) async -> Void
+    ) -> MHD_Result {
+        let reply = PendingReply(context)
+        // Suspend first: whoever later answers (the work, or shutdown) may then resume.
+        MHD_suspend_connection(connection.raw)
+        guard pendingReplies.add(reply) else {
+            reply.answerOnce { answerShuttingDown(reply) }
+            return .YES
+        }
+        Task {
+            await work(reply)
             pendingReplies.remove(reply)
         }
         return .YES
@@ -248,23 +259,14 @@ extension HTTPServer {
             let response = run(id: id) { try handler(request) }
             return queue(response, on: connection, id: id, method: context.method, path: context.path, route: context.routeLabel, started: context.started)
         case .async(let handler):
-            let reply = PendingReply(context)
-            // Suspend first: whoever later answers (the handler, or shutdown) may then resume.
-            MHD_suspend_connection(connection.raw)
-            guard pendingReplies.add(reply) else {
-                reply.answerOnce { answerShuttingDown(reply) }
-                return .YES
-            }
-            Task {
+            return suspended(context, connection) { [self] reply in
                 let response = await runAsync(id: reply.id) { try await handler(request) }
                 reply.answerOnce {
                     _ = queue(response, on: reply.connection, id: reply.id, method: reply.method,
                               path: reply.path, route: reply.route, started: reply.started)
                     MHD_resume_connection(reply.connection.raw)
                 }
-                pendingReplies.remove(reply)
             }
-            return .YES
         }
     }
 

@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Arrows point one way: parlor -> MicroHTTP -> (CMicroHTTPD, ByteOutput).
+// Arrows point one way: parlor -> ParlorWeb -> (MicroHTTP, ParlorLive, ParlorViews) -> ParlorEvents -> ParlorDomain;
+// .ci/check-dependencies holds each module's layer and fails CI when an arrow points back up.
 let package = Package(
     name: "Parlor",
     platforms: [.macOS(.v15)],
@@ -13,6 +14,7 @@ let package = Package(
         .library(name: "ParlorStorage", targets: ["ParlorStorage"]),
         .library(name: "ParlorPostgres", targets: ["ParlorPostgres"]),
         .library(name: "ParlorEvents", targets: ["ParlorEvents"]),
+        .library(name: "ParlorLive", targets: ["ParlorLive"]),
         .library(name: "ParlorBots", targets: ["ParlorBots"]),
         .library(name: "ParlorViews", targets: ["ParlorViews"]),
         .library(name: "ParlorFixtures", targets: ["ParlorFixtures"]),
@@ -84,10 +86,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The one path of every change: EventRouter (validate, store), EventHandler (listeners, fragments).
+        // The one path of every change: EventRouter (validate, store, publish) and the in-process bus. Domain only,
+        // so a store or bus built on it links no view or template.
+        .target(name: "ParlorEvents", dependencies: ["ParlorDomain", .product(name: "Logging", package: "swift-log")]),
+        // The live pages: the consumer of the bus, the listeners of each screen, what they know between events,
+        // fragments rendered once for every page that shows them.
         .target(
-            name: "ParlorEvents",
-            dependencies: ["ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput", .product(name: "Logging", package: "swift-log")]
+            name: "ParlorLive",
+            dependencies: [
+                "ParlorEvents", "ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Event sources outside the core: Parlor Bot. They see the router as an `EventSink` and nothing of views.
         .target(name: "ParlorBots", dependencies: ["ParlorDomain"]),
@@ -112,7 +120,7 @@ let package = Package(
         .target(
             name: "ParlorWeb",
             dependencies: [
-                "MicroHTTP", "CSodium", "ParlorDomain", "ParlorEvents", "ParlorViews",
+                "MicroHTTP", "CSodium", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorViews",
                 "ParlorTemplates", "ByteOutput", "BoundedWork",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -153,7 +161,8 @@ let package = Package(
         .testTarget(
             name: "ParlorEventsTests",
             dependencies: [
-                "ParlorEvents", "ParlorBots", "ParlorStorage", "ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput", "ParlorFeeds",
+                "ParlorEvents", "ParlorLive", "ParlorBots", "ParlorStorage", "ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput",
+                "ParlorFeeds",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -181,7 +190,8 @@ let package = Package(
         .testTarget(
             name: "ParlorWebTests",
             dependencies: [
-                "ParlorWeb", "MicroHTTP", "ParlorDomain", "ParlorEvents", "ParlorStorage", "ParlorBots", "HTTPTestSupport", "BoundedWork",
+                "ParlorWeb", "MicroHTTP", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorStorage", "ParlorBots", "HTTPTestSupport",
+                "BoundedWork",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

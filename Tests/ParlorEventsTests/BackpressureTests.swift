@@ -2,6 +2,7 @@ import ParlorDomain
 import Synchronization
 import Testing
 @testable import ParlorEvents
+@testable import ParlorLive
 
 /// Sources of events wait while the live pages are far behind, and go on once the pages caught up halfway.
 @Suite struct BackpressureTests {

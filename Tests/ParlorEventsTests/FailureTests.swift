@@ -4,6 +4,7 @@ import ParlorDomain
 import Synchronization
 import Testing
 @testable import ParlorEvents
+@testable import ParlorLive
 
 /// When the store fails, people are told: a page that missed an update is told to reload, and the log
 /// says which event, which request and why.

@@ -2,6 +2,7 @@ import Foundation
 import ParlorBots
 import ParlorDomain
 import ParlorEvents
+import ParlorLive
 import ParlorFeeds
 import ParlorViews
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import ParlorDomain
 @testable import ParlorEvents
+@testable import ParlorLive
 import Testing
 
 /// What the live pages keep between events: read once, changed only by the events that change it.

@@ -2,6 +2,7 @@ import ByteOutput
 import Foundation
 import ParlorDomain
 import ParlorEvents
+import ParlorLive
 import Testing
 
 /// Who hears what, and what it costs.

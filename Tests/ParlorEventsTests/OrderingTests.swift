@@ -3,6 +3,7 @@ import ParlorDomain
 import ParlorStorage
 import Testing
 @testable import ParlorEvents
+@testable import ParlorLive
 
 /// The live pages take events in the order they were published, register pages between two events, and
 /// keep a cursor per open conversation: every message reaches every page exactly once and in order, even

@@ -2,6 +2,7 @@ import ByteOutput
 import Foundation
 import ParlorDomain
 import ParlorEvents
+import ParlorLive
 import ParlorStorage
 import ParlorTemplates
 import ParlorViews

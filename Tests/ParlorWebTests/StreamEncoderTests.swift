@@ -1,5 +1,6 @@
 import ByteOutput
 import ParlorEvents
+import ParlorLive
 import Testing
 @testable import MicroHTTP
 @testable import ParlorWeb

@@ -4,6 +4,7 @@ import Logging
 import MicroHTTP
 import ParlorDomain
 import ParlorEvents
+import ParlorLive
 import ParlorTemplates
 import ParlorViews
 import Synchronization

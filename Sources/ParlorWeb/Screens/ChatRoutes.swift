@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import ParlorDomain
 import ParlorEvents
+import ParlorLive
 import ParlorViews
 
 /// The chat list, a conversation beside it, and starting a new chat with type-to-find.

@@ -1,6 +1,7 @@
 import MicroHTTP
 import ParlorDomain
 import ParlorEvents
+import ParlorLive
 
 extension ParlorApp {
     /// `GET /events?chat=42`: the live updates of one page.

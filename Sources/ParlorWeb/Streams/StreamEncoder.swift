@@ -2,6 +2,7 @@ import ByteOutput
 import Foundation
 import MicroHTTP
 import ParlorEvents
+import ParlorLive
 import Synchronization
 
 /// Turns updates into event-stream bytes, once for each update: the live pages call it as they render an

@@ -1,5 +1,6 @@
 import MicroHTTP
 import ParlorEvents
+import ParlorLive
 
 /// An open page, fed through its event stream.
 final class StreamListener: Listener {

@@ -101,7 +101,17 @@ extension ParlorApp {
         let builder = AuthFormBuilder(paths: paths, csrfToken: request.form["csrf"] ?? "")
         let normalized = (try? Handle.normalized(handle)) ?? handle.lowercased()
         let now = clock.now
-        if let wait = await throttle.wait(handle: normalized, address: origin.address, now: now) {
+        func throttleUnavailable(_ error: any Error) -> Response {
+            throttleFailed(error, request: request)
+            return Self.busy(authPage(builder.signIn(handle: handle, error: Self.throttleUnavailableMessage, field: .password), status: .serviceUnavailable))
+        }
+        let wait: TimeInterval?
+        do {
+            wait = try await throttle.wait(handle: normalized, address: origin.address, now: now)
+        } catch {
+            return throttleUnavailable(error)
+        }
+        if let wait {
             metrics.signInLockouts.increment()
             let minutes = max(1, Int((wait / 60).rounded(.up)))
             let message = "Too many attempts to sign in. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
@@ -120,7 +130,11 @@ extension ParlorApp {
         }
         let matches = verified && credential != nil
         guard let credential, matches else {
-            await throttle.recordFailure(handle: normalized, address: origin.address, now: now)
+            do {
+                try await throttle.recordFailure(handle: normalized, address: origin.address, now: now)
+            } catch {
+                return throttleUnavailable(error)
+            }
             metrics.signInFailures.increment()
             logger.notice("sign-in refused", metadata: ["request": "\(request.id)", "address": "\(origin.address.escapedForLog)"])
             return authPage(
@@ -128,12 +142,23 @@ extension ParlorApp {
                 status: .unprocessableContent
             )
         }
-        await throttle.recordSuccess(handle: normalized)
+        do {
+            try await throttle.recordSuccess(handle: normalized)
+        } catch {
+            throttleFailed(error, request: request)
+        }
         let cookie = try await sessions.start(for: credential.user, secure: origin.isHTTPS)
         return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName, path: sessions.cookiePath))
     }
 
     static let busyMessage = "Parlor is busy signing people in. Please try again in a few seconds."
+    static let throttleUnavailableMessage = "Signing in is not possible for a moment. Please try again in a few seconds."
+
+    /// The throttle's shared store failed: said in the log and counted, never passed over in silence.
+    func throttleFailed(_ error: any Error, request: Request) {
+        metrics.signInThrottleUnavailable.increment()
+        logger.error("sign-in throttle unavailable", metadata: ["request": "\(request.id)", "error": "\(String(describing: error).escapedForLog)"])
+    }
 
     /// A 503 that says when to try again.
     private static func busy(_ page: Response) -> Response {

@@ -34,18 +34,14 @@ public final class SignInThrottle: Sendable {
         self.shared = shared
     }
 
-    /// How long until `handle` may try again from `address`; nil when it may try now. When the shared
-    /// store cannot be read, a short wait: guesses are never let through uncounted.
-    public func wait(handle: String, address: String, now: Date) async -> TimeInterval? {
+    /// How long until `handle` may try again from `address`; nil when it may try now. Throws when the shared
+    /// store cannot be read: the caller refuses the attempt (503), so guesses are never let through uncounted.
+    public func wait(handle: String, address: String, now: Date) async throws -> TimeInterval? {
         let account: [Date], fromAddress: [Date]
         if let shared {
-            do {
-                let keys = Self.keys(handle: handle, address: address)
-                let failures = try await shared.signInFailures(of: [keys.account, keys.address], since: now.addingTimeInterval(-limits.window))
-                (account, fromAddress) = (failures[keys.account] ?? [], failures[keys.address] ?? [])
-            } catch {
-                return 5
-            }
+            let keys = Self.keys(handle: handle, address: address)
+            let failures = try await shared.signInFailures(of: [keys.account, keys.address], since: now.addingTimeInterval(-limits.window))
+            (account, fromAddress) = (failures[keys.account] ?? [], failures[keys.address] ?? [])
         } else {
             (account, fromAddress) = state.withLock { state in
                 (
@@ -62,10 +58,12 @@ public final class SignInThrottle: Sendable {
         return wait
     }
 
-    public func recordFailure(handle: String, address: String, now: Date) async {
+    /// Counts a failed attempt. Throws when the shared store cannot record it: the caller then refuses the
+    /// attempt with 503 rather than answer a guess that was not counted.
+    public func recordFailure(handle: String, address: String, now: Date) async throws {
         if let shared {
             let keys = Self.keys(handle: handle, address: address)
-            try? await shared.recordSignInFailure(keys: [keys.account, keys.address], at: now, forgetting: now.addingTimeInterval(-limits.window))
+            try await shared.recordSignInFailure(keys: [keys.account, keys.address], at: now, forgetting: now.addingTimeInterval(-limits.window))
             return
         }
         state.withLock { state in
@@ -74,9 +72,11 @@ public final class SignInThrottle: Sendable {
         }
     }
 
-    public func recordSuccess(handle: String) async {
+    /// Forgets the account's failures. Throws when the shared store cannot: the person is signed in all the
+    /// same (their old failures only age out instead), and the caller logs and counts it.
+    public func recordSuccess(handle: String) async throws {
         if let shared {
-            try? await shared.forgetSignInFailures(of: Self.keys(handle: handle, address: "").account)
+            try await shared.forgetSignInFailures(of: Self.keys(handle: handle, address: "").account)
             return
         }
         _ = state.withLock { $0.byAccount.removeValue(forKey: handle.lowercased()) }

@@ -19,6 +19,8 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     let messagesSent: Counter
     let signInFailures: Counter
     let signInLockouts: Counter
+    /// Sign-ins and password changes refused because the throttle's shared store could not be read or written.
+    let signInThrottleUnavailable: Counter
     let residentMemory: Gauge
     let openDescriptors: Gauge
     let fanOutDuration: CoreMetrics.Timer
@@ -57,6 +59,7 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         messagesSent = Counter(label: "parlor_messages_sent_total", factory: factory)
         signInFailures = Counter(label: "parlor_sign_in_failures_total", factory: factory)
         signInLockouts = Counter(label: "parlor_sign_in_lockouts_total", factory: factory)
+        signInThrottleUnavailable = Counter(label: "parlor_sign_in_throttle_unavailable_total", factory: factory)
         residentMemory = Gauge(label: "parlor_process_resident_memory_bytes", factory: factory)
         openDescriptors = Gauge(label: "parlor_process_open_fds", factory: factory)
         fanOutDuration = CoreMetrics.Timer(label: "parlor_fanout_duration_seconds", factory: factory)

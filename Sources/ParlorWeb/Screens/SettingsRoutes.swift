@@ -76,7 +76,14 @@ extension ParlorApp {
         let handle = signedIn.user.handle
         let address = origin(request).address
         let now = clock.now
-        if let wait = await throttle.wait(handle: handle, address: address, now: now) {
+        let wait: TimeInterval?
+        do {
+            wait = try await throttle.wait(handle: handle, address: address, now: now)
+        } catch {
+            throttleFailed(error, request: request)
+            return try await again(Self.throttleUnavailableMessage, .current, status: .serviceUnavailable)
+        }
+        if let wait {
             let minutes = max(1, Int((wait / 60).rounded(.up)))
             return try await again("Too many wrong passwords. Try again in \(minutes) minute\(minutes == 1 ? "" : "s").", .current, status: .tooManyRequests)
         }
@@ -90,7 +97,12 @@ extension ParlorApp {
         let hash: String
         do {
             guard try await passwords.verified(current, against: credential.passwordHash) else {
-                await throttle.recordFailure(handle: handle, address: address, now: now)
+                do {
+                    try await throttle.recordFailure(handle: handle, address: address, now: now)
+                } catch {
+                    throttleFailed(error, request: request)
+                    return try await again(Self.throttleUnavailableMessage, .current, status: .serviceUnavailable)
+                }
                 logger.notice("password change refused", metadata: ["request": "\(request.id)", "user": "\(signedIn.user.id)"])
                 return try await again("That is not your current password.", .current)
             }

@@ -25,7 +25,8 @@ final class RunningParlor {
 
     init(
         folder: URL? = nil, images: any ImageService = InMemoryImageService(), configure: (inout WebConfiguration) -> Void = { _ in },
-        configureServer: (inout ServerConfiguration) -> Void = { _ in }, metrics: ParlorMetrics = ParlorMetrics()
+        configureServer: (inout ServerConfiguration) -> Void = { _ in }, metrics: ParlorMetrics = ParlorMetrics(),
+        signInFailures: (any SignInFailureStore)? = nil
     ) async throws {
         let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("parlor-web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -42,7 +43,7 @@ final class RunningParlor {
         // A fixed "now", so dates read the same on every run.
         let store = try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         let clock = ManualClock(Self.now)
-        let app = try await ParlorApp(configuration: configuration, store: store, images: images, clock: clock, metrics: metrics, logger: logger)
+        let app = try await ParlorApp(configuration: configuration, store: store, images: images, clock: clock, metrics: metrics, signInFailures: signInFailures, logger: logger)
         self.app = app
         liveUpdates = Task { await app.runLiveUpdates() }
         _ = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)

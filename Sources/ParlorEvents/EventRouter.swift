@@ -24,7 +24,7 @@ public final class EventRouter: EventSink {
         logger: Logger = Logger(label: "parlor.events")
     ) {
         self.store = store
-        self.feeds = feeds ?? (store as? any FeedStore)
+        self.feeds = feeds
         self.bus = bus
         self.clock = clock
         self.changes = changes

@@ -16,6 +16,8 @@ import Synchronization
 /// Run ``run()`` for as long as pages are served.
 public final class EventHandler: Sendable {
     let store: any ChatStore
+    /// Where the feeds screens read their subscriptions; nil where no feeds are served (their pages are 404).
+    let feeds: (any FeedStore)?
     let clock: any WallClock
     let paths: Paths
     let renderer: FragmentRenderer
@@ -36,11 +38,12 @@ public final class EventHandler: Sendable {
     public static let historyPageSize = 50
 
     public init(
-        store: any ChatStore, clock: any WallClock, basePath: String = "", logger: Logger = Logger(label: "parlor.events"),
+        store: any ChatStore, feeds: (any FeedStore)? = nil, clock: any WallClock, basePath: String = "", logger: Logger = Logger(label: "parlor.events"),
         dateLabels: DateLabels.Cache = DateLabels.Cache(), bus: any EventBus, templates: @escaping @Sendable () -> TemplateSet,
         encoding: (any UpdateEncoding)? = nil
     ) {
         self.store = store
+        self.feeds = feeds
         self.dateLabels = dateLabels
         self.logger = logger
         self.clock = clock
@@ -154,7 +157,7 @@ public final class EventHandler: Sendable {
         guard let viewer = try await known.user(page.viewer, in: store) else { throw Refusal.notFound }
         let context = context(for: viewer)
         if let chat = page.feedsOf {
-            guard let feeds = store as? any FeedStore, let subscriptions = try await feeds.feedSubscriptions(in: chat, viewer: viewer.id) else {
+            guard let feeds, let subscriptions = try await feeds.feedSubscriptions(in: chat, viewer: viewer.id) else {
                 throw Refusal.notFound
             }
             listener.receive(badgeUpdate(total: try await store.unreadTotal(for: viewer.id), context: context))
@@ -320,7 +323,7 @@ public final class EventHandler: Sendable {
     /// A chat's feeds changed: its feeds screens get the list again, rendered once per viewer.
     private func feedsChanged(_ chat: ChatID) async throws {
         let pages = registry.withLock { $0.feedPages(of: chat) }
-        guard !pages.isEmpty, let feeds = store as? any FeedStore else { return }
+        guard !pages.isEmpty, let feeds else { return }
         for (viewerID, viewerPages) in Dictionary(grouping: pages, by: \.page.viewer) {
             guard let viewer = try await known.user(viewerID, in: store) else { continue }
             let subscriptions = try await feeds.feedSubscriptions(in: chat, viewer: viewerID)

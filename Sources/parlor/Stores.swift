@@ -12,7 +12,7 @@ struct Stores {
     typealias Store = any ChatStore & AccountStore & ImageStore & FeedStore
 
     let store: Store
-    let liveStore: any ChatStore
+    let liveStore: any ChatStore & FeedStore
     let bus: any EventBus
     let changes: ChangeCounters
     /// Set for a shared PostgreSQL database: the bus that reads its event log, run as a service.

@@ -48,7 +48,7 @@ struct ChatWorld {
         }
     }()
 
-    let store: any ChatStore
+    let store: any ChatStore & FeedStore
     let clock = ManualClock(Date(timeIntervalSince1970: 1_795_698_300))  // 2026-11-20 13:05 UTC
     let handler: EventHandler
     /// The router itself (for event sources such as Parlor Bot).
@@ -71,8 +71,8 @@ struct ChatWorld {
         case .sqlite: try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         }
         let bus: any EventBus = inOrder ? InOrderBus() : InProcessEventBus()
-        handler = EventHandler(store: store, clock: clock, bus: bus, templates: { ChatWorld.templates })
-        events = EventRouter(store: store, bus: bus, clock: clock)
+        handler = EventHandler(store: store, feeds: store, clock: clock, bus: bus, templates: { ChatWorld.templates })
+        events = EventRouter(store: store, feeds: store, bus: bus, clock: clock)
         router = SettlingRouter(router: events, handler: handler)
         live = LiveRunner(handler)
         ana = try await Self.signUp(events, "ana", "Ana Lima", "Europe/Paris")

@@ -60,7 +60,7 @@ public final class ParlorApp: Sendable {
     /// bus's `busHealth` on `/readyz`.
     public init(
         configuration: WebConfiguration, store: any ChatStore & AccountStore & ImageStore & FeedStore, images: any ImageService,
-        liveStore: (any ChatStore)? = nil,
+        liveStore: (any ChatStore & FeedStore)? = nil,
         bus: any EventBus = InProcessEventBus(), clock: any WallClock = SystemClock(), eventRing: EventRing = EventRing(),
         metrics: ParlorMetrics = ParlorMetrics(), changes: ChangeCounters = ChangeCounters(), signInFailures: (any SignInFailureStore)? = nil,
         busHealth: (@Sendable () -> Bool)? = nil, logger: Logger
@@ -84,10 +84,10 @@ public final class ParlorApp: Sendable {
         let encoder = StreamEncoder(ring: eventRing)
         streamEncoder = encoder
         handler = EventHandler(
-            store: liveStore ?? store, clock: clock, basePath: configuration.basePath, logger: logger, dateLabels: dateLabels, bus: bus, templates: { templates.current },
+            store: liveStore ?? store, feeds: liveStore ?? store, clock: clock, basePath: configuration.basePath, logger: logger, dateLabels: dateLabels, bus: bus, templates: { templates.current },
             encoding: encoder
         )
-        events = EventRouter(store: store, bus: bus, clock: clock, changes: changes, logger: logger)
+        events = EventRouter(store: store, feeds: store, bus: bus, clock: clock, changes: changes, logger: logger)
         self.metrics = metrics
         events.addObserver(metrics)
         events.addRefusalObserver { [metrics] refusal in metrics.refused(refusal) }

@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "ByteOutput", targets: ["ByteOutput"]),
+        .library(name: "ServerSentEvents", targets: ["ServerSentEvents"]),
         .library(name: "ParlorTemplates", targets: ["ParlorTemplates"]),
         .library(name: "ParlorDomain", targets: ["ParlorDomain"]),
         .library(name: "ParlorStorage", targets: ["ParlorStorage"]),
@@ -70,6 +71,9 @@ let package = Package(
         .target(name: "ParlorImages", dependencies: ["CVips", "ParlorDomain", "BoundedWork"]),
         // A growable byte buffer shared by the renderer and the HTTP front; no dependencies.
         .target(name: "ByteOutput"),
+        // Server-Sent Events in wire format and the ring that holds each once: what the live pages encode an
+        // update into and the HTTP server's streams send, named by both; no dependencies.
+        .target(name: "ServerSentEvents"),
         // Parlor's Mustache compiler and renderer: view models read through key-path tables, checked at load.
         .target(name: "ParlorTemplates", dependencies: ["ByteOutput"]),
         // Users, chats, messages: plain values, no I/O.
@@ -94,7 +98,8 @@ let package = Package(
         .target(
             name: "ParlorLive",
             dependencies: [
-                "ParlorEvents", "ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput", .product(name: "Logging", package: "swift-log"),
+                "ParlorEvents", "ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput", "ServerSentEvents",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Event sources outside the core: Parlor Bot. They see the router as an `EventSink` and nothing of views.
@@ -113,6 +118,7 @@ let package = Package(
             dependencies: [
                 "CMicroHTTPD",
                 "ByteOutput",
+                "ServerSentEvents",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -120,7 +126,7 @@ let package = Package(
         .target(
             name: "ParlorWeb",
             dependencies: [
-                "MicroHTTP", "CSodium", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorViews",
+                "MicroHTTP", "ServerSentEvents", "CSodium", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorViews",
                 "ParlorTemplates", "ByteOutput", "BoundedWork",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -139,7 +145,7 @@ let package = Package(
         .executableTarget(
             name: "parlor",
             dependencies: [
-                "MicroHTTP", "ParlorWeb", "ParlorTemplates", "ParlorStorage", "ParlorBots", "ParlorDomain", "ParlorEvents",
+                "MicroHTTP", "ServerSentEvents", "ParlorWeb", "ParlorTemplates", "ParlorStorage", "ParlorBots", "ParlorDomain", "ParlorEvents",
                 "ParlorFixtures", "ParlorViews", "ParlorImages", "CMalloc", "ParlorFeeds", "ParlorFeedsHTTP", "ParlorPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -181,7 +187,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MicroHTTPTests",
-            dependencies: ["MicroHTTP", "ByteOutput", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MicroHTTP", "ServerSentEvents", "ByteOutput", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // Runs the built `parlor` executable as a person would.
         .testTarget(name: "ParlorFeedsTests", dependencies: ["ParlorFeeds", "ParlorFeedsHTTP", "ParlorDomain", "HTTPTestSupport"]),
@@ -190,7 +196,8 @@ let package = Package(
         .testTarget(
             name: "ParlorWebTests",
             dependencies: [
-                "ParlorWeb", "MicroHTTP", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorStorage", "ParlorBots", "HTTPTestSupport",
+                "ParlorWeb", "MicroHTTP", "ServerSentEvents", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorStorage", "ParlorBots",
+                "HTTPTestSupport",
                 "BoundedWork",
                 .product(name: "Logging", package: "swift-log"),
             ]

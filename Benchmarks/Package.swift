@@ -12,7 +12,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "parlor-bench-server",
-            dependencies: [.product(name: "MicroHTTP", package: "Parlor"), .product(name: "ByteOutput", package: "Parlor")],
+            dependencies: [
+                .product(name: "MicroHTTP", package: "Parlor"), .product(name: "ServerSentEvents", package: "Parlor"),
+                .product(name: "ByteOutput", package: "Parlor"),
+            ],
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
         ),
         // Defines malloc and friends in the benchmark executable to count every allocation of the process.

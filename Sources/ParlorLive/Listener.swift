@@ -1,4 +1,5 @@
 import ByteOutput
+import ServerSentEvents
 import ParlorDomain
 import ParlorViews
 
@@ -38,9 +39,9 @@ public struct ScreenUpdate: Sendable {
     /// The update as the transport sends it (an event stream's bytes, with its id), made once when the
     /// update is rendered by the ``UpdateEncoding`` the live pages were given; every page of the variant
     /// that receives this update sends these same bytes.
-    public let encoded: (any Sendable)?
+    public let encoded: EncodedEvent?
 
-    public init(action: StreamAction, target: String, fragment: Fragment?, html: OutputBuffer, encoded: (any Sendable)? = nil) {
+    public init(action: StreamAction, target: String, fragment: Fragment?, html: OutputBuffer, encoded: EncodedEvent? = nil) {
         self.action = action
         self.target = target
         self.fragment = fragment
@@ -52,7 +53,7 @@ public struct ScreenUpdate: Sendable {
 /// Turns a rendered update into what the transport sends, once per update (the web front: event-stream
 /// bytes with an id). Given to ``EventHandler``.
 public protocol UpdateEncoding: Sendable {
-    func encode(_ update: ScreenUpdate) -> any Sendable
+    func encode(_ update: ScreenUpdate) -> EncodedEvent
 }
 
 /// What a page does with an update (DESIGN.md, "Listeners").

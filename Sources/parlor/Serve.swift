@@ -1,3 +1,4 @@
+import ServerSentEvents
 import ArgumentParser
 import ByteOutput
 import Logging

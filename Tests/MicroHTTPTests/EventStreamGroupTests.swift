@@ -1,5 +1,6 @@
 import Testing
 @testable import MicroHTTP
+@testable import ServerSentEvents
 
 /// A group of streams without sockets: who is in it, in what order, and what a broadcast reaches.
 @Suite struct EventStreamGroupTests {

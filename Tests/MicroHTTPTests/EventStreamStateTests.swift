@@ -1,5 +1,6 @@
 import Testing
 @testable import MicroHTTP
+@testable import ServerSentEvents
 
 /// The event stream's life without a socket: what it writes, when it suspends, when it wakes.
 @Suite struct EventStreamStateTests {

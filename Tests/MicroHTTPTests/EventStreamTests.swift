@@ -2,6 +2,7 @@ import Synchronization
 import HTTPTestSupport
 import Testing
 @testable import MicroHTTP
+@testable import ServerSentEvents
 
 @Suite struct EventStreamTests {
     /// `/events` opens a stream, replays from `Last-Event-ID` like an application would, and

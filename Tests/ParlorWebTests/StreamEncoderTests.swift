@@ -3,6 +3,7 @@ import ParlorEvents
 import ParlorLive
 import Testing
 @testable import MicroHTTP
+@testable import ServerSentEvents
 @testable import ParlorWeb
 
 /// Each live update is encoded once, with its own id, and held in the ring of the server that serves the pages.

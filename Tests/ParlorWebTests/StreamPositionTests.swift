@@ -1,3 +1,4 @@
+import ServerSentEvents
 import MicroHTTP
 import Testing
 @testable import ParlorWeb

@@ -2,6 +2,7 @@
 //   parlor-bench-server http <port> <page-file> [prepared|bytes]   GET / answers the page
 //   parlor-bench-server sse <port> <heartbeat-seconds> [worker|task]  the sseload protocol:
 //       GET /events (stream), POST /send msg=... (broadcast), GET /stats (events=N)
+import ServerSentEvents
 import ByteOutput
 import Dispatch
 import Logging

@@ -1,3 +1,4 @@
+import ServerSentEvents
 import CMicroHTTPD
 import Synchronization
 

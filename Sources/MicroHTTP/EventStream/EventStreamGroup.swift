@@ -1,3 +1,4 @@
+import ServerSentEvents
 import Synchronization
 
 /// Streams that receive the same events, such as everyone watching one page. A stream leaves

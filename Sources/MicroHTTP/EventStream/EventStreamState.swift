@@ -1,3 +1,4 @@
+import ServerSentEvents
 /// The life of one event stream as a value: what is queued, whether the connection is
 /// suspended, and what to do next. ``EventStream`` holds it under a mutex and carries out
 /// the actions it returns; tests drive it without a socket.

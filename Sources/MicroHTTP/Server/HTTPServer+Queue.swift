@@ -1,4 +1,5 @@
 // Turning a Response value into a libmicrohttpd response on a connection.
+import ServerSentEvents
 import ByteOutput
 import CMicroHTTPD
 import Logging

@@ -1,3 +1,4 @@
+import ServerSentEvents
 import ByteOutput
 import Foundation
 import Logging

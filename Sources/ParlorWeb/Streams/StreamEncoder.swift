@@ -3,6 +3,7 @@ import Foundation
 import MicroHTTP
 import ParlorEvents
 import ParlorLive
+import ServerSentEvents
 import Synchronization
 
 /// Turns updates into event-stream bytes, once for each update: the live pages call it as they render an
@@ -22,11 +23,11 @@ final class StreamEncoder: UpdateEncoding {
     /// Whether `position` was written by this run: the page missed only updates this server still numbers.
     func isThisRun(_ position: StreamPosition) -> Bool { position.run == run }
 
-    func encode(_ update: ScreenUpdate) -> any Sendable { makeEvent(update) }
+    func encode(_ update: ScreenUpdate) -> EncodedEvent { makeEvent(update) }
 
     /// The bytes an update was given when rendered; an update made without this encoder is encoded now.
     func event(for update: ScreenUpdate) -> EncodedEvent {
-        (update.encoded as? EncodedEvent) ?? makeEvent(update)
+        update.encoded ?? makeEvent(update)
     }
 
     private func makeEvent(_ update: ScreenUpdate) -> EncodedEvent {

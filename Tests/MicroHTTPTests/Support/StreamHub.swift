@@ -1,5 +1,6 @@
 import Synchronization
 @testable import MicroHTTP
+@testable import ServerSentEvents
 
 /// Keeps the event streams a test server opened, the way an application's listener
 /// registry would, and counts the ones whose connection went away.

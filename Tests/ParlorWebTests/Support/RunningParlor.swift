@@ -1,3 +1,4 @@
+import ServerSentEvents
 import Foundation
 import HTTPTestSupport
 import Logging

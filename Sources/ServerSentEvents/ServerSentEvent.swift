@@ -1,3 +1,5 @@
+// Server-Sent Events in wire format, and the ring that holds one copy of an event for every stream that
+// sends it: named by the HTTP server that streams them and by the live pages that encode them once.
 /// One Server-Sent Event. Encode it once with ``encoded`` to send the same bytes to many streams.
 public struct ServerSentEvent: Sendable, Equatable {
     /// The `id:` field, echoed back by a reconnecting browser as `Last-Event-ID`.
@@ -66,7 +68,7 @@ public struct ServerSentEvent: Sendable, Equatable {
         EncodedEvent(bytes: Array("retry: \(max(0, milliseconds))\n\n".utf8))
     }
 
-    static func singleLine(_ text: String) -> String {
+    package static func singleLine(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") || $0 == 0 }) else { return text }
         return String(text.unicodeScalars.filter { $0 != "\n" && $0 != "\r" && $0 != "\0" })
     }
@@ -75,17 +77,17 @@ public struct ServerSentEvent: Sendable, Equatable {
 /// An event already in wire format. Copies share one byte array.
 public struct EncodedEvent: Sendable, Equatable {
     /// Where a ring holds an event's bytes.
-    struct Sharing: Sendable {
-        let ring: EventRing
-        let ticket: EventRing.Ticket
+    package struct Sharing: Sendable {
+        package let ring: EventRing
+        package let ticket: EventRing.Ticket
     }
 
     /// The exact bytes written to the stream.
     public let bytes: [UInt8]
     /// Where an ``EventRing`` holds these bytes, once ``EventRing/share(_:)`` put them there.
-    let sharing: Sharing?
+    package let sharing: Sharing?
 
-    init(bytes: [UInt8], sharing: Sharing? = nil) {
+    package init(bytes: [UInt8], sharing: Sharing? = nil) {
         self.bytes = bytes
         self.sharing = sharing
     }

@@ -17,9 +17,9 @@ import Synchronization
 /// never lap each other's slots.
 public final class EventRing: Sendable {
     /// Where one event is held, and how long it is.
-    struct Ticket: Sendable, Equatable {
-        let sequence: UInt64
-        let count: Int
+    package struct Ticket: Sendable, Equatable {
+        package let sequence: UInt64
+        package let count: Int
     }
 
     /// Its memory is only read, written and freed under the ring's lock.
@@ -42,7 +42,7 @@ public final class EventRing: Sendable {
     public static let defaultCapacity = 4096
 
     private let storage: Mutex<Storage>
-    let capacity: Int
+    package let capacity: Int
 
     /// A ring of `capacity` slots (at least one).
     public init(capacity: Int = EventRing.defaultCapacity) {
@@ -61,7 +61,7 @@ public final class EventRing: Sendable {
     }
 
     /// Holds a copy of `bytes` and returns its ticket.
-    func hold(_ bytes: [UInt8]) -> Ticket {
+    package func hold(_ bytes: [UInt8]) -> Ticket {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
         bytes.withUnsafeBytes { copy.copyMemory(from: $0) }
         return storage.withLock { storage in
@@ -76,7 +76,7 @@ public final class EventRing: Sendable {
 
     /// Copies the ticket's bytes from `offset` into `buffer`, as many as fit; nil once the slot
     /// holds a newer event.
-    func copy(_ ticket: Ticket, from offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+    package func copy(_ ticket: Ticket, from offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         storage.withLock { storage in
             let slot = storage.slots[Int(ticket.sequence % UInt64(capacity))]
             guard slot.sequence == ticket.sequence, let bytes = slot.bytes else { return nil }

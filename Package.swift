@@ -103,7 +103,7 @@ let package = Package(
             ]
         ),
         // Event sources outside the core: Parlor Bot. They see the router as an `EventSink` and nothing of views.
-        .target(name: "ParlorBots", dependencies: ["ParlorDomain"]),
+        .target(name: "ParlorBots", dependencies: ["ParlorDomain", .product(name: "Logging", package: "swift-log")]),
         // View models (one per screen and cell), the builders that format domain values into them.
         .target(name: "ParlorViews", dependencies: ["ParlorTemplates", "ParlorDomain"]),
         // Every view model in every state, for snapshot tests and the /gallery page.

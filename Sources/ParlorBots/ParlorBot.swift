@@ -1,11 +1,16 @@
 import Foundation
+import Logging
 import ParlorDomain
 import Synchronization
 
 /// Parlor Bot: a member anyone can chat with, and the example of an event source outside the core.
 /// It greets every new person in a chat of its own, marks each message read after a pause and answers
 /// after another, all through the same events a person's browser sends.
-public struct ParlorBot: EventObserver {
+///
+/// What it observes is queued and handled by ``run()``, which whoever serves runs for as long as it serves
+/// (a service of the executable's group), so its work is part of the lifecycle: shutdown ends it, and its
+/// failures are logged and counted (``failures``). ``handled(_:)`` awaits the work taken so far.
+public final class ParlorBot: EventObserver, Sendable {
     /// The bot's handle; people find it as @parlor.
     public static let handle = "parlor"
 
@@ -15,17 +20,38 @@ public struct ParlorBot: EventObserver {
     private let clock: any WallClock
     /// Read only, to ignore chats the bot is not in; every change goes through the router.
     private let store: any ChatStore
+    private let logger: Logger
     /// Whether the bot is in each chat it was asked about: a chat's members never change, and every message
     /// sent anywhere asks (bounded: forgotten when full).
     private let isMember = IsMember()
+    /// What it observed and has yet to do, numbered from 1 in the order observed.
+    private let inbox: AsyncStream<(number: Int, work: Work)>
+    private let inboxInput: AsyncStream<(number: Int, work: Work)>.Continuation
+    private let progress = Mutex(Progress())
+    /// Work that went wrong (the store could not say who is in a chat, the router refused what the bot sent).
+    public var failures: Int { progress.withLock { $0.failures } }
+
+    enum Work: Sendable {
+        case welcome(User, router: any EventSink)
+        case answer(Message, router: any EventSink)
+    }
+
+    private struct Progress {
+        var taken = 0
+        /// Numbers done, as a count from 1 with the ones done out of order kept apart.
+        var doneInOrder = 0
+        var doneAhead: Set<Int> = []
+        var failures = 0
+        var waiters: [(upTo: Int, waiter: CheckedContinuation<Void, Never>)] = []
+    }
 
     final class IsMember: Sendable {
         private let known = Mutex<[ChatID: Bool]>([:])
         static let limit = 100_000
 
-        func callAsFunction(_ bot: UserID, of chat: ChatID, in store: any ChatStore) async -> Bool {
+        func callAsFunction(_ bot: UserID, of chat: ChatID, in store: any ChatStore) async throws -> Bool {
             if let answer = known.withLock({ $0[chat] }) { return answer }
-            guard let stored = try? await store.chat(chat) else { return false }
+            guard let stored = try await store.chat(chat) else { return false }
             let answer = stored.hasMember(bot)
             known.withLock { known in
                 if known.count >= Self.limit { known.removeAll(keepingCapacity: true) }
@@ -35,10 +61,24 @@ public struct ParlorBot: EventObserver {
         }
     }
 
-    /// Finds the bot's account, creating it on first start, and starts listening to `router`.
+    /// Most observed work that may wait for ``run()``; past it the newest is dropped and counted as a failure.
+    static let inboxLimit = 10_000
+
+    private init(user: User, readDelay: Duration, replyDelay: Duration, clock: any WallClock, store: any ChatStore, logger: Logger) {
+        self.user = user
+        self.readDelay = readDelay
+        self.replyDelay = replyDelay
+        self.clock = clock
+        self.store = store
+        self.logger = logger
+        (inbox, inboxInput) = AsyncStream.makeStream(of: (number: Int, work: Work).self, bufferingPolicy: .bufferingOldest(Self.inboxLimit))
+    }
+
+    /// Finds the bot's account, creating it on first start, and starts observing `router`. Run ``run()`` to
+    /// have it act on what it observes.
     public static func start(
         router: any EventSink, store: any ChatStore, clock: any WallClock,
-        readDelay: Duration = .seconds(1), replyDelay: Duration = .seconds(2)
+        readDelay: Duration = .seconds(1), replyDelay: Duration = .seconds(2), logger: Logger = Logger(label: "parlor.bot")
     ) async throws -> ParlorBot {
         var user = try await store.user(handle: handle)
         if user == nil {
@@ -52,7 +92,7 @@ public struct ParlorBot: EventObserver {
             }
         }
         guard let user else { throw Refusal.unavailable }
-        let bot = ParlorBot(user: user, readDelay: readDelay, replyDelay: replyDelay, clock: clock, store: store)
+        let bot = ParlorBot(user: user, readDelay: readDelay, replyDelay: replyDelay, clock: clock, store: store, logger: logger)
         router.addObserver(bot)
         return bot
     }
@@ -60,39 +100,118 @@ public struct ParlorBot: EventObserver {
     public func observe(_ event: DomainEvent, router: any EventSink) {
         switch event {
         case .user(.signedUp(let person)) where !person.isBot:
-            Task { await welcome(person, router: router) }
+            take(.welcome(person, router: router))
         case .message(.sent(let message, _)) where message.senderID != user.id && message.feed == nil:
-            Task { await answer(message, router: router) }
+            take(.answer(message, router: router))
         default:
             break
         }
     }
 
-    private func welcome(_ person: User, router: any EventSink) async {
+    private func take(_ work: Work) {
+        let number = progress.withLock { progress in
+            progress.taken += 1
+            return progress.taken
+        }
+        if case .dropped = inboxInput.yield((number, work)) {
+            logger.error("Parlor Bot is too far behind: an event was dropped", metadata: ["waiting": "\(Self.inboxLimit)"])
+            finished(number, failed: true)
+        }
+    }
+
+    /// Acts on what it observes, each piece of work on its own (an answer waits out its pauses without holding
+    /// up the others), until cancelled: what is under way then ends where it is.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            for await (number, work) in inbox {
+                group.addTask { [self] in
+                    let failed = await perform(work)
+                    finished(number, failed: failed)
+                }
+            }
+        }
+    }
+
+    /// Returns once the first `count` pieces of work it took are done (at once when they are).
+    public func handled(_ count: Int) async {
+        await withCheckedContinuation { waiter in
+            let now = progress.withLock { progress -> Bool in
+                if progress.doneInOrder >= count { return true }
+                progress.waiters.append((count, waiter))
+                return false
+            }
+            if now { waiter.resume() }
+        }
+    }
+
+    /// Returns once everything it took so far is done.
+    public func settled() async {
+        await handled(progress.withLock { $0.taken })
+    }
+
+    private func finished(_ number: Int, failed: Bool) {
+        let ready = progress.withLock { progress -> [CheckedContinuation<Void, Never>] in
+            if failed { progress.failures += 1 }
+            progress.doneAhead.insert(number)
+            while progress.doneAhead.remove(progress.doneInOrder + 1) != nil { progress.doneInOrder += 1 }
+            let done = progress.doneInOrder
+            let ready = progress.waiters.filter { $0.upTo <= done }.map(\.waiter)
+            progress.waiters.removeAll { $0.upTo <= done }
+            return ready
+        }
+        for waiter in ready { waiter.resume() }
+    }
+
+    /// Does one piece of work; true when it failed (logged here).
+    private func perform(_ work: Work) async -> Bool {
+        do {
+            switch work {
+            case .welcome(let person, let router): try await welcome(person, router: router)
+            case .answer(let message, let router): try await answer(message, router: router)
+            }
+            return false
+        } catch is CancellationError {
+            return false
+        } catch {
+            logger.error("Parlor Bot could not do its work", metadata: ["error": "\(error)"])
+            return true
+        }
+    }
+
+    /// What the router answered instead of what the bot asked for.
+    struct Unexpected: Error, CustomStringConvertible {
+        let outcome: String
+        var description: String { "the router answered \(outcome)" }
+    }
+
+    private func welcome(_ person: User, router: any EventSink) async throws {
         let chat: ChatID
-        switch await router.send(.creating(creator: user.id, contactHandle: person.handle)) {
+        let outcome = await router.send(.creating(creator: user.id, contactHandle: person.handle))
+        switch outcome {
         case .created(let created): chat = created.id
         case .createFailed(_, .chatExists(let existing)): chat = existing
-        default: return
+        default: throw Unexpected(outcome: "\(outcome)")
         }
-        await router.send(.sending(OutgoingMessage(
+        let sent = await router.send(.sending(OutgoingMessage(
             chatID: chat, senderID: user.id,
             body: "Welcome to Parlor, \(person.displayName)! I am Parlor Bot. Write me anything: I read it, and I answer.",
             token: "bot-welcome-\(person.id)", createdAt: clock.now
         )))
+        guard case .sent = sent else { throw Unexpected(outcome: "\(sent)") }
     }
 
-    private func answer(_ message: Message, router: any EventSink) async {
-        guard await isMember(user.id, of: message.chatID, in: store) else { return }
-        try? await Task.sleep(for: readDelay)
-        guard case .userRead = await router.send(.userReads(ReadReport(chatID: message.chatID, readerID: user.id, upTo: message.id))) else {
-            return
-        }
-        try? await Task.sleep(for: replyDelay)
-        await router.send(.sending(OutgoingMessage(
+    private func answer(_ message: Message, router: any EventSink) async throws {
+        guard try await isMember(user.id, of: message.chatID, in: store) else { return }
+        try await Task.sleep(for: readDelay)
+        let read = await router.send(.userReads(ReadReport(chatID: message.chatID, readerID: user.id, upTo: message.id)))
+        // The mark did not move (a later message was read first, or this one is gone): nothing to answer.
+        guard case .userRead = read else { return }
+        try await Task.sleep(for: replyDelay)
+        let sent = await router.send(.sending(OutgoingMessage(
             chatID: message.chatID, senderID: user.id, body: Self.reply(to: message.body), replyTo: message.id,
             token: "bot-reply-\(message.id)", createdAt: clock.now
         )))
+        guard case .sent = sent else { throw Unexpected(outcome: "\(sent)") }
     }
 
     /// What the bot says back: a greeting to a greeting, otherwise what it understood.

@@ -239,10 +239,11 @@ struct Serve: AsyncParsableCommand {
             logger.critical("templates do not compile:\n\(error.description)")
             throw ExitCode(78)
         }
+        let bot: ParlorBot
         do {
-            _ = try await ParlorBot.start(
+            bot = try await ParlorBot.start(
                 router: app.events, store: store, clock: clock,
-                readDelay: .milliseconds(Int64(botReadDelay * 1000)), replyDelay: .milliseconds(Int64(botReplyDelay * 1000))
+                readDelay: .milliseconds(Int64(botReadDelay * 1000)), replyDelay: .milliseconds(Int64(botReplyDelay * 1000)), logger: logger
             )
         } catch {
             logger.critical("Parlor Bot could not start", metadata: ["error": "\(error)"])
@@ -268,10 +269,14 @@ struct Serve: AsyncParsableCommand {
             server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)), drainDelay: .milliseconds(Int64(drainDelay * 1000)),
             startDraining: { app.startDraining() }
         )
-        // Stopped in reverse order: the HTTP front first (no new events), the poller, the event log, then the live pages.
+        // Stopped in reverse order: the HTTP front first (no new events), the poller, Parlor Bot, the media upkeep, the
+        // event log, then the live pages.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: LiveUpdatesService(app: app))]
         if let eventLog = stores.eventLog { services.append(.init(service: EventLogService(bus: eventLog))) }
-        services += [.init(service: MediaService(app: app)), .init(service: FeedService(poller: poller)), .init(service: service)]
+        services += [
+            .init(service: MediaService(app: app)), .init(service: BotService(bot: bot)), .init(service: FeedService(poller: poller)),
+            .init(service: service),
+        ]
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services,

@@ -26,13 +26,15 @@ import Testing
     func aFeedIsFollowedLiveOnTheFeedsScreenAndPostsInOrder(_ backend: Backend) async throws {
         let world = try await ChatWorld(backend)
         let bot = try await ParlorBot.start(router: world.events, store: world.store, clock: world.clock, readDelay: .zero, replyDelay: .zero)
+        let botWork = Task { await bot.run() }
+        defer { botWork.cancel() }
         guard case .created(let chat) = await world.router.send(.creating(creator: world.ana.id, contactHandle: bot.user.handle)) else {
             Issue.record("no chat with the bot"); return
         }
         let fetcher = InMemoryFeedFetcher([Self.url: [.feed(Self.rss([("1", "Old"), ("2", "Newest")]))]])
         let account = try await FeedPoller.account(router: world.events, store: world.store)
         let poller = FeedPoller(
-            sink: world.events, store: world.store as! any FeedStore, checker: FeedChecker(fetcher: fetcher), clock: world.clock,
+            sink: world.events, store: world.store, checker: FeedChecker(fetcher: fetcher), clock: world.clock,
             author: account.id, postLimit: 2
         )
         world.events.addObserver(poller)
@@ -73,7 +75,7 @@ import Testing
         #expect(titles == ["Newest", "A", "B", "C"])
 
         // Parlor Bot, a member of this chat, neither reads nor answers what the feed posts.
-        try await Task.sleep(for: .milliseconds(100))
+        await bot.settled()
         let stored = try await world.store.messages(in: chat.id, before: nil, limit: 20).messages
         #expect(stored.allSatisfy { $0.senderID == account.id })
         #expect(try await world.store.membership(chat.id, bot.user.id)?.lastRead == nil)
@@ -85,7 +87,7 @@ import Testing
         let fetcher = InMemoryFeedFetcher([Self.url: [.failure(.status(500, retryAfter: nil))]])
         let account = try await FeedPoller.account(router: world.events, store: world.store)
         let poller = FeedPoller(
-            sink: world.events, store: world.store as! any FeedStore, checker: FeedChecker(fetcher: fetcher), clock: world.clock, author: account.id
+            sink: world.events, store: world.store, checker: FeedChecker(fetcher: fetcher), clock: world.clock, author: account.id
         )
         let screen = RecordingListener()
         _ = try await world.handler.register(screen, for: PageSubscription(viewer: world.ben.id, feedsOf: chat.id))

@@ -4,27 +4,22 @@ import ParlorDomain
 import ParlorEvents
 import Testing
 
-/// Parlor Bot talks through the same events as a person.
+/// Parlor Bot talks through the same events as a person. Tests await the work it took on (``ParlorBot/handled(_:)``)
+/// rather than sleep.
 @Suite struct ParlorBotTests {
-    /// Polls `condition` every 10 ms for at most 5 s.
-    func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<500 {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return false
-    }
-
     @Test(arguments: Backend.allCases)
     func theBotGreetsANewcomerReadsTheirMessageAndAnswers(_ backend: Backend) async throws {
         let world = try await ChatWorld(backend)
         let bot = try await ParlorBot.start(router: world.events, store: world.store, clock: world.clock, readDelay: .zero, replyDelay: .zero)
+        let botWork = Task { await bot.run() }
+        defer { botWork.cancel() }
         #expect(bot.user.handle == "parlor" && bot.user.isBot)
 
         guard case .signedUp(let dmitri) = await world.router.send(.signingUp(NewUser(handle: "dmitri", displayName: "Dmitri Volkov"))) else {
             Issue.record("sign-up failed"); return
         }
-        #expect(try await eventually { try await world.store.chatList(for: dmitri.id).first?.lastMessage?.senderID == bot.user.id })
+        await bot.handled(1)
+        #expect(try await world.store.chatList(for: dmitri.id).first?.lastMessage?.senderID == bot.user.id)
         let chat = try #require(try await world.store.chatList(for: dmitri.id).first)
         #expect(chat.contact.displayName == "Parlor Bot")
         #expect(chat.lastMessage?.body.hasPrefix("Welcome to Parlor, Dmitri Volkov!") == true)
@@ -34,22 +29,46 @@ import Testing
         let (page, _) = try await world.page(dmitri, open: botChat)
         page.clear()
         let hello = try await world.send(botChat, dmitri, "hello bot")
-        #expect(try await eventually { try await world.store.chatList(for: dmitri.id).first?.lastMessage?.replyTo == hello.id })
+        await bot.handled(2)
+        #expect(try await world.store.chatList(for: dmitri.id).first?.lastMessage?.replyTo == hello.id)
         let answer = try #require(try await world.store.chatList(for: dmitri.id).first?.lastMessage)
         #expect(answer.senderID == bot.user.id && answer.body == "Hello! Nice to hear from you.")
         #expect(try await world.store.membership(chat.chatID, bot.user.id)?.lastRead == hello.id)
-        #expect(try await eventually { page.fragments.compactMap(\.messageCell).contains { $0.domID == "message-\(answer.id)" } })
+        await world.handler.settled()
+        #expect(page.fragments.compactMap(\.messageCell).contains { $0.domID == "message-\(answer.id)" })
         #expect(page.fragments.compactMap(\.messageCell).contains { $0.domID == "message-\(hello.id)" && $0.delivery?.label == "Read" })
     }
 
     @Test func theBotStaysOutOfOtherPeoplesChatsAndIsStartedOnce() async throws {
         let world = try await ChatWorld()
         let bot = try await ParlorBot.start(router: world.events, store: world.store, clock: world.clock, readDelay: .zero, replyDelay: .zero)
+        let botWork = Task { await bot.run() }
+        defer { botWork.cancel() }
         let again = try await ParlorBot.start(router: EventRouter(store: world.store, bus: InProcessEventBus(), clock: world.clock), store: world.store, clock: world.clock)
         #expect(again.user == bot.user)
         let chat = try await world.chat(world.ana, world.ben)
         let message = try await world.send(chat, world.ana, "hello Ben")
-        try await Task.sleep(for: .milliseconds(200))
+        await bot.handled(1)
         #expect(try await world.store.messages(in: chat.id, before: nil, limit: 10).messages == [message])
+        #expect(bot.failures == 0, "staying out is not a failure")
+    }
+
+    @Test func whatTheRouterRefusesTheBotIsLoggedAndCountedNotDropped() async throws {
+        let world = try await ChatWorld()
+        let bot = try await ParlorBot.start(router: world.events, store: world.store, clock: world.clock, readDelay: .zero, replyDelay: .zero)
+        let botWork = Task { await bot.run() }
+        defer { botWork.cancel() }
+        let chat = try await world.chat(world.ana, world.ben)
+        // A message in a chat the bot is not in (no such chat at all): it stays out, and nothing failed.
+        let ghost = Message(id: MessageID(999_999), chatID: ChatID(424_242), senderID: world.ana.id, body: "hello?", createdAt: world.clock.now)
+        bot.observe(.message(.sent(ghost, token: "t")), router: world.events)
+        await bot.settled()
+        #expect(bot.failures == 0, "no such chat: the bot is in no chat of that id, nothing failed")
+        // A welcome for someone the router cannot make a chat with (no such handle) fails visibly.
+        let nobody = User(id: UserID(777_777), handle: "nobody", displayName: "Nobody")
+        bot.observe(.user(.signedUp(nobody)), router: world.events)
+        await bot.settled()
+        #expect(bot.failures == 1)
+        #expect(try await world.store.messages(in: chat.id, before: nil, limit: 10).messages.isEmpty)
     }
 }

@@ -22,6 +22,9 @@ final class RunningParlor {
     let server: HTTPServer
     /// The live pages, run as `parlor serve` runs them, for as long as this Parlor lives.
     private let liveUpdates: Task<Void, Never>
+    /// Parlor Bot at work, as `parlor serve` runs it.
+    private let botWork: Task<Void, Never>
+    let bot: ParlorBot
     var port: UInt16 { server.port ?? 0 }
 
     init(
@@ -47,7 +50,9 @@ final class RunningParlor {
         let app = try await ParlorApp(configuration: configuration, store: store, images: images, clock: clock, metrics: metrics, signInFailures: signInFailures, logger: logger)
         self.app = app
         liveUpdates = Task { await app.runLiveUpdates() }
-        _ = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)
+        let bot = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)
+        self.bot = bot
+        botWork = Task { await bot.run() }
         var server = ServerConfiguration()
         server.host = "127.0.0.1"
         server.port = 0
@@ -62,6 +67,7 @@ final class RunningParlor {
     /// Stops the server; the folder stays for a restart on the same file.
     func stop() async {
         await server.shutdown(gracePeriod: .seconds(2))
+        botWork.cancel()
         liveUpdates.cancel()
     }
 

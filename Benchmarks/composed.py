@@ -2,12 +2,14 @@
 """The paths a person feels, measured whole: the real `parlor serve` (release) on a real SQLite file filled
 through the app, against a baseline measured in the same run.
 
-usage: python3 Benchmarks/composed.py page [--rounds 3] [--seconds 10] [--connections 32]
+usage: python3 Benchmarks/composed.py page [--rounds 3] [--seconds 10] [--connections 32] [--no-cache] [--screen chats]
        python3 Benchmarks/composed.py send [--seconds 10] [--connections 64]
 
 page: GET /chats/{id} signed in (50 chats in the list, a conversation of 50 messages open), with wrk, side by
       side with the C libmicrohttpd baseline (baseline/static.c) serving the same bytes; rounds interleaved.
-      Prints requests/s, the ratio to C, and server CPU microseconds per request for both.
+      Prints requests/s, the ratio to C, and server CPU microseconds per request for both. --no-cache: the page
+      cache off, so every page is read from the store and built (as after any change), for /chats (50 chats)
+      and the conversation; --screen chats: the chat list alone.
 send: POST /chats/{id}/messages as the page script sends them, from N connections, while both members' pages
       stream; against the store's own acknowledged rate (parlor-store-bench --sends) measured in the same run.
       Prints sends/s, the ratio, the POST p50/p99, and checks that every page got every send once and in order.
@@ -153,36 +155,42 @@ def wrk(port, path, cookie, seconds, connections):
     return rps, requests, int(non2xx.group(1)) if non2xx else 0, p99
 
 
-def page_benchmark(rounds, seconds, connections):
+def page_benchmark(rounds, seconds, connections, no_cache=False, screens=("conversation",)):
+    """Each screen against C serving its bytes, rounds interleaved. `no_cache`: Parlor runs with
+    --page-cache-megabytes 0, so every page is read from the store, built and rendered, as after a change."""
     folder = tempfile.mkdtemp(prefix="parlor-page-bench-")
+    extra = ["--log-level", "info"] + (["--page-cache-megabytes", "0"] if no_cache else [])
     try:
-        with start_parlor(18280, folder, ["--log-level", "info"]) as parlor:
+        with start_parlor(18280, folder, extra) as parlor:
             viewer, chat = fill(18280)
-            status, _, page = viewer.request("GET", chat)
-            assert status == 200, status
-            body_file = os.path.join(OUT, "chat-page.html")
-            with open(body_file, "w") as f:
-                f.write(page)
             cookie = "; ".join(f"{k}={v}" for k, v in viewer.cookies.items())
-            print(f"\npage: GET {chat} signed in, {len(page.encode())} bytes, wrk -t2 -c{connections}, {seconds}s x {rounds} rounds")
-            with Server("C", 18281, [os.path.join(OUT, "static"), "epoll2", "18281", body_file]) as c_server:
-                results = {"C libmicrohttpd, same bytes": [], "Parlor, real page": []}
-                for _ in range(rounds):
-                    for name, server, path in (("C libmicrohttpd, same bytes", c_server, "/"), ("Parlor, real page", parlor, chat)):
-                        before = cpu_seconds(server.process.pid)
-                        rps, requests, non2xx, p99 = wrk(server.port, path, cookie, seconds, connections)
-                        cpu = cpu_seconds(server.process.pid) - before
-                        if non2xx:
-                            raise SystemExit(f"{name}: {non2xx} answers were not 2xx")
-                        results[name].append((rps, cpu * 1e6 / max(requests, 1), p99))
-            base = statistics.median(r[0] for r in results["C libmicrohttpd, same bytes"])
-            print(f"{'server':32} {'req/s (median)':>15} {'ratio':>7} {'CPU µs/req':>11}  p99 per round")
-            for name, rows in results.items():
-                rps = statistics.median(r[0] for r in rows)
-                cpu = statistics.median(r[1] for r in rows)
-                print(f"{name:32} {rps:15,.0f} {rps / base:7.3f} {cpu:11.1f}  {' '.join(r[2] for r in rows)}")
-            with open(os.path.join(OUT, "page.json"), "w") as f:
-                json.dump(results, f, indent=1)
+            for screen in screens:
+                path = chat if screen == "conversation" else "/chats"
+                status, _, page = viewer.request("GET", path)
+                assert status == 200, status
+                body_file = os.path.join(OUT, f"{screen}-page.html")
+                with open(body_file, "w") as f:
+                    f.write(page)
+                cache = "page cache off: built from the store each time" if no_cache else "page cache on"
+                print(f"\npage ({screen}): GET {path} signed in, {len(page.encode())} bytes, {cache}, wrk -t2 -c{connections}, {seconds}s x {rounds} rounds")
+                with Server("C", 18281, [os.path.join(OUT, "static"), "epoll2", "18281", body_file]) as c_server:
+                    results = {"C libmicrohttpd, same bytes": [], "Parlor, real page": []}
+                    for _ in range(rounds):
+                        for name, server, target in (("C libmicrohttpd, same bytes", c_server, "/"), ("Parlor, real page", parlor, path)):
+                            before = cpu_seconds(server.process.pid)
+                            rps, requests, non2xx, p99 = wrk(server.port, target, cookie, seconds, connections)
+                            cpu = cpu_seconds(server.process.pid) - before
+                            if non2xx:
+                                raise SystemExit(f"{name}: {non2xx} answers were not 2xx")
+                            results[name].append((rps, cpu * 1e6 / max(requests, 1), p99))
+                base = statistics.median(r[0] for r in results["C libmicrohttpd, same bytes"])
+                print(f"{'server':32} {'req/s (median)':>15} {'ratio':>7} {'CPU µs/req':>11}  p99 per round")
+                for name, rows in results.items():
+                    rps = statistics.median(r[0] for r in rows)
+                    cpu = statistics.median(r[1] for r in rows)
+                    print(f"{name:32} {rps:15,.0f} {rps / base:7.3f} {cpu:11.1f}  {' '.join(r[2] for r in rows)}")
+                with open(os.path.join(OUT, f"page-{screen}{'-no-cache' if no_cache else ''}.json"), "w") as f:
+                    json.dump(results, f, indent=1)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -493,10 +501,14 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=None)
+    parser.add_argument("--no-cache", action="store_true", help="page: the page cache off, every page built from the store")
+    parser.add_argument("--screen", action="append", choices=["conversation", "chats"],
+                        help="page: which screens (repeatable; default the conversation, with --no-cache both)")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
     if args.which == "page":
-        page_benchmark(args.rounds, args.seconds, args.connections or 32)
+        screens = args.screen or (["chats", "conversation"] if args.no_cache else ["conversation"])
+        page_benchmark(args.rounds, args.seconds, args.connections or 32, no_cache=args.no_cache, screens=screens)
     elif args.which == "photos":
         photos_benchmark(args.rounds if args.rounds != 3 else 5)
     else:

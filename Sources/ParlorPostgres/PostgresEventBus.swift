@@ -41,6 +41,10 @@ public final class PostgresEventBus: EventBus {
     private let reading = Atomic<Bool>(false)
     /// Whether the last read of the log failed: its error is logged once, not at every poll.
     private let readFailing = Atomic<Bool>(false)
+    /// Reads of the log that ended without an error: what a test awaits ("a few more reads, and nothing came
+    /// twice") instead of sleeping.
+    private let reads = Atomic<Int>(0)
+    public var completedReads: Int { reads.load(ordering: .acquiring) }
     /// When the log was last read without an error (seconds of the monotonic clock), for readiness.
     private let lastRead = Mutex<ContinuousClock.Instant?>(nil)
     private let batch = 500
@@ -200,6 +204,7 @@ public final class PostgresEventBus: EventBus {
                 if rows.count < batch { break }
             }
             cursor.withLock { $0 = position }
+            reads.add(1, ordering: .releasing)
             if readFailing.exchange(false, ordering: .relaxed) { logger.notice("the event log is read again") }
         } catch {
             if !readFailing.exchange(true, ordering: .relaxed) {

@@ -105,7 +105,11 @@ import Testing
             #expect(sent.count == 40, "each send once")
             #expect(Set(sent.map(\.body)).count == 40)
         }
-        try await Task.sleep(for: .milliseconds(600))  // a few more polls: nothing may come twice
+        // A few more reads of the log on each: nothing may come twice.
+        for instance in [first, second] {
+            let reads = instance.bus.completedReads
+            try await Self.eventually("three more reads") { instance.bus.completedReads >= reads + 3 }
+        }
         // The same events in the same order; their values are read when each instance applies them (an edit
         // may come between), so they are compared by kind and id.
         #expect(first.events.map(Self.id) == second.events.map(Self.id), "the same events in the same order")
@@ -181,7 +185,8 @@ import Testing
         #expect(ids.count == 6, "users, chat, early, the late edit (uncommitted, seen by its own transaction), after")
         // "after" is visible and its id is larger than the open transaction's: a cursor on ids alone would
         // pass the late one by.
-        try await Task.sleep(for: .milliseconds(600))
+        let readsBefore = instance.bus.completedReads
+        try await Self.eventually("three more reads") { instance.bus.completedReads >= readsBefore + 3 }
         #expect(instance.sent.count == 1, "held back behind the open transaction")
         try await connection.query("COMMIT", logger: logger)
         await database.notify()
@@ -190,7 +195,8 @@ import Testing
         try await Self.eventually("the late edit and the later send") { instance.events.count == 6 }
         let kinds = instance.events.map(\.kind)
         #expect(kinds.suffix(2) == ["message.edited", "message.sent"], "in transaction order")
-        try await Task.sleep(for: .milliseconds(600))
+        let readsAfter = instance.bus.completedReads
+        try await Self.eventually("three more reads") { instance.bus.completedReads >= readsAfter + 3 }
         #expect(instance.events.count == 6, "nothing twice")
     }
 

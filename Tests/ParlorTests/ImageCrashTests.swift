@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTestSupport
+import Synchronization
 import Testing
 
 /// `parlor serve` killed while people upload photos: every image it recorded has its files afterwards.
@@ -22,6 +23,8 @@ import Testing
         // Each uploads again and again until the server is gone.
         let port = first.port
         let browsers = people
+        // Counted as they are answered, so the kill comes once several are stored, with more on the way.
+        let storedSoFar = StoredCount()
         let uploads = Task {
             await withTaskGroup(of: Int.self) { group in
                 for (cookies, csrf) in browsers {
@@ -34,7 +37,10 @@ import Testing
                             guard let response = try? await browser.postFile(
                                 "/settings/avatar", field: "avatar", filename: "face.jpg", contentType: "image/jpeg", bytes: Self.photo
                             ) else { break }
-                            if response.status == 303 { stored += 1 }
+                            if response.status == 303 {
+                                stored += 1
+                                storedSoFar.value.add(1, ordering: .relaxed)
+                            }
                         }
                         return stored
                     }
@@ -42,7 +48,7 @@ import Testing
                 return await group.reduce(0, +)
             }
         }
-        try await Task.sleep(for: .milliseconds(1_500))
+        #expect(await eventually(within: 60) { storedSoFar.value.load(ordering: .relaxed) >= 6 }, "several stored before the kill")
         _ = try await first.terminate(with: SIGKILL)
         let stored = await uploads.value
         #expect(stored > 0, "photos were stored before the kill")
@@ -81,6 +87,8 @@ import Testing
         try await ben.get(chat)
         let port = first.port
         let senders = [(ana.cookies, ana.csrf), (ben.cookies, ben.csrf)]
+        // Counted as they are answered, so the kill comes once several are stored, with more on the way.
+        let storedSoFar = StoredCount()
         let uploads = Task {
             await withTaskGroup(of: Int.self) { group in
                 for (index, (cookies, csrf)) in senders.enumerated() {
@@ -94,7 +102,10 @@ import Testing
                                 chat + "/messages", field: "photo", filename: "trip.jpg", contentType: "image/jpeg", bytes: Self.photo,
                                 fields: [("body", "Photo \(number)"), ("token", "crash-\(index)-\(number)")]
                             ) else { break }
-                            if response.status == 303 { stored += 1 }
+                            if response.status == 303 {
+                                stored += 1
+                                storedSoFar.value.add(1, ordering: .relaxed)
+                            }
                         }
                         return stored
                     }
@@ -102,7 +113,7 @@ import Testing
                 return await group.reduce(0, +)
             }
         }
-        try await Task.sleep(for: .milliseconds(1_500))
+        #expect(await eventually(within: 60) { storedSoFar.value.load(ordering: .relaxed) >= 6 }, "several stored before the kill")
         _ = try await first.terminate(with: SIGKILL)
         #expect(await uploads.value > 0, "photos were sent before the kill")
 
@@ -131,4 +142,9 @@ import Testing
         #expect(left.count <= 2, "at most one upload per sender left without its message: \(left)")
         _ = try await second.terminate()
     }
+}
+
+/// How many uploads the server has answered as stored, across the uploading tasks.
+final class StoredCount: Sendable {
+    let value = Atomic<Int>(0)
 }

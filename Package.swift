@@ -68,7 +68,7 @@ let package = Package(
         // batching queue of the stores' group commits.
         .target(name: "BoundedWork"),
         // The image service on libvips: accepted by their bytes, bounded by their headers, stripped, resized.
-        .target(name: "ParlorImages", dependencies: ["CVips", "ParlorDomain", "BoundedWork"]),
+        .target(name: "ParlorImages", dependencies: ["CVips", "ParlorDomain", "BoundedWork", .product(name: "Logging", package: "swift-log")]),
         // A growable byte buffer shared by the renderer and the HTTP front; no dependencies.
         .target(name: "ByteOutput"),
         // Server-Sent Events in wire format and the ring that holds each once: what the live pages encode an
@@ -126,7 +126,7 @@ let package = Package(
         .target(
             name: "ParlorWeb",
             dependencies: [
-                "MicroHTTP", "ServerSentEvents", "CSodium", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorViews",
+                "MicroHTTP", "ServerSentEvents", "CSodium", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorViews", "ParlorImages",
                 "ParlorTemplates", "ByteOutput", "BoundedWork",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -196,7 +196,7 @@ let package = Package(
         .testTarget(
             name: "ParlorWebTests",
             dependencies: [
-                "ParlorWeb", "MicroHTTP", "ServerSentEvents", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorStorage", "ParlorBots",
+                "ParlorWeb", "MicroHTTP", "ServerSentEvents", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorStorage", "ParlorBots", "ParlorImages",
                 "HTTPTestSupport",
                 "BoundedWork",
                 .product(name: "Logging", package: "swift-log"),

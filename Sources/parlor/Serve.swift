@@ -269,12 +269,12 @@ struct Serve: AsyncParsableCommand {
             server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)), drainDelay: .milliseconds(Int64(drainDelay * 1000)),
             startDraining: { app.startDraining() }
         )
-        // Stopped in reverse order: the HTTP front first (no new events), the poller, Parlor Bot, the media upkeep, the
-        // event log, then the live pages.
+        // Stopped in reverse order: the HTTP front first (no new events), the poller, Parlor Bot, the photos, the media
+        // upkeep, the event log, then the live pages.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: LiveUpdatesService(app: app))]
         if let eventLog = stores.eventLog { services.append(.init(service: EventLogService(bus: eventLog))) }
         services += [
-            .init(service: MediaService(app: app)), .init(service: BotService(bot: bot)), .init(service: FeedService(poller: poller)),
+            .init(service: MediaService(app: app)), .init(service: PhotoService(worker: app.photoWorker)), .init(service: BotService(bot: bot)), .init(service: FeedService(poller: poller)),
             .init(service: service),
         ]
         let group = ServiceGroup(

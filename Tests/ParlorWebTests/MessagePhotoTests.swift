@@ -207,7 +207,7 @@ import Testing
         try FileManager.default.removeItem(atPath: first.folder.appendingPathComponent("media/originals/" + originals[1].original).path)
 
         let second = try await RunningParlor(folder: first.folder)
-        await second.app.resumePhotos()
+        await second.app.photoWorker.settled()
         let after = try await Self.messages(second, in: chat)
         #expect(after.map { $0.photo?.state } == [.ready, .failed])
         #expect(after.map(\.body) == ["Kept", "Lost"])

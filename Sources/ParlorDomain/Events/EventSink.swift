@@ -31,6 +31,7 @@ extension EventSink {
 /// Code outside the core that reacts to what happened (the chatbot, a feed). It is told every event the
 /// router applied, and answers only by sending new events to the sink.
 public protocol EventObserver: Sendable {
-    /// Must return promptly; longer work (a pause before answering) runs in a task of its own.
+    /// Must return promptly: longer work (a pause before answering) is queued for the observer's own service
+    /// (Parlor Bot's `run()`), never left to a task nobody awaits.
     func observe(_ event: DomainEvent, router: any EventSink)
 }

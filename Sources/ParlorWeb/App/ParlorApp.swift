@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import MicroHTTP
 import ParlorDomain
+import ParlorImages
 import ParlorEvents
 import ParlorLive
 import ParlorTemplates
@@ -46,6 +47,8 @@ public final class ParlorApp: Sendable {
     let pageCache: PageCache
     /// Photos accepted and still being processed.
     let photoSlots: PhotoSlots
+    /// Makes the versions of messages' photos after the request; run it (``PhotoWorker/run()``) while serving.
+    public let photoWorker: PhotoWorker
     /// What Parlor counts; `/metrics` answers it.
     public let metrics: ParlorMetrics
     /// Set once shutdown begins: `/readyz` answers 503 so a proxy stops sending new work here.
@@ -78,7 +81,7 @@ public final class ParlorApp: Sendable {
         paths = Paths(basePath: configuration.basePath)
         self.store = store
         self.images = images
-        media = MediaFolder(path: configuration.mediaFolder)
+        media = MediaFolder(path: configuration.mediaFolder, contentHash: { Sodium.hash(bytes: $0) })
         // The live pages may read through a store of their own (the same data on other connections), so a crowd
         // of requests never queues the fan-out behind its reads.
         self.eventRing = eventRing
@@ -107,6 +110,9 @@ public final class ParlorApp: Sendable {
         accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)
         decoyHash = try await passwords.hashed("parlor-decoy-password")
         photoSlots = PhotoSlots(limit: configuration.photosInProgress)
+        photoWorker = PhotoWorker(
+            images: images, media: media, store: store, events: events, logger: logger, queueLimit: max(1, configuration.photosInProgress)
+        )
     }
 
     /// Shutdown has begun: `/readyz` answers 503 from now on.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlorDomain
+import ParlorImages
 
 /// Feeds' icons made into avatars by the same image service as people's faces: known by their bytes,
 /// checked by their header, squared and shrunk, written to the media folder by hash.

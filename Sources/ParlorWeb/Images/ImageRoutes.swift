@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTP
 import ParlorDomain
+import ParlorImages
 import ParlorViews
 
 /// `/images/{id}/{version}`, to the people who may see the image, and the photo a person sets in Settings.

@@ -24,6 +24,8 @@ final class RunningParlor {
     private let liveUpdates: Task<Void, Never>
     /// Parlor Bot at work, as `parlor serve` runs it.
     private let botWork: Task<Void, Never>
+    /// The photo worker, as `parlor serve` runs it.
+    private let photoWork: Task<Void, Never>
     let bot: ParlorBot
     var port: UInt16 { server.port ?? 0 }
 
@@ -50,6 +52,7 @@ final class RunningParlor {
         let app = try await ParlorApp(configuration: configuration, store: store, images: images, clock: clock, metrics: metrics, signInFailures: signInFailures, logger: logger)
         self.app = app
         liveUpdates = Task { await app.runLiveUpdates() }
+        photoWork = Task { await app.photoWorker.run() }
         let bot = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)
         self.bot = bot
         botWork = Task { await bot.run() }
@@ -68,6 +71,7 @@ final class RunningParlor {
     func stop() async {
         await server.shutdown(gracePeriod: .seconds(2))
         botWork.cancel()
+        photoWork.cancel()
         liveUpdates.cancel()
     }
 

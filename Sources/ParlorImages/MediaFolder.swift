@@ -4,17 +4,24 @@ import ParlorDomain
 import Glibc
 #endif
 
-/// Image files, named by the BLAKE2b of their bytes ("3f/3fa4…c2.webp"), so a file is written once
-/// however many images share it, and never changes. A file is written under a temporary name, flushed,
+/// Image files, named by a hash of their bytes ("3f/3fa4…c2.webp": Parlor gives BLAKE2b-256), so a file is
+/// written once however many images share it, and never changes. A file is written under a temporary name, flushed,
 /// renamed, and its folder flushed: a crash or a power loss leaves no half file under a real name. Files
 /// are written before the row that names them, so a row never points at nothing.
-struct MediaFolder: Sendable {
-    let path: String
+public struct MediaFolder: Sendable {
+    public let path: String
+    /// The name of a file with these bytes: lower-case hex, at least two characters.
+    let contentHash: @Sendable ([UInt8]) -> String
+
+    public init(path: String, contentHash: @escaping @Sendable ([UInt8]) -> String) {
+        self.path = path
+        self.contentHash = contentHash
+    }
 
     /// Writes each version's bytes and answers what the store records of them.
-    func store(_ versions: [ImageVersion]) throws -> [StoredImageVersion] {
+    public func store(_ versions: [ImageVersion]) throws -> [StoredImageVersion] {
         try versions.map { version in
-            let hash = Sodium.hash(bytes: version.bytes)
+            let hash = contentHash(version.bytes)
             try write(version.bytes, to: file(hash: hash, format: version.format))
             return StoredImageVersion(
                 role: version.role, format: version.format, width: version.width, height: version.height, hash: hash, byteCount: version.bytes.count
@@ -25,7 +32,7 @@ struct MediaFolder: Sendable {
     /// Removes files no image row names (and temporary ones): what a crash between writing the files and
     /// recording the image left behind. Only files older than `grace`, so an upload still on its way to
     /// its row (in this or another instance) keeps its files. Answers how many went.
-    func sweep(keeping hashes: Set<String>, now: Date, grace: TimeInterval = 600) -> Int {
+    public func sweep(keeping hashes: Set<String>, now: Date, grace: TimeInterval = 600) -> Int {
         let manager = FileManager.default
         guard let folders = try? manager.contentsOfDirectory(atPath: path) else { return 0 }
         var removed = 0
@@ -51,11 +58,11 @@ struct MediaFolder: Sendable {
 
     /// Uploads of photos still to process, under names Parlor chose ("<uuid>.jpg"); each is removed once its
     /// photo is ready or has failed.
-    var originals: String { path + "/originals" }
+    public var originals: String { path + "/originals" }
 
     /// Moves an upload into ``originals`` (renamed when on the same file system, copied otherwise), flushed
     /// to disk with its folder before the row that names it is written. Answers its name there.
-    func keepOriginal(upload: String, format: ImageFormat) throws -> String {
+    public func keepOriginal(upload: String, format: ImageFormat) throws -> String {
         try FileManager.default.createDirectory(atPath: originals, withIntermediateDirectories: true)
         let name = UUID().uuidString.lowercased() + "." + format.fileExtension
         let target = originals + "/" + name
@@ -76,24 +83,24 @@ struct MediaFolder: Sendable {
     }
 
     /// The path of an original, when `name` is one Parlor gives (no folder in it, not hidden).
-    func original(_ name: String) -> String? {
+    public func original(_ name: String) -> String? {
         guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/"), name.utf8.count <= 64 else { return nil }
         return originals + "/" + name
     }
 
-    func removeOriginal(_ name: String) {
+    public func removeOriginal(_ name: String) {
         if let path = original(name) { unlink(path) }
     }
 
     /// Removes originals no pending photo names, once older than `grace`: an upload whose message was
     /// never stored, or was deleted before its photo was processed.
-    func sweepOriginals(keeping names: Set<String>, now: Date, grace: TimeInterval = 600) -> Int {
+    public func sweepOriginals(keeping names: Set<String>, now: Date, grace: TimeInterval = 600) -> Int {
         let unnamed = ((try? FileManager.default.contentsOfDirectory(atPath: originals)) ?? []).filter { !names.contains($0) }
         return unnamed.filter { Self.removeIfOlder(than: grace, originals + "/" + $0, now: now) }.count
     }
 
     /// Where a version's file is; the hash is checked to be what this folder writes (64 hex digits).
-    func file(hash: String, format: ImageFormat) throws -> String {
+    public func file(hash: String, format: ImageFormat) throws -> String {
         guard hash.utf8.count == 64, hash.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
             throw MediaError.badName
         }
@@ -141,7 +148,8 @@ struct MediaFolder: Sendable {
 }
 
 extension ImageFormat {
-    var fileExtension: String {
+    /// The extension of its files ("webp").
+    public var fileExtension: String {
         switch self {
         case .jpeg: "jpg"
         case .png: "png"

@@ -1,0 +1,46 @@
+import Foundation
+import HTTPTestSupport
+import ParlorDomain
+import ParlorImages
+import Synchronization
+import Testing
+
+/// The photo worker, a service of its own: a busy image service is waited out with growing pauses, and a
+/// test awaits the worker instead of sleeping.
+@Suite struct PhotoWorkerTests {
+    /// Answers "busy" the first `busyTimes` times it is asked to process, then as the in-memory service does.
+    final class BusyAtFirst: ImageService {
+        let inner = InMemoryImageService()
+        let busyTimes: Int
+        let asked = Atomic<Int>(0)
+
+        init(busyTimes: Int) { self.busyTimes = busyTimes }
+
+        func inspect(file path: String) async throws(ImageRefusal) -> ImageHeader { try await inner.inspect(file: path) }
+
+        func process(file path: String, for purpose: ImagePurpose) async throws(ImageRefusal) -> ProcessedImage {
+            if asked.add(1, ordering: .relaxed).newValue <= busyTimes { throw .busy }
+            return try await inner.process(file: path, for: purpose)
+        }
+    }
+
+    @Test func aPhotoWaitsOutABusyImageServiceThenIsReady() async throws {
+        let images = BusyAtFirst(busyTimes: 3)
+        try await RunningParlor.with(images: images) { parlor in
+            let (ana, _, chat) = try await ConversationTests.anaAndBen(parlor)
+            #expect(try await MessagePhotoTests.sendPhoto(ana, in: chat, text: "Patience").status == 303)
+            await parlor.app.photoWorker.settled()
+            #expect(try await MessagePhotoTests.messages(parlor, in: chat).last?.photo?.state == .ready)
+            #expect(images.asked.load(ordering: .relaxed) == 4, "three busy answers, then processed")
+            #expect(MessagePhotoTests.originals(parlor).isEmpty)
+        }
+    }
+
+    @Test func pausesGrowAndEndWithinAMinute() {
+        let pauses = PhotoWorkerBackoff.pauses
+        #expect(pauses.first == .milliseconds(50) && pauses.dropFirst().first == .milliseconds(100))
+        #expect(pauses.max() == .seconds(2))
+        let total = pauses.reduce(Duration.zero, +)
+        #expect(total >= .seconds(60) && total < .seconds(62))
+    }
+}

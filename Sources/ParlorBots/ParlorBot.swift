@@ -30,6 +30,9 @@ public final class ParlorBot: EventObserver, Sendable {
     private let progress = Mutex(Progress())
     /// Work that went wrong (the store could not say who is in a chat, the router refused what the bot sent).
     public var failures: Int { progress.withLock { $0.failures } }
+    /// Pieces of work taken on, and done (failed ones included): equal when the bot has nothing left to do.
+    public var taken: Int { progress.withLock { $0.taken } }
+    public var done: Int { progress.withLock { $0.doneInOrder + $0.doneAhead.count } }
 
     enum Work: Sendable {
         case welcome(User, router: any EventSink)

@@ -261,6 +261,11 @@ struct Serve: AsyncParsableCommand {
             logger.critical("the feeds' account could not be made", metadata: ["error": "\(error)"])
             throw ExitCode(74)
         }
+        // Operators and the tests that run the real process see how far the services have got.
+        app.metrics.addProgressGauge("parlor_bot_work_taken") { bot.taken }
+        app.metrics.addProgressGauge("parlor_bot_work_done") { bot.done }
+        app.metrics.addProgressGauge("parlor_bot_failures") { bot.failures }
+        app.metrics.addProgressGauge("parlor_feed_poller_rounds") { poller.rounds }
         let router = try app.makeRouter { router in
             if gallery { GalleryRoute.register(on: &router, templates: { app.currentTemplates }) }
         }

@@ -258,3 +258,12 @@ extension Sequence {
         return results
     }
 }
+
+/// The value of a metric without labels in a server's `/metrics` (Prometheus text), or nil when it has none.
+public func metricValue(_ name: String, port: UInt16) async throws -> Double? {
+    let text = try await RawClient(port: port).exchange("GET", "/metrics").text
+    for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
+        return Double(line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces))
+    }
+    return nil
+}

@@ -215,7 +215,9 @@ import Testing
         let paused = try await ana.get(feeds).text
         let requests = site.server.received.filter { $0.path == "/flaky.xml" }.count
         #expect(requests == 3)
-        try await Task.sleep(for: .seconds(2))
+        // Three more rounds of the poller (it counts them on /metrics), not a guess at the clock.
+        let rounds = try await metricValue("parlor_feed_poller_rounds", port: parlor.port) ?? 0
+        try await Self.eventually("three more rounds") { try await metricValue("parlor_feed_poller_rounds", port: parlor.port) ?? 0 >= rounds + 3 }
         #expect(site.server.received.filter { $0.path == "/flaky.xml" }.count == 3, "a paused feed is not fetched")
 
         // Retry now, once the feed is back: it loads and posts.

@@ -14,7 +14,10 @@ import Testing
         var started: [RunningParlor] = []
         for _ in 0..<count {
             let parlor = try RunningParlor(
-                arguments: ["--log-level", "notice", "--media", media, "--bot-read-delay", "0.05", "--bot-reply-delay", "0.05", "--database-connections", "4"],
+                arguments: [
+                    "--log-level", "notice", "--media", media, "--bot-read-delay", "0.05", "--bot-reply-delay", "0.05", "--database-connections", "4",
+                    "--metrics-address", "127.0.0.1",
+                ],
                 database: database
             )
             try await parlor.waitUntilListening()
@@ -116,7 +119,22 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(answers == "4")
-        try await Task.sleep(for: .seconds(1))
+        // Every instance's bot has done all it took on (each takes what its own instance applied): only then
+        // can nothing more come.
+        var takenInAll = 0.0
+        for parlor in parlors {
+            var (taken, done) = (0.0, -1.0)
+            let until = ContinuousClock.now + .seconds(20)
+            while done != taken, ContinuousClock.now < until {
+                taken = try await metricValue("parlor_bot_work_taken", port: parlor.port) ?? 0
+                done = try await metricValue("parlor_bot_work_done", port: parlor.port) ?? -1
+                if done != taken { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(done == taken, "the bot on port \(parlor.port) did all it took on: \(done) of \(taken)")
+            #expect(try await metricValue("parlor_bot_failures", port: parlor.port) == 0)
+            takenInAll += taken
+        }
+        #expect(takenInAll >= 4, "the welcome and the three messages, at least")
         #expect(try await TestPostgres.shared().sql(botMessages, database: name) == "4", "nothing answered twice")
         #expect(try await TestPostgres.shared().sql("SELECT count(*) FROM account WHERE handle IN ('parlor', 'parlor_feeds')", database: name) == "2",
                 "one bot account each, though three instances started")

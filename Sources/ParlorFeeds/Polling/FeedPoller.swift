@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlorDomain
+import Synchronization
 
 /// The feed poller: an event source like Parlor Bot. Each round it reads the subscriptions that are due,
 /// checks a few at a time, and sends each finding to the router as `FeedEvent.checking`, which stores
@@ -64,6 +65,11 @@ public final class FeedPoller: EventObserver {
         }
     }
 
+    /// Rounds ``run()`` has finished: what an operator's graph or a test waits on ("three more rounds and the
+    /// paused feed was not fetched") instead of the clock.
+    private let roundsDone = Atomic<Int>(0)
+    public var rounds: Int { roundsDone.load(ordering: .relaxed) }
+
     /// The most subscriptions one round takes.
     static let roundLimit = 64
 
@@ -74,6 +80,7 @@ public final class FeedPoller: EventObserver {
             // A full round may have left more due: look again at once.
             let checked = await pollOnce()
             guard !Task.isCancelled else { return }
+            roundsDone.add(1, ordering: .relaxed)
             if checked < Self.roundLimit { await wakeup.wait(for: round) }
         }
     }

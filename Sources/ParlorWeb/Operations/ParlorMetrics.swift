@@ -22,6 +22,7 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     /// Sign-ins and password changes refused because the throttle's shared store could not be read or written.
     let signInThrottleUnavailable: Counter
     let residentMemory: Gauge
+    private let progressGauges = Mutex<[(Gauge, @Sendable () -> Int)]>([])
     let openDescriptors: Gauge
     let fanOutDuration: CoreMetrics.Timer
     let fanOutEvents: Counter
@@ -178,7 +179,15 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     // MARK: The process, read when asked
 
     /// Brings the gauges read from the process up to date (before `/metrics` answers).
+    /// Adds a gauge read whenever `/metrics` is asked: how far a service the composition root runs has got
+    /// (Parlor Bot's work, the feed poller's rounds). Made once, here, like every other metric.
+    public func addProgressGauge(_ label: String, _ read: @escaping @Sendable () -> Int) {
+        let gauge = Gauge(label: label, factory: factory)
+        progressGauges.withLock { $0.append((gauge, read)) }
+    }
+
     func sampleProcess(openEventStreams: Int) {
+        for (gauge, read) in progressGauges.withLock({ $0 }) { gauge.record(read()) }
         eventStreamsOpen.record(openEventStreams)
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),

@@ -685,9 +685,9 @@
 
   // ---------------------------------------------------------------- the composer's modes
 
-  // Where new messages are posted: the composer's own action, or in edit mode the conversation's.
-  // The composer's address without its query: the query carries the session's token for a browser without
-  // this script, which sends the token in a field or in X-Parlor-CSRF instead.
+  // Where new messages are posted: the composer's own action, or in edit mode the conversation's, without
+  // the query (it carries the session's token for browsers without this script, which sends the token in a
+  // field or in X-Parlor-CSRF instead).
   function messagesURL(form) {
     return (form.getAttribute("data-messages-url") || form.action).split("?")[0];
   }

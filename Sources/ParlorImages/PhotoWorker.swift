@@ -36,6 +36,9 @@ public final class PhotoWorker: Sendable {
         var resumed = false
         var submitted = 0
         var finished = 0
+        /// Photos queued or under way: one resumed at start and submitted again by its request (the window
+        /// between the store's list and the first request) is made once.
+        var queued: Set<ImageID> = []
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -53,12 +56,18 @@ public final class PhotoWorker: Sendable {
         (queue, queueInput) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .bufferingOldest(self.queueLimit))
     }
 
-    /// Queues a stored message's pending photo; `done` runs once it is processed, failed or given up.
+    /// Queues a stored message's pending photo; `done` runs once it is processed, failed or given up (at once
+    /// when the same photo is already queued or under way).
     public func submit(_ photo: PendingPhoto, done: @escaping @Sendable () -> Void = {}) {
-        progress.withLock { $0.submitted += 1 }
+        let isNew = progress.withLock { progress -> Bool in
+            guard progress.queued.insert(photo.imageID).inserted else { return false }
+            progress.submitted += 1
+            return true
+        }
+        guard isNew else { return done() }
         if case .dropped = queueInput.yield(Job(photo: photo, done: done)) {
             logger.error("photo queue full: the photo stays pending until the next start", metadata: ["image": "\(photo.imageID)"])
-            finished(done)
+            finished(photo.imageID, done)
         }
     }
 
@@ -83,7 +92,7 @@ public final class PhotoWorker: Sendable {
                 running += 1
                 group.addTask { [self] in
                     await process(job.photo)
-                    finished(job.done)
+                    finished(job.photo.imageID, job.done)
                 }
             }
         }
@@ -102,9 +111,12 @@ public final class PhotoWorker: Sendable {
         }
     }
 
-    private func finished(_ done: @Sendable () -> Void) {
+    private func finished(_ image: ImageID, _ done: @Sendable () -> Void) {
         done()
-        release { $0.finished += 1 }
+        release { progress in
+            progress.finished += 1
+            progress.queued.remove(image)
+        }
     }
 
     /// Changes the progress, and resumes the waiters once everything is done.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTestSupport
 import ParlorDomain
 import ParlorImages
+import ParlorStorage
 import Synchronization
 import Testing
 
@@ -33,6 +34,39 @@ import Testing
             #expect(try await MessagePhotoTests.messages(parlor, in: chat).last?.photo?.state == .ready)
             #expect(images.asked.load(ordering: .relaxed) == 4, "three busy answers, then processed")
             #expect(MessagePhotoTests.originals(parlor).isEmpty)
+        }
+    }
+
+    /// Counts what it is asked to process, held until the test lets it go.
+    final class CountingGate: ImageService {
+        let gated = GatedImageService()
+        let asked = Atomic<Int>(0)
+
+        func inspect(file path: String) async throws(ImageRefusal) -> ImageHeader { try await gated.inspect(file: path) }
+
+        func process(file path: String, for purpose: ImagePurpose) async throws(ImageRefusal) -> ProcessedImage {
+            asked.add(1, ordering: .relaxed)
+            return try await gated.process(file: path, for: purpose)
+        }
+    }
+
+    @Test func aPhotoSubmittedAgainWhileQueuedIsMadeOnce() async throws {
+        let images = CountingGate()
+        try await RunningParlor.with(images: images) { parlor in
+            let (ana, _, chat) = try await ConversationTests.anaAndBen(parlor)
+            #expect(try await MessagePhotoTests.sendPhoto(ana, in: chat, text: "Once").status == 303)
+            // As if resumed at start while its request submitted it too.
+            let store = try SQLiteChatStore(path: parlor.folder.appendingPathComponent("parlor.sqlite").path)
+            let pending = try #require(try await store.pendingPhotos().first)
+            let doneAgain = Mutex(false)
+            parlor.app.photoWorker.submit(pending) { doneAgain.withLock { $0 = true } }
+            let givenBack = doneAgain.withLock { $0 }
+            #expect(givenBack, "the second is done at once, its slot given back")
+            images.gated.open()
+            await parlor.app.photoWorker.settled()
+            let asked = images.asked.load(ordering: .relaxed)
+            #expect(asked == 1)
+            #expect(try await MessagePhotoTests.messages(parlor, in: chat).last?.photo?.state == .ready)
         }
     }
 

@@ -14,7 +14,7 @@ public enum ClientAddress {
     /// address (a client can write anything left of what the proxies appended) ends the walk with nil: not
     /// known, so never mistaken for an address that is allowed something. Empty list elements are skipped.
     public static func resolve(peer: String, forwardedFor: [String], trusted: Set<String>) -> String? {
-        guard !trusted.isEmpty, trusted.contains(peer) else { return peer }
+        guard trusted.contains(peer) else { return peer }
         var current = peer
         for line in forwardedFor.reversed() {
             for element in line.split(separator: ",", omittingEmptySubsequences: false).reversed() {

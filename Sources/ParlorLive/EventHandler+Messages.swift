@@ -3,7 +3,8 @@ import ParlorDomain
 import ParlorViews
 
 // What each message event changes on the pages that show it. Each event reads what it needs from the
-// store once (the members, a quoted message), then builds and renders per viewer, never per page.
+// store once (a quoted message, the history an open page lacks), never per member: each person's chat list
+// and unread total are kept (``ViewerLists``); then it builds and renders per viewer, never per page.
 
 extension EventHandler {
     func handle(_ event: MessageEvent) async throws {
@@ -26,14 +27,14 @@ extension EventHandler {
     /// "Sending": on the sender's pages that have the chat open, at the end of the history.
     private func showPending(_ outgoing: OutgoingMessage) async throws {
         let pages = pages(of: outgoing.senderID, showing: outgoing.chatID)
-        guard !pages.isEmpty, let chat = try await known.chat(outgoing.chatID, in: store) else { return }
-        let people = try await members(of: chat)
-        guard let viewer = people[outgoing.senderID] else { return }
+        guard !pages.isEmpty, let chat = try await known.chat(outgoing.chatID, in: store),
+              let viewer = try await known.user(outgoing.senderID, in: store)
+        else { return }
         let context = context(for: viewer)
         let pending = PendingMessage(
             token: outgoing.token, chatID: outgoing.chatID, body: outgoing.body, createdAt: outgoing.createdAt, replyTo: outgoing.replyTo
         )
-        let quoted = quote(try await quotedMessage(outgoing.replyTo, in: chat.id), people)
+        let quoted = try await quote(try await quotedMessage(outgoing.replyTo, in: chat.id))
         let cells = MessageCellBuilder(context: context)
         // After the newest message each page has (its cursor): the store may hold newer ones by now.
         for (cursor, group) in Dictionary(grouping: pages, by: { $0.cursor ?? MessageID(0) }) {
@@ -49,15 +50,15 @@ extension EventHandler {
     /// "Failed", with its reason and a retry, in place of "Sending".
     private func showFailed(_ outgoing: OutgoingMessage, reason: Refusal) async throws {
         let pages = pages(of: outgoing.senderID, showing: outgoing.chatID)
-        guard !pages.isEmpty, let chat = try await known.chat(outgoing.chatID, in: store) else { return }
-        let people = try await members(of: chat)
-        guard let viewer = people[outgoing.senderID] else { return }
+        guard !pages.isEmpty, let chat = try await known.chat(outgoing.chatID, in: store),
+              let viewer = try await known.user(outgoing.senderID, in: store)
+        else { return }
         let failed = PendingMessage(
             token: outgoing.token, chatID: outgoing.chatID, body: outgoing.body, createdAt: outgoing.createdAt,
             replyTo: outgoing.replyTo, failure: reason.message
         )
-        let quoted = try await quotedMessage(outgoing.replyTo, in: chat.id)
-        let cell = MessageCellBuilder(context: context(for: viewer)).cell(failed, quoted: quote(quoted, people))
+        let quoted = try await quote(try await quotedMessage(outgoing.replyTo, in: chat.id))
+        let cell = MessageCellBuilder(context: context(for: viewer)).cell(failed, quoted: quoted)
         deliver([renderer.update(.replace, cell.domID, .messageCell(cell))], to: pages)
     }
 
@@ -76,7 +77,6 @@ extension EventHandler {
         let handedOnBefore = known.newest(in: latest.chatID)
         known.handedOn(latest)
         guard let chat = try await known.chat(latest.chatID, in: store) else { return }
-        let people = try await members(of: chat)
         var open: [UserID: [ListenerRegistry.Entry]] = [:]
         for member in chat.members {
             let pages = pages(of: member, showing: chat.id)
@@ -111,11 +111,13 @@ extension EventHandler {
         for id in Set(window.compactMap(\.replyTo)) where quotes[id] == nil {
             quotes[id] = try await quotedMessage(id, in: chat.id)
         }
+        // The people these messages show: their senders and the authors they quote (not every member).
+        let people = try await people(window.map(\.senderID) + quotes.values.map(\.senderID) + group.map(\.message.senderID))
+        let added = group.map(\.message).sorted { $0.id < $1.id }
         for member in chat.members {
-            let pages = pages(of: member)
-            guard !pages.isEmpty, let viewer = people[member] else { continue }
-            let context = context(for: viewer)
-            if let openPages = open[member] {
+            guard let entry = lists.entry(member) else { continue }
+            if let openPages = open[member], let viewer = try await viewer(member, entry) {
+                let context = context(for: viewer)
                 // "Read" or "Sent" on the viewer's own messages, as far as the contact has read now.
                 var contactRead: MessageID?
                 if let contact = chat.contact(of: member) { contactRead = try await known.lastRead(in: chat.id, by: contact, in: store) }
@@ -149,13 +151,25 @@ extension EventHandler {
                     advance(page, to: window[window.count - 1].id)
                 }
             }
-            try await sendListItem(chat.id, viewer: viewer, context: context, pages: pages, movingToTop: true)
-            if let newest = group.map(\.message).filter({ $0.senderID != member }).max(by: { $0.id < $1.id }), let sender = people[newest.senderID] {
-                deliver([try await badgeUpdate(for: viewer, context: context)], to: pages)
-                let elsewhere = pages.filter { $0.page.openChat != chat.id }
-                if !elsewhere.isEmpty {
-                    let toast = PageBuilder(context: context).toast(newest, from: sender)
-                    deliver([renderer.update(.toast, toast.domID, .toast(toast))], to: elsewhere)
+            // The row moves to the top, the badge counts the new ones, a toast where the chat is not open.
+            entry.update(.sent(added)) { list in
+                var change = ViewerList.Change()
+                for message in added {
+                    let one = list.sent(message)
+                    change.row = change.row || one.row
+                    change.unread = change.unread || one.unread
+                }
+                let pages = pages(of: member)
+                guard !pages.isEmpty else { return }
+                let context = context(for: list.user)
+                sendRow(chat.id, of: list, to: pages, movingToTop: true)
+                if change.unread { deliver([badgeUpdate(total: list.unreadTotal, context: context)], to: pages) }
+                if let newest = added.last(where: { $0.senderID != member }), let sender = people[newest.senderID] {
+                    let elsewhere = pages.filter { $0.page.openChat != chat.id }
+                    if !elsewhere.isEmpty {
+                        let toast = PageBuilder(context: context).toast(newest, from: sender)
+                        deliver([renderer.update(.toast, toast.domID, .toast(toast))], to: elsewhere)
+                    }
                 }
             }
         }
@@ -166,58 +180,75 @@ extension EventHandler {
     private func showChanged(_ message: Message) async throws {
         known.changed(message)
         guard let chat = try await known.chat(message.chatID, in: store) else { return }
-        let people = try await members(of: chat)
-        guard let sender = people[message.senderID] else { return }
-        let quoted = try await quotedMessage(message.replyTo, in: chat.id)
-        // Whether the cell continues a group depends on the message shown before it.
-        let previous = try await store.messages(in: chat.id, before: message.id, limit: 1).messages.last
-        // "Read" or "Sent" on the sender's own view depends on how far the other member has read.
-        var readByContact: MessageID?
-        if let contact = chat.contact(of: sender.id) { readByContact = try await known.lastRead(in: chat.id, by: contact, in: store) }
-        for member in chat.members {
-            let pages = pages(of: member)
-            guard !pages.isEmpty, let viewer = people[member] else { continue }
-            let context = context(for: viewer)
-            let open = pages.filter { $0.page.openChat == chat.id }
-            if !open.isEmpty {
-                let cell = MessageCellBuilder(context: context).cell(
-                    message, sender: sender, quoted: quote(quoted, people), contactLastRead: readByContact, after: previous
-                )
-                deliver([renderer.update(.replace, cell.domID, .messageCell(cell))], to: open)
-            }
-            try await sendListItem(chat.id, viewer: viewer, context: context, pages: pages, movingToTop: false)
-            // A deleted message no longer counts as unread for the others.
-            if message.isDeleted, member != message.senderID { deliver([try await badgeUpdate(for: viewer, context: context)], to: pages) }
+        let viewers = chat.members.compactMap { member in lists.entry(member).map { (member, $0) } }
+        guard !viewers.isEmpty else { return }
+        let open = viewers.filter { !pages(of: $0.0, showing: chat.id).isEmpty }
+        var cell: (quoted: (message: Message, author: User)?, previous: Message?, readByContact: MessageID?, sender: User)?
+        if !open.isEmpty, let sender = try await known.user(message.senderID, in: store) {
+            let quoted = try await quote(try await quotedMessage(message.replyTo, in: chat.id))
+            // Whether the cell continues a group depends on the message shown before it.
+            let previous = try await store.messages(in: chat.id, before: message.id, limit: 1).messages.last
+            // "Read" or "Sent" on the sender's own view depends on how far the other member has read.
+            var readByContact: MessageID?
+            if let contact = chat.contact(of: sender.id) { readByContact = try await known.lastRead(in: chat.id, by: contact, in: store) }
+            cell = (quoted, previous, readByContact, sender)
         }
+        for (member, entry) in viewers {
+            let open = pages(of: member, showing: chat.id)
+            if !open.isEmpty, let cell, let viewer = try await viewer(member, entry) {
+                let drawn = MessageCellBuilder(context: context(for: viewer)).cell(
+                    message, sender: cell.sender, quoted: cell.quoted, contactLastRead: cell.readByContact, after: cell.previous
+                )
+                deliver([renderer.update(.replace, drawn.domID, .messageCell(drawn))], to: open)
+            }
+            entry.update(.other) { list in
+                // A deleted message no longer counts as unread for the others.
+                sendChange(list.changed(message), in: chat.id, of: list, to: pages(of: member))
+            }
+        }
+    }
+
+    /// The person a kept list is drawn for; read (once) while it is being read again.
+    private func viewer(_ member: UserID, _ entry: ViewerLists.Entry) async throws -> User? {
+        if let user = entry.withList({ $0?.user }) { return user }
+        return try await known.user(member, in: store)
     }
 
     /// The reader's unread count and badge drop; the other members see "Read" on the messages it covers.
     private func showRead(chat id: ChatID, reader: UserID, previous: MessageID?, upTo: MessageID) async throws {
         known.read(in: id, by: reader, upTo: upTo)
         guard let chat = try await known.chat(id, in: store) else { return }
-        let people = try await members(of: chat)
-        if let viewer = people[reader] {
-            let pages = pages(of: reader)
-            if !pages.isEmpty {
-                let context = context(for: viewer)
-                try await sendListItem(chat.id, viewer: viewer, context: context, pages: pages, movingToTop: false)
-                deliver([try await badgeUpdate(for: viewer, context: context)], to: pages)
+        if let entry = lists.entry(reader) {
+            let outcome = entry.update(.other) { list in
+                let outcome = list.read(chat.id, upTo: upTo)
+                if case .changed(let change) = outcome { sendChange(change, in: chat.id, of: list, to: pages(of: reader)) }
+                return outcome
+            }
+            if outcome == .readAgain, let summary = try await store.chatSummary(chat.id, for: reader) {
+                // Newer messages than the mark may still be unread: the row as the store has it, for the reader only.
+                entry.update(.other) { list in
+                    sendChange(list.replace(summary), in: chat.id, of: list, to: pages(of: reader))
+                }
             }
         }
-        for member in chat.members where member != reader {
-            let open = pages(of: member, showing: chat.id)
-            guard !open.isEmpty, let viewer = people[member] else { continue }
-            // The mark is a stored id; the newest possible one has nothing after it to page before.
-            let after = upTo.rawValue == .max ? nil : MessageID(upTo.rawValue + 1)
-            // One more than a page: the message before the oldest one shown decides whether it continues a group.
-            let recent = try await store.messages(in: chat.id, before: after, limit: Self.historyPageSize + 1).messages
-            let before = Dictionary(uniqueKeysWithValues: zip(recent.dropFirst().map(\.id), recent))
+        let others = chat.members.filter { $0 != reader }.map { ($0, pages(of: $0, showing: chat.id)) }.filter { !$0.1.isEmpty }
+        guard !others.isEmpty else { return }
+        // The mark is a stored id; the newest possible one has nothing after it to page before.
+        let after = upTo.rawValue == .max ? nil : MessageID(upTo.rawValue + 1)
+        // One more than a page: the message before the oldest one shown decides whether it continues a group.
+        let recent = try await store.messages(in: chat.id, before: after, limit: Self.historyPageSize + 1).messages
+        let before = Dictionary(uniqueKeysWithValues: zip(recent.dropFirst().map(\.id), recent))
+        var known = Dictionary(uniqueKeysWithValues: recent.map { ($0.id, $0) })
+        for replyTo in Set(recent.compactMap(\.replyTo)) where known[replyTo] == nil {
+            known[replyTo] = try await quotedMessage(replyTo, in: chat.id)
+        }
+        let people = try await people(known.values.map(\.senderID))
+        for (member, open) in others {
+            var viewer = people[member]
+            if viewer == nil { viewer = try await self.known.user(member, in: store) }
+            guard let viewer else { continue }
             let newlyRead = recent.dropFirst(recent.count > Self.historyPageSize ? 1 : 0)
                 .filter { $0.senderID == member && $0.id > (previous ?? MessageID(0)) }
-            var known = Dictionary(uniqueKeysWithValues: recent.map { ($0.id, $0) })
-            for replyTo in Set(newlyRead.compactMap(\.replyTo)) where known[replyTo] == nil {
-                known[replyTo] = try await quotedMessage(replyTo, in: chat.id)
-            }
             let cells = MessageCellBuilder(context: context(for: viewer))
             let updates = newlyRead.map { message in
                 let cell = cells.cell(
@@ -241,13 +272,17 @@ extension EventHandler {
     }
 
     /// The chat's row in each of the viewer's lists, replaced in place or moved to the top. Two variants at
-    /// most, each rendered once: the page with this chat open marks the item as current.
-    private func sendListItem(_ chat: ChatID, viewer: User, context: ViewerContext, pages: [ListenerRegistry.Entry], movingToTop: Bool) async throws {
-        guard let summary = try await store.chatSummary(chat, for: viewer.id) else { return }
-        let builder = ChatListBuilder(context: context)
-        let removal = movingToTop ? renderer.update(.remove, "chat-item-\(chat)", nil) : nil
+    /// most, each rendered once: the page with this chat open marks the item as current. A row that should
+    /// move to the top but is not the newest (another lane moved a newer one there first) redraws the list.
+    /// A new row (`isNew`) has nothing to remove first.
+    func sendRow(_ chat: ChatID, of list: ViewerList, to pages: [ListenerRegistry.Entry], movingToTop: Bool, isNew: Bool = false) {
+        guard let summary = list.chats[chat] else { return }
+        if movingToTop, !list.isAtTop(chat) { return sendList(list, to: pages) }
+        let builder = ChatListBuilder(context: context(for: list.user))
+        let lists = pages.filter { $0.page.feedsOf == nil }
+        let removal = movingToTop && !isNew ? renderer.update(.remove, "chat-item-\(chat)", nil) : nil
         var variants: [Bool: ScreenUpdate] = [:]
-        for page in pages {
+        for page in lists {
             let isCurrent = page.page.openChat == chat
             let update = variants[isCurrent] ?? {
                 let item = builder.item(summary, isCurrent: isCurrent)
@@ -261,10 +296,30 @@ extension EventHandler {
         }
     }
 
-    /// Every member of the chat as a person (read for an earlier event unless their profile changed since).
-    private func members(of chat: Chat) async throws -> [UserID: User] {
+    /// The whole chat list, rendered once per open chat, to the pages that show one.
+    func sendList(_ list: ViewerList, to pages: [ListenerRegistry.Entry]) {
+        let builder = ChatListBuilder(context: context(for: list.user))
+        let summaries = list.summaries
+        var variants: [ChatID?: ScreenUpdate] = [:]
+        for page in pages where page.page.feedsOf == nil {
+            let update = variants[page.page.openChat]
+                ?? renderer.update(.replace, "chat-list", .chatList(builder.loaded(summaries, current: page.page.openChat)))
+            variants[page.page.openChat] = update
+            page.listener.receive(update)
+        }
+    }
+
+    /// What a change to one row shows: the row in place, and the badge when the total moved.
+    func sendChange(_ change: ViewerList.Change, in chat: ChatID, of list: ViewerList, to pages: [ListenerRegistry.Entry]) {
+        guard !pages.isEmpty else { return }
+        if change.row { sendRow(chat, of: list, to: pages, movingToTop: false) }
+        if change.unread { deliver([badgeUpdate(total: list.unreadTotal, context: context(for: list.user))], to: pages) }
+    }
+
+    /// The people with these ids (each read for an earlier event unless their profile changed since).
+    func people(_ ids: some Sequence<UserID>) async throws -> [UserID: User] {
         var people: [UserID: User] = [:]
-        for member in chat.members { people[member] = try await known.user(member, in: store) }
+        for id in Set(ids) { people[id] = try await known.user(id, in: store) }
         return people
     }
 
@@ -276,6 +331,12 @@ extension EventHandler {
 
     private func quote(_ message: Message?, _ people: [UserID: User]) -> (message: Message, author: User)? {
         guard let message, let author = people[message.senderID] else { return nil }
+        return (message, author)
+    }
+
+    /// A quoted message with its author.
+    private func quote(_ message: Message?) async throws -> (message: Message, author: User)? {
+        guard let message, let author = try await known.user(message.senderID, in: store) else { return nil }
         return (message, author)
     }
 

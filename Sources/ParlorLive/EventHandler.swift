@@ -6,14 +6,16 @@ import ParlorViews
 import Synchronization
 
 /// The live pages of this instance: knows the open pages and what each shows, and takes the events the bus
-/// delivers one after another, in the order they were published. For each it builds fresh view models for
-/// the pages that show what changed, renders each distinct variant once (per viewer, and per "is this chat
-/// open here"), and hands the same bytes to every page of that variant.
+/// delivers in lanes: each chat's events in one lane, in the order they were published, different chats'
+/// side by side (``LiveLanes``). For each it builds fresh view models for the pages that show what changed,
+/// renders each distinct variant once (per viewer, and per "is this chat open here"), and hands the same
+/// bytes to every page of that variant. The chat list and unread total of each person with a page open are
+/// kept here (``ViewerLists``) and moved on by the events, so a message reads nothing per member.
 ///
-/// Pages register through the same queue, so a page's first state is read between two events, never in
-/// the middle of one, and each page with a conversation open keeps a cursor (the newest message it has):
-/// a message reaches it exactly once and in order, however the events that announce them were ordered.
-/// Run ``run()`` for as long as pages are served.
+/// Pages register through their open chat's lane, so a page's conversation starts between two of its
+/// events, never in the middle of one, and each page with a conversation open keeps a cursor (the newest
+/// message it has): a message reaches it exactly once and in order, however the events that announce
+/// them were ordered. Run ``run()`` for as long as pages are served.
 public final class EventHandler: Sendable {
     let store: any ChatStore
     /// Where the feeds screens read their subscriptions; nil where no feeds are served (their pages are 404).
@@ -25,7 +27,9 @@ public final class EventHandler: Sendable {
     /// Date labels per (locale, time zone), shared with the pages the app renders.
     let dateLabels: DateLabels.Cache
     private let registry = Mutex(ListenerRegistry())
-    private let work = LiveWorkQueue()
+    private let lanes: LiveLanes
+    /// The chat lists of the people with a page open.
+    let lists = ViewerLists()
     private let fanOutTimers = Mutex<[@Sendable (Duration, Int) -> Void]>([])
     /// Chats and people read for earlier events; also who is in the chats that events touched, for telling
     /// pages to reload after a failed update.
@@ -37,10 +41,15 @@ public final class EventHandler: Sendable {
     /// How many messages a conversation shows at first.
     public static let historyPageSize = 50
 
+    /// The lanes used unless told otherwise: one per core.
+    public static var defaultLaneCount: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 64) }
+
+    /// `lanes`: how many chats' events are applied at once. `laneLimit`: how far one lane may be behind
+    /// before the sources of its chats' events wait (``room(for:)``).
     public init(
         store: any ChatStore, feeds: (any FeedStore)? = nil, clock: any WallClock, basePath: String = "", logger: Logger = Logger(label: "parlor.events"),
         dateLabels: DateLabels.Cache = DateLabels.Cache(), bus: any EventBus, templates: @escaping @Sendable () -> TemplateSet,
-        encoding: (any UpdateEncoding)? = nil
+        encoding: (any UpdateEncoding)? = nil, lanes: Int = EventHandler.defaultLaneCount, laneLimit: Int = 1_000
     ) {
         self.store = store
         self.feeds = feeds
@@ -49,24 +58,50 @@ public final class EventHandler: Sendable {
         self.clock = clock
         self.paths = Paths(basePath: basePath)
         self.renderer = FragmentRenderer(templates: templates, encoding: encoding)
+        self.lanes = LiveLanes(count: lanes, limit: laneLimit)
         messagesInOrder = bus.deliversEachChatsMessagesInOrder
-        bus.subscribe { [work] event in work.push(.event(event)) }
-        bus.onMissedEvents { [work] in work.push(.refreshAll) }
+        bus.subscribe { [weak self] event in self?.route(event) }
+        bus.onMissedEvents { [weak self] in self?.refreshAll() }
     }
 
-    /// Applies published events and registers pages, in order, until cancelled. Events published meanwhile
-    /// wait in the queue and are taken in batches: stored messages of one chat that wait together are
-    /// delivered together.
+    /// How many lanes apply events side by side.
+    public var laneCount: Int { lanes.count }
+
+    /// Each lane applies its events and registers its pages, in order, until cancelled. Events published
+    /// meanwhile wait in the lane's queue and are taken in batches: stored messages of one chat that wait
+    /// together are delivered together.
     public func run() async {
-        while let batch = await work.takeAll() {
+        await withTaskGroup(of: Void.self) { group in
+            for queue in lanes.queues {
+                group.addTask { await self.consume(queue) }
+            }
+        }
+    }
+
+    private func consume(_ queue: LiveWorkQueue) async {
+        while let batch = await queue.takeAll() {
             let started = ContinuousClock.now
             await process(batch)
-            let events = batch.reduce(0) { count, item in if case .event = item { count + 1 } else { count } }
-            work.applied(events)
+            let events = batch.reduce(0) { count, item in item.counts ? count + 1 : count }
+            queue.applied(events)
             if events > 0 {
                 let elapsed = ContinuousClock.now - started
                 for timer in fanOutTimers.withLock({ $0 }) { timer(elapsed, events) }
             }
+        }
+    }
+
+    /// Hands a published event to the lane of its chat; one that concerns every chat holds all lanes.
+    private func route(_ published: PublishedEvent) {
+        switch published.event.lane {
+        case .chat(let chat):
+            lanes.lane(of: chat).push(.event(published))
+        case .everyChat:
+            lanes.pushEverywhere(LaneBarrier(lanes: lanes.count) { [self] in
+                await apply(published) { try await self.handle(published.event) }
+            })
+        case .none:
+            break
         }
     }
 
@@ -76,17 +111,26 @@ public final class EventHandler: Sendable {
         fanOutTimers.withLock { $0.append(timer) }
     }
 
-    /// Returns when the live pages are not far behind the published events: where a source of many
-    /// events (a POST, a bot) waits, so that under a flood the pages stay exact and memory bounded instead
-    /// of the queue growing until pages must reload.
-    public func room() async {
-        await work.room()
+    /// Returns when the lane of `chat` is not far behind its events (every lane, for nil): where a source
+    /// of many events (a POST, a bot) waits, so that under a flood the pages stay exact and memory bounded
+    /// instead of the queue growing until pages must reload. A chat whose lane keeps up never waits for
+    /// another's.
+    public func room(for chat: ChatID?) async {
+        if let chat {
+            await lanes.lane(of: chat).room()
+        } else {
+            for queue in lanes.queues { await queue.room() }
+        }
     }
 
-    /// Returns once everything queued before this call has been applied.
+    /// Returns once everything queued before this call, in every lane, has been applied.
     public func settled() async {
-        await withCheckedContinuation { continuation in
-            if !work.push(.settle(continuation)) { continuation.resume() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumed = Atomic(false)
+            let resume: @Sendable () -> Void = {
+                if !resumed.exchange(true, ordering: .relaxed) { continuation.resume() }
+            }
+            lanes.pushEverywhere(LaneBarrier(lanes: lanes.count, work: { resume() }, abandoned: resume))
         }
     }
 
@@ -119,20 +163,27 @@ public final class EventHandler: Sendable {
                 } catch {
                     continuation.resume(throwing: error)
                 }
-            case .settle(let continuation):
-                continuation.resume()
-            case .refreshAll:
-                known.forgetWhatEventsChange()
-                let refresh = renderer.update(.refresh, "page", nil)
-                let pages = registry.withLock { registry in
-                    (registry.byViewer.values.flatMap(\.values) + registry.byFeeds.values.flatMap(\.values)).reduce(into: [ObjectIdentifier: any Listener]()) {
-                        $0[ObjectIdentifier($1.listener)] = $1.listener
-                    }
-                }
-                for listener in pages.values { listener.receive(refresh) }
-                logger.warning("events were missed; every open page was told to reload", metadata: ["pages": "\(pages.count)"])
+            case .barrier(let barrier):
+                await barrier.arrive()
             }
         }
+    }
+
+    /// Events were lost on the way here: once every lane is done with what came before, every open page
+    /// reloads, and the lists are read again.
+    private func refreshAll() {
+        lanes.pushEverywhere(LaneBarrier(lanes: lanes.count) { [self] in
+            known.forgetWhatEventsChange()
+            for (_, entry) in lists.all { entry.forget() }
+            let refresh = renderer.update(.refresh, "page", nil)
+            let pages = registry.withLock { registry in
+                (registry.byViewer.values.flatMap(\.values) + registry.byFeeds.values.flatMap(\.values)).reduce(into: [ObjectIdentifier: any Listener]()) {
+                    $0[ObjectIdentifier($1.listener)] = $1.listener
+                }
+            }
+            for listener in pages.values { listener.receive(refresh) }
+            logger.warning("events were missed; every open page was told to reload", metadata: ["pages": "\(pages.count)"])
+        })
     }
 
     /// Fragments rendered since start: with many pages on one chat this grows per variant, not per page.
@@ -142,47 +193,84 @@ public final class EventHandler: Sendable {
     public var listenerCount: Int { registry.withLock { $0.count } }
 
     /// Whether no page is registered, and no index entry is left behind.
-    public var hasNoListeners: Bool { registry.withLock { $0.isEmpty } }
+    public var hasNoListeners: Bool { registry.withLock { $0.isEmpty } && lists.count == 0 }
 
     /// Registers an open page and sends it what it shows now: the chat list, the unread badge, and the
     /// open conversation's messages; from then on every change it shows. A page may only open a chat its
     /// viewer is a member of.
     public func register(_ listener: any Listener, for page: PageSubscription) async throws -> ListenerRegistration {
         try await withCheckedThrowingContinuation { continuation in
-            if !work.push(.register(listener, page, continuation)) { continuation.resume(throwing: Refusal.unavailable) }
+            if !lanes.lane(of: page).push(.register(listener, page, continuation)) { continuation.resume(throwing: Refusal.unavailable) }
         }
     }
+
+    /// How many times a registration reads the list again when other changes keep coming while it reads;
+    /// the last read is kept (the next change sets it right).
+    static let listReadAttempts = 4
 
     private func registerNow(_ listener: any Listener, for page: PageSubscription) async throws -> ListenerRegistration {
-        guard let viewer = try await known.user(page.viewer, in: store) else { throw Refusal.notFound }
-        let context = context(for: viewer)
-        if let chat = page.feedsOf {
-            guard let feeds, let subscriptions = try await feeds.feedSubscriptions(in: chat, viewer: viewer.id) else {
-                throw Refusal.notFound
+        let (entry, joined) = lists.join(page.viewer)
+        var handedOver = joined != .mustLoad
+        do {
+            guard let viewer = try await known.user(page.viewer, in: store) else { throw Refusal.notFound }
+            var conversation: ConversationSnapshot?
+            switch joined {
+            case .mustLoad:
+                // One read for all the page shows; this lane applies no event of its chat meanwhile.
+                for attempt in 1...Self.listReadAttempts {
+                    let screen = try await store.chatsScreen(for: viewer.id, open: page.openChat, before: nil, limit: Self.historyPageSize)
+                    conversation = screen.conversation
+                    if entry.loaded(ViewerList(user: viewer, summaries: screen.summaries), accept: attempt == Self.listReadAttempts) { break }
+                }
+                handedOver = true
+            case .loading, .ready:
+                if joined == .loading, await !entry.ready() { throw Refusal.unavailable }
+                if let chat = page.openChat {
+                    conversation = try await store.conversation(chat, viewer: viewer.id, before: nil, limit: Self.historyPageSize)
+                }
             }
-            listener.receive(badgeUpdate(total: try await store.unreadTotal(for: viewer.id), context: context))
-            let list = FeedListBuilder(context: context).list(chat: chat, subscriptions: subscriptions)
-            listener.receive(renderer.update(.replace, list.domID, .feedList(list)))
-            registry.withLock { $0.insert(listener, for: page) }
-            return ListenerRegistration(handler: self, listener: listener, page: page)
+            if page.openChat != nil, conversation == nil { throw Refusal.notFound }
+            var fragments: [ScreenUpdate] = []
+            if let chat = page.feedsOf {
+                guard let feeds, let subscriptions = try await feeds.feedSubscriptions(in: chat, viewer: viewer.id) else {
+                    throw Refusal.notFound
+                }
+                let list = FeedListBuilder(context: context(for: viewer)).list(chat: chat, subscriptions: subscriptions)
+                fragments.append(renderer.update(.replace, list.domID, .feedList(list)))
+            }
+            if let snapshot = conversation {
+                let messages = ConversationBuilder(context: context(for: viewer)).messages(snapshot)
+                fragments.append(renderer.update(.replace, messages.domID, .messages(messages)))
+            }
+            let cursor = conversation.map { $0.messages.last?.id ?? MessageID(0) }
+            // Under the person's lock: no change to their list falls between what the page is sent and its
+            // place among the pages that are told of changes.
+            entry.withList { list in
+                if let list {
+                    let context = context(for: list.user)
+                    if page.feedsOf == nil {
+                        let items = ChatListBuilder(context: context).loaded(list.summaries, current: page.openChat)
+                        listener.receive(renderer.update(.replace, "chat-list", .chatList(items)))
+                    }
+                    listener.receive(badgeUpdate(total: list.unreadTotal, context: context))
+                    for fragment in fragments { listener.receive(fragment) }
+                } else {
+                    // Events were missed while it registered: the page starts again.
+                    listener.receive(renderer.update(.refresh, "page", nil))
+                }
+                registry.withLock { $0.insert(listener, for: page, cursor: cursor) }
+            }
+            return ListenerRegistration(handler: self, listener: listener, page: page, list: entry)
+        } catch {
+            if !handedOver { entry.failedLoading() }
+            lists.leave(page.viewer, entry)
+            throw error
         }
-        // One read for all the page shows; no event is applied until the page is registered.
-        let screen = try await store.chatsScreen(for: viewer.id, open: page.openChat, before: nil, limit: Self.historyPageSize)
-        if page.openChat != nil, screen.conversation == nil { throw Refusal.notFound }
-        let list = ChatListBuilder(context: context).loaded(screen.summaries, current: page.openChat)
-        listener.receive(renderer.update(.replace, "chat-list", .chatList(list)))
-        listener.receive(badgeUpdate(total: screen.unreadTotal, context: context))
-        if let snapshot = screen.conversation {
-            let messages = ConversationBuilder(context: context).messages(snapshot)
-            listener.receive(renderer.update(.replace, messages.domID, .messages(messages)))
-        }
-        let cursor = screen.conversation.map { $0.messages.last?.id ?? MessageID(0) }
-        registry.withLock { $0.insert(listener, for: page, cursor: cursor) }
-        return ListenerRegistration(handler: self, listener: listener, page: page)
     }
 
-    func remove(_ listener: any Listener, for page: PageSubscription) {
+    func remove(_ listener: any Listener, for page: PageSubscription, list: ViewerLists.Entry) {
         registry.withLock { $0.remove(listener, for: page) }
+        lists.leave(page.viewer, list)
     }
 
     func pages(of viewer: UserID) -> [ListenerRegistry.Entry] {
@@ -263,15 +351,12 @@ public final class EventHandler: Sendable {
         let refresh = renderer.update(.refresh, "page", nil)
         var told = Set<ObjectIdentifier>()
         for person in people {
+            lists.entry(person)?.forget()
             for page in pages(of: person) where told.insert(ObjectIdentifier(page.listener)).inserted {
                 page.listener.receive(refresh)
             }
         }
         return told.count
-    }
-
-    func badgeUpdate(for viewer: User, context: ViewerContext) async throws -> ScreenUpdate {
-        badgeUpdate(total: try await store.unreadTotal(for: viewer.id), context: context)
     }
 
     func badgeUpdate(total: Int, context: ViewerContext) -> ScreenUpdate {
@@ -281,25 +366,26 @@ public final class EventHandler: Sendable {
     /// A new name, time zone or locale: the person's own pages and their contacts' pages get their chat
     /// list again (names, and dates in the new time zone), rendered once per open chat. Where the
     /// conversation open is with that person (or is the person's own, whose dates moved), its header and
-    /// messages follow.
+    /// messages follow. Runs while every lane waits.
     private func profileUpdated(_ user: User) async throws {
-        let own = try await store.chatList(for: user.id)
-        for person in [user] + own.map(\.contact) {
-            let pages = pages(of: person.id)
-            guard !pages.isEmpty else { continue }
-            let context = context(for: person)
-            let builder = ChatListBuilder(context: context)
-            let summaries = person.id == user.id ? own : try await store.chatList(for: person.id)
-            var variants: [ChatID?: ScreenUpdate] = [:]
-            for page in pages {
-                let update = variants[page.page.openChat]
-                    ?? renderer.update(.replace, "chat-list", .chatList(builder.loaded(summaries, current: page.page.openChat)))
-                variants[page.page.openChat] = update
-                page.listener.receive(update)
+        for (person, entry) in lists.all {
+            let redraw: (User, Set<ChatID>, [ListenerRegistry.Entry])?? = entry.update(.other) { list -> (User, Set<ChatID>, [ListenerRegistry.Entry])? in
+                var affected: Set<ChatID>
+                if person == user.id {
+                    list.user = user
+                    affected = Set(list.chats.keys)
+                } else {
+                    affected = Set(list.contactChanged(user))
+                }
+                let pages = pages(of: person)
+                guard !affected.isEmpty, !pages.isEmpty else { return nil }
+                sendList(list, to: pages)
+                return (list.user, affected, pages)
             }
-            let affected = Set(summaries.filter { person.id == user.id || $0.contact.id == user.id }.map(\.chatID))
+            guard let found = redraw, let (viewer, affected, pages) = found else { continue }
+            let drawing = context(for: viewer)
             for (chat, open) in Dictionary(grouping: pages.filter { $0.page.openChat.map(affected.contains) == true }, by: { $0.page.openChat! }) {
-                try await redrawConversation(chat, for: person, context: context, pages: open)
+                try await redrawConversation(chat, for: viewer, context: drawing, pages: open)
             }
         }
     }
@@ -332,16 +418,18 @@ public final class EventHandler: Sendable {
         }
     }
 
+    /// A new chat: at the top of each member's lists (nothing read but the other member, once).
     private func chatCreated(_ chat: Chat) async throws {
         known.remember(chat)
         for member in chat.members {
-            let pages = pages(of: member)
-            guard !pages.isEmpty, let viewer = try await known.user(member, in: store),
-                  let summary = try await store.chatSummary(chat.id, for: member)
+            guard let entry = lists.entry(member), let contactID = chat.contact(of: member),
+                  let contact = try await known.user(contactID, in: store)
             else { continue }
-            let item = ChatListBuilder(context: context(for: viewer)).item(summary, isCurrent: false)
-            let update = renderer.update(.prepend, "chat-list-items", .chatListItem(item))
-            for page in pages { page.listener.receive(update) }
+            let summary = ChatSummary(chatID: chat.id, contact: contact, lastMessage: nil, unreadCount: 0, lastActivity: chat.createdAt)
+            entry.update(.other) { list in
+                guard list.added(summary) else { return }
+                sendRow(chat.id, of: list, to: pages(of: member), movingToTop: true, isNew: true)
+            }
         }
     }
 }
@@ -351,16 +439,18 @@ public final class ListenerRegistration: Sendable {
     private let handler: EventHandler
     private let listener: any Listener
     private let page: PageSubscription
+    private let list: ViewerLists.Entry
     private let cancelled = Atomic(false)
 
-    init(handler: EventHandler, listener: any Listener, page: PageSubscription) {
+    init(handler: EventHandler, listener: any Listener, page: PageSubscription, list: ViewerLists.Entry) {
         self.handler = handler
         self.listener = listener
         self.page = page
+        self.list = list
     }
 
     public func cancel() {
         guard !cancelled.exchange(true, ordering: .relaxed) else { return }
-        handler.remove(listener, for: page)
+        handler.remove(listener, for: page, list: list)
     }
 }

@@ -1,17 +1,16 @@
 import ParlorDomain
 import Synchronization
 
-/// What the live pages do, one item after another: apply a published event, register a page (its first
-/// state is read between two events, never during one), or tell a waiter that everything before it is done.
+/// What one lane of the live pages does, one item after another: apply a published event of its chats,
+/// register a page (its open chat's first state is read between two of that chat's events, never during
+/// one), or meet the other lanes at a barrier (work that touches every chat, and "everything before is done").
 enum LiveWork: Sendable {
     case event(PublishedEvent)
     case register(any Listener, PageSubscription, CheckedContinuation<ListenerRegistration, any Error>)
-    case settle(CheckedContinuation<Void, Never>)
-    /// Events were lost on the way here: every open page reloads.
-    case refreshAll
+    case barrier(LaneBarrier)
 }
 
-/// The queue in front of the live pages: producers on any thread add work; the one consumer takes
+/// The queue in front of one lane of the live pages: producers on any thread add work; the one consumer takes
 /// everything waiting at once, so a burst is handled as a batch. It counts the events not yet applied, so
 /// that those who make them can wait while the pages are far behind (``room()``).
 final class LiveWorkQueue: Sendable {
@@ -63,7 +62,7 @@ final class LiveWorkQueue: Sendable {
     func push(_ work: LiveWork) -> Bool {
         let outcome = state.withLock { state -> (accepted: Bool, wake: CheckedContinuation<[LiveWork]?, Never>?) in
             guard !state.finished else { return (false, nil) }
-            if case .event = work { state.behind += 1 }
+            if work.counts { state.behind += 1 }
             if let sleeper = state.sleeper {
                 state.sleeper = nil
                 return (true, sleeper)
@@ -108,5 +107,15 @@ final class LiveWorkQueue: Sendable {
         }
         sleeper?.resume(returning: nil)
         for waiter in waiting { waiter.resume() }
+    }
+}
+
+extension LiveWork {
+    /// Whether the item is an event the lane is behind by (a barrier counts: it holds every lane).
+    var counts: Bool {
+        switch self {
+        case .event, .barrier: true
+        case .register: false
+        }
     }
 }

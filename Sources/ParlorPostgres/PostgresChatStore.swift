@@ -146,7 +146,8 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     /// The chat list in one query, newest activity first; with `chat`, that one row.
     static func summaries(_ connection: PostgresConnection, viewer: UserID, chat: ChatID?, _ logger: Logger) async throws -> [ChatSummary] {
         let rows = try await connection.rows("""
-            SELECT c.id, c.lastActivity, me.unreadCount, \(unescaped: Columns.user(in: "u")), \(unescaped: Columns.message(in: "m"))
+            SELECT c.id, c.lastActivity, me.unreadCount, \(unescaped: Columns.user(in: "u")), \(unescaped: Columns.message(in: "m")),
+                me.lastReadMessageID
             FROM member me
             JOIN chat c ON c.id = me.chatID
             JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
@@ -161,7 +162,8 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
                 contact: try User(row: row, at: 3),
                 lastMessage: try Message(row: row, at: 10),
                 unreadCount: Int(try row.at(2, as: Int64.self)),
-                lastActivity: Date(timeIntervalSince1970: try row.at(1))
+                lastActivity: Date(timeIntervalSince1970: try row.at(1)),
+                lastRead: try row.at(27, as: Int64?.self).flatMap { $0 > 0 ? MessageID($0) : nil }
             )
         }
     }

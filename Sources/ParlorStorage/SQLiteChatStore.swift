@@ -181,7 +181,8 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore {
                 contact: User(row: row, at: 3),
                 lastMessage: Message(row: row, at: 10),
                 unreadCount: row[2],
-                lastActivity: Date(timeIntervalSince1970: row[1])
+                lastActivity: Date(timeIntervalSince1970: row[1]),
+                lastRead: (row[Self.summaryLastReadColumn] as Int64?).flatMap { $0 > 0 ? MessageID($0) : nil }
             ))
         }
         // Ordered here rather than by SQLite: its sorter copies every selected column of every row,
@@ -191,13 +192,15 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore {
     }
 
     private static let summariesSelect = """
-        SELECT c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m"))
+        SELECT c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID
         FROM member me
         JOIN chat c ON c.id = me.chatID
         JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
         JOIN user u ON u.id = other.userID
         LEFT JOIN message m ON m.id = c.lastMessageID
         """
+    /// After the id, activity, count, the user's 8 and the message's 17 columns.
+    private static let summaryLastReadColumn = 27
     private static let summariesSQL = summariesSelect + " WHERE me.userID = ?1"
     private static let summarySQL = summariesSelect + " WHERE me.userID = ?1 AND me.chatID = ?2"
 

@@ -88,6 +88,8 @@ struct Serve: AsyncParsableCommand {
     var streamsPerAccount = WebConfiguration().eventStreamsPerAccount
     @Option(help: "Megabytes of rendered chat pages kept between requests while nothing they show changes (0: none).")
     var pageCacheMegabytes = WebConfiguration().pageCacheBytes / (1024 * 1024)
+    @Option(help: "Chats whose live updates are applied side by side (each chat's in order); default: one per core.")
+    var liveLanes = WebConfiguration().liveLanes
     @Option(help: "Sign-ins that may wait for a password hash before more get 503 (default: 16 per core).")
     var passwordWaitingLimit: Int?
     @Option(help: "Seconds in-flight requests get to finish at shutdown.")
@@ -128,6 +130,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--uploads-in-progress and --uploads-per-address must be 1 to 100000")
         }
         guard streamsPerAccount >= 1 else { throw ValidationError("--streams-per-account must be at least 1") }
+        guard (1...64).contains(liveLanes) else { throw ValidationError("--live-lanes must be 1 to 64") }
         guard (0...65_536).contains(pageCacheMegabytes) else { throw ValidationError("--page-cache-megabytes must be 0 to 65536") }
         guard (passwordWaitingLimit ?? 0) >= 0 else { throw ValidationError("--password-waiting-limit cannot be negative") }
         // Megabytes become bytes and a body limit: bounded first.
@@ -182,6 +185,7 @@ struct Serve: AsyncParsableCommand {
         web.eventStreamsPerAccount = streamsPerAccount
         web.passwordWaitingLimit = passwordWaitingLimit
         web.pageCacheBytes = pageCacheMegabytes * 1024 * 1024
+        web.liveLanes = liveLanes
         // Beside the database: "data/parlor.sqlite" keeps its images in "data/media"; with PostgreSQL, "media"
         // (several instances must share one folder: the instance that processes a photo is not always the one that serves it).
         web.mediaFolder = media ?? (Stores.isPostgres(database) ? "media" : database.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")

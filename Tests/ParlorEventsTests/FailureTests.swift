@@ -13,10 +13,10 @@ import Testing
         var description: String { "disk I/O error: the disk is full" }
     }
 
-    /// An in-memory store whose reads of one kind, or whose sends, fail while `failing` is set.
+    /// An in-memory store whose reads of rows and history (what fan-out reads), or whose sends, fail while set.
     final class FaultyStore: ChatStore {
         let inner = InMemoryChatStore()
-        let failSummaries = Atomic(false)
+        let failReads = Atomic(false)
         let failSends = Atomic(false)
 
         func createUser(_ user: NewUser, at date: Date) async throws -> User { try await inner.createUser(user, at: date) }
@@ -34,7 +34,7 @@ import Testing
         func chat(_ id: ChatID) async throws -> Chat? { try await inner.chat(id) }
         func chatList(for viewer: UserID) async throws -> [ChatSummary] { try await inner.chatList(for: viewer) }
         func chatSummary(_ chat: ChatID, for viewer: UserID) async throws -> ChatSummary? {
-            if failSummaries.load(ordering: .relaxed) { throw DiskFull() }
+            if failReads.load(ordering: .relaxed) { throw DiskFull() }
             return try await inner.chatSummary(chat, for: viewer)
         }
         func unreadTotal(for viewer: UserID) async throws -> Int { try await inner.unreadTotal(for: viewer) }
@@ -45,7 +45,8 @@ import Testing
         func edit(_ edit: MessageEdit) async throws -> Message { try await inner.edit(edit) }
         func message(_ id: MessageID) async throws -> Message? { try await inner.message(id) }
         func messages(in chat: ChatID, before: MessageID?, limit: Int) async throws -> MessagePage {
-            try await inner.messages(in: chat, before: before, limit: limit)
+            if failReads.load(ordering: .relaxed) { throw DiskFull() }
+            return try await inner.messages(in: chat, before: before, limit: limit)
         }
         func markRead(_ report: ReadReport) async throws -> MessageID? { try await inner.markRead(report) }
         func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership? { try await inner.membership(chat, user) }
@@ -107,7 +108,7 @@ import Testing
         let (benOpen, b1) = try await world.page(world.ben, open: true)
         defer { [a1, a2, b1].forEach { $0.cancel() } }
 
-        world.store.failSummaries.store(true, ordering: .relaxed)
+        world.store.failReads.store(true, ordering: .relaxed)
         let sent = await world.router.send(.sending(OutgoingMessage(
             chatID: world.chat.id, senderID: world.ana.id, body: "secret words", token: "t1", createdAt: Date(timeIntervalSince1970: 1_795_698_300)
         )), requestID: "req-42")
@@ -127,7 +128,7 @@ import Testing
         #expect(!world.lines.all.withLock { $0 }.contains { $0.message.contains("secret") || $0.metadata.values.contains { $0.contains("secret") } })
 
         // Once the store answers again, updates flow as before.
-        world.store.failSummaries.store(false, ordering: .relaxed)
+        world.store.failReads.store(false, ordering: .relaxed)
         for page in [anaOpen, anaList, benOpen] { page.clear() }
         _ = await world.router.send(.sending(OutgoingMessage(
             chatID: world.chat.id, senderID: world.ben.id, body: "again", token: "t2", createdAt: Date(timeIntervalSince1970: 1_795_698_360)

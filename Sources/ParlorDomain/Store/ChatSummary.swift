@@ -9,13 +9,16 @@ public struct ChatSummary: Hashable, Sendable {
     public let unreadCount: Int
     /// The time the list is ordered by: the last message, or the chat's creation.
     public let lastActivity: Date
+    /// The newest message the viewer has read (nil: none yet); what the live pages keep counting from.
+    public let lastRead: MessageID?
 
-    public init(chatID: ChatID, contact: User, lastMessage: Message?, unreadCount: Int, lastActivity: Date) {
+    public init(chatID: ChatID, contact: User, lastMessage: Message?, unreadCount: Int, lastActivity: Date, lastRead: MessageID? = nil) {
         self.chatID = chatID
         self.contact = contact
         self.lastMessage = lastMessage
         self.unreadCount = unreadCount
         self.lastActivity = lastActivity
+        self.lastRead = lastRead
     }
 }
 

@@ -281,7 +281,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         let last = state.messageIDsByChat[id]?.last.flatMap { state.messages[$0] }
         return ChatSummary(
             chatID: id, contact: contact, lastMessage: last, unreadCount: unread(id, for: viewer, in: state),
-            lastActivity: state.lastActivity[id] ?? chat.createdAt
+            lastActivity: state.lastActivity[id] ?? chat.createdAt, lastRead: state.lastRead[ChatKey(chat: chat.id, user: viewer)]
         )
     }
 

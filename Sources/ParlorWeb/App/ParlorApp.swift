@@ -89,7 +89,7 @@ public final class ParlorApp: Sendable {
         streamEncoder = encoder
         handler = EventHandler(
             store: liveStore ?? store, feeds: liveStore ?? store, clock: clock, basePath: configuration.basePath, logger: logger, dateLabels: dateLabels, bus: bus, templates: { templates.current },
-            encoding: encoder
+            encoding: encoder, lanes: configuration.liveLanes
         )
         events = EventRouter(store: store, feeds: store, bus: bus, clock: clock, changes: changes, logger: logger)
         self.metrics = metrics
@@ -210,9 +210,11 @@ public final class ParlorApp: Sendable {
                 guard origin(request).allows(request), Sessions.formCarries(request, token: signedIn.session.csrfToken) else {
                     return try await forged(request, signedIn, refused: refused)
                 }
-                // A change waits while the open pages are far behind: under a flood of sends the answers
-                // slow down, and every page still shows every message, in order.
-                await self.handler.room()
+                // A change waits while the open pages of its chat (`/chats/{id}/…`) are far behind: under a
+                // flood of sends the answers slow down, and every page still shows every message, in order.
+                // A change that names no chat waits for every lane.
+                let chat = request.parameters["id"].flatMap { Int64($0) }.flatMap { $0 > 0 ? ChatID($0) : nil }
+                await self.handler.room(for: chat)
             }
             return try await handler(request, signedIn)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ParlorLive
 import ParlorDomain
 
 /// How `parlor serve` runs the chat: where its files are, who may be trusted, how long things last.
@@ -25,6 +26,8 @@ public struct WebConfiguration: Sendable {
     public var evictedStreamRetry: Duration = .seconds(10)
     /// Bytes of rendered chat pages kept between requests (0: none); the pages used longest ago go first.
     public var pageCacheBytes = 64 * 1024 * 1024
+    /// Chats' events applied side by side by the live pages (each chat's in order, in one lane).
+    public var liveLanes = EventHandler.defaultLaneCount
     /// Where image files are kept, named by their hash.
     public var mediaFolder = "media"
     /// How large an upload may be; the rest of the limits are the image service's.

@@ -20,7 +20,8 @@ photos: a 12-megapixel JPEG sent in messages by four senders at once, each --rou
       in the same run: vipsthumbnail making the same two files per photo, one process per file.
 Every server listens on 127.0.0.1 only and is stopped by PID."""
 import argparse, http.client, json, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, threading, time
-import urllib.parse
+import asyncio, urllib.parse
+from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -374,6 +375,150 @@ def send_benchmark(seconds, connections):
         raise
 
 
+def fill_pairs(port, chats):
+    """`chats` chats of two new people each; returns, per chat, its path and id and each member's cookie and token."""
+    def pair(index):
+        first, second = Visitor(port), Visitor(port)
+        first.sign_up(f"sender{index:04d}", f"Sender {index}")
+        second.sign_up(f"reader{index:04d}", f"Reader {index}")
+        chat = first.start_chat(f"reader{index:04d}")
+        first.request("GET", chat)
+        second.request("GET", chat)
+        cookie = lambda v: "; ".join(f"{k}={v}" for k, v in v.cookies.items())
+        return {"path": chat, "id": chat.rsplit("/", 1)[1], "sender": cookie(first), "csrf": first.csrf, "reader": cookie(second)}
+    with ThreadPoolExecutor(8) as pool:
+        return list(pool.map(pair, range(chats)))
+
+
+TOKEN = re.compile(rb"fz(\d+)x(\d+)z")
+
+
+async def fanout_round(port, pairs, seconds, first):
+    """Every chat's sender posts as fast as its answers come, each on its own connection, while both members'
+    pages stream; returns when every page has been quiet for two seconds after the last send. Message numbers
+    start at `first`: a token sent in an earlier round would be taken as that message sent again."""
+    loop = asyncio.get_running_loop()
+    sent = {}      # token -> time its POST started
+    seen = []      # per page: token -> first time it appeared in the stream
+    readers = []
+    stop = asyncio.Event()
+    last_byte = [loop.time()]
+    troubles = []  # per page: refreshes received, whether the server closed the stream
+
+    async def read(index, path, cookie):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: {cookie}\r\n\r\n").encode())
+        tail = b""
+        try:
+            while not stop.is_set():
+                try:
+                    chunk = await asyncio.wait_for(reader.read(1 << 16), 0.5)
+                except asyncio.TimeoutError:
+                    continue
+                if not chunk:
+                    troubles[index][1] = True
+                    break
+                troubles[index][0] += (tail + chunk).count(b'action="refresh"') - tail.count(b'action="refresh"')
+                now = loop.time()
+                last_byte[0] = now
+                for match in TOKEN.finditer(tail + chunk):
+                    seen[index].setdefault(match.group(0), now)
+                tail = chunk[-32:]
+        finally:
+            writer.close()
+
+    for pair in pairs:
+        for who in ("sender", "reader"):
+            seen.append({})
+            troubles.append([0, False])
+            readers.append(asyncio.create_task(read(len(seen) - 1, f"/events?chat={pair['id']}", pair[who])))
+    await asyncio.sleep(3)  # every page registered and sent its first state
+
+    deadline = loop.time() + seconds
+    failures = [0]
+
+    async def send(index, pair):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        n = first
+        while loop.time() < deadline:
+            n += 1
+            token = f"fz{index}x{n}z".encode()
+            body = b"csrf=" + pair["csrf"].encode() + b"&body=" + token + b"&token=" + token
+            sent[token] = loop.time()
+            writer.write((f"POST {pair['path']}/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {pair['sender']}\r\n"
+                          f"X-Parlor-Script: 1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                          f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
+            head = await reader.readuntil(b"\r\n\r\n")
+            status = int(head.split(b" ", 2)[1])
+            length = re.search(rb"(?i)content-length: *(\d+)", head)
+            if length:
+                await reader.readexactly(int(length.group(1)))
+            if status >= 300:
+                failures[0] += 1
+        writer.close()
+
+    started = loop.time()
+    await asyncio.gather(*(send(index, pair) for index, pair in enumerate(pairs)))
+    sending = loop.time() - started
+    while loop.time() - last_byte[0] < 2 and loop.time() - started < seconds + 60:
+        await asyncio.sleep(0.25)
+    stop.set()
+    await asyncio.gather(*readers, return_exceptions=True)
+
+    latencies, deliveries, complete, last = [], 0, True, started
+    for index, page in enumerate(seen):
+        chat = index // 2
+        mine = {t for t in sent if t.startswith(f"fz{chat}x".encode())}
+        got = mine & page.keys()
+        deliveries += len(got)
+        complete = complete and got == mine
+        if got != mine:
+            print(f"  page {index} ({'reader' if index % 2 else 'sender'} of chat {chat}): {len(mine - got)} of {len(mine)} missing, "
+                  f"refreshes {troubles[index][0]}, closed by the server: {troubles[index][1]}")
+        for token in got:
+            last = max(last, page[token])
+            if index % 2 == 1:  # the reader's page: Send -> the other member's screen
+                latencies.append(page[token] - sent[token])
+    latencies.sort()
+    pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 if latencies else float("nan")
+    return {"sends": len(sent), "sends_per_s": len(sent) / sending, "deliveries": deliveries,
+            "deliveries_per_s": deliveries / max(last - started, 1e-9), "p50_ms": pick(0.5), "p99_ms": pick(0.99),
+            "complete": complete, "failures": failures[0]}
+
+
+def fanout_benchmark(seconds, chats, lanes):
+    """`chats` chats sending at once, both members' pages open, with the live pages on each lane count."""
+    folder = tempfile.mkdtemp(prefix="parlor-fanout-bench-")
+    try:
+        with start_parlor(18390, folder, ["--log-level", "warning"]):
+            began = time.time()
+            pairs = fill_pairs(18390, chats)
+            print(f"filled {chats} chats of two in {time.time() - began:.0f} s")
+        results = []
+        for round_number, count in enumerate(lanes):
+            # The same database (sessions included) each time; only the lanes differ.
+            with start_parlor(18390, folder, ["--log-level", "warning", "--live-lanes", str(count), "--streams-per-account", "4"]) as parlor:
+                before = cpu_seconds(parlor.process.pid)
+                result = asyncio.run(fanout_round(18390, pairs, seconds, (round_number + 1) * 10_000_000))
+                result["cpu_s"] = cpu_seconds(parlor.process.pid) - before
+                result["lanes"] = count
+                results.append(result)
+        print(f"\nfanout: {chats} chats sending at once ({seconds} s), both members' pages open ({2 * chats} streams)")
+        print(f"{'lanes':>5} {'sends/s':>9} {'deliveries/s':>13} {'ratio':>6} {'Send->page p50':>15} {'p99':>9} {'server CPU':>11}  all delivered")
+        base = results[0]["deliveries_per_s"]
+        for r in results:
+            print(f"{r['lanes']:>5} {r['sends_per_s']:9,.0f} {r['deliveries_per_s']:13,.0f} {r['deliveries_per_s'] / base:6.2f} "
+                  f"{r['p50_ms']:12.1f} ms {r['p99_ms']:6.1f} ms {r['cpu_s']:9.1f} s  {r['complete']} ({r['failures']} not 2xx)")
+        with open(os.path.join(OUT, "fanout.json"), "w") as f:
+            json.dump(results, f, indent=1)
+        if not all(r["complete"] and r["failures"] == 0 for r in results):
+            raise SystemExit(f"fanout: a page missed a message or a send failed (log: {folder}/parlor.log)")
+        shutil.rmtree(folder, ignore_errors=True)
+    except BaseException:
+        print(f"fanout: kept {folder} (the server's log and database) for a look")
+        raise
+
+
 PHOTO = os.path.join(OUT, "photo-12mp.jpg")
 
 
@@ -497,18 +642,22 @@ def photos_benchmark(rounds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("which", choices=["page", "send", "photos"])
+    parser.add_argument("which", choices=["page", "send", "photos", "fanout"])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=None)
     parser.add_argument("--no-cache", action="store_true", help="page: the page cache off, every page built from the store")
     parser.add_argument("--screen", action="append", choices=["conversation", "chats"],
                         help="page: which screens (repeatable; default the conversation, with --no-cache both)")
+    parser.add_argument("--chats", type=int, default=200, help="fanout: chats sending at once")
+    parser.add_argument("--lanes", default="1,2", help="fanout: the live lane counts to compare")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
     if args.which == "page":
         screens = args.screen or (["chats", "conversation"] if args.no_cache else ["conversation"])
         page_benchmark(args.rounds, args.seconds, args.connections or 32, no_cache=args.no_cache, screens=screens)
+    elif args.which == "fanout":
+        fanout_benchmark(args.seconds, args.chats, [int(n) for n in args.lanes.split(",")])
     elif args.which == "photos":
         photos_benchmark(args.rounds if args.rounds != 3 else 5)
     else:

@@ -157,9 +157,11 @@ extension HTTPServer {
             reply.answerOnce { answerShuttingDown(reply) }
             return .YES
         }
+        suspendedWork.add(1, ordering: .relaxed)
         Task {
             await work(reply)
             pendingReplies.remove(reply)
+            suspendedWork.subtract(1, ordering: .releasing)
         }
         return .YES
     }

@@ -24,6 +24,8 @@ public final class HTTPServer: Sendable {
     /// Requests between their first callback and libmicrohttpd's "completed" notice
     /// (event streams included).
     let requestsInFlight = Atomic<Int>(0)
+    /// Work of suspended requests (async handlers, admissions) not yet returned, even once shutdown answered them.
+    let suspendedWork = Atomic<Int>(0)
     /// Set when shutdown begins: new connections are closed as soon as they are accepted.
     let refusingConnections = Atomic<Bool>(false)
 
@@ -149,6 +151,9 @@ public final class HTTPServer: Sendable {
         Unmanaged.passUnretained(self).release()
         logger.notice("stopped")
     }
+
+    /// Async handlers whose work has not returned yet (for tests: a late answer after shutdown is done with).
+    package var handlersRunning: Int { suspendedWork.load(ordering: .acquiring) }
 
     /// Answers a suspended request with 503 and resumes its connection.
     func answerShuttingDown(_ reply: PendingReply) {

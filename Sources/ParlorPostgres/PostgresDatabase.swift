@@ -2,9 +2,12 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 /// One PostgreSQL database, through a pool of connections (postgres-nio's `PostgresClient`): transactions
-/// that notify the event log's readers once they commit, and reads. Run ``run()`` while it is used.
+/// that notify the event log's readers once they commit, and reads. Nothing is read or written until the pool
+/// runs: `parlor serve` runs ``run()`` as a service of its group (the first started, the last stopped); a tool
+/// or a test that holds a database for a while uses ``runningOnItsOwn(url:maximumConnections:logger:)``.
 public final class PostgresDatabase: Sendable {
     /// The channel every write's commit is announced on: a hint to read the event log, nothing more.
     static let channel = "parlor_events"
@@ -13,8 +16,8 @@ public final class PostgresDatabase: Sendable {
     /// For connections of their own outside the pool (the event log's listener).
     let connectionConfiguration: PostgresConnection.Configuration
     let logger: Logger
-    /// Keeps the pool's connections until ``close()``.
-    private let runner: Task<Void, Never>
+    /// The pool's task when it runs on its own (``runningOnItsOwn(url:maximumConnections:logger:)``).
+    private let runner = Mutex<Task<Void, Never>?>(nil)
 
     /// `url`: `postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]`. TLS is
     /// preferred unless the host is a loopback address or `sslmode` says otherwise.
@@ -26,17 +29,29 @@ public final class PostgresDatabase: Sendable {
         // only from errors up: Parlor says what matters.
         var background = logger
         background.logLevel = max(logger.logLevel, .error)
-        let client = PostgresClient(configuration: configuration, backgroundLogger: background)
-        self.client = client
-        runner = Task { await client.run() }
+        client = PostgresClient(configuration: configuration, backgroundLogger: background)
     }
 
-    /// Closes the pool's connections; nothing can be read or written afterwards.
+    /// Runs the pool's connections until cancelled or, in a service group, until it shuts down gracefully.
+    /// Once, for the database's whole life.
+    public func run() async {
+        await client.run()
+    }
+
+    /// A database whose pool runs in a task of its own until ``close()`` or until it is released: for a
+    /// command that uses it briefly and for tests, never for the server (its group runs ``run()``).
+    public static func runningOnItsOwn(url: String, maximumConnections: Int = 20, logger: Logger) throws -> PostgresDatabase {
+        let database = try PostgresDatabase(url: url, maximumConnections: maximumConnections, logger: logger)
+        database.runner.withLock { $0 = Task { [client = database.client] in await client.run() } }
+        return database
+    }
+
+    /// Closes the pool's connections when it runs on its own; nothing can be read or written afterwards.
     public func close() {
-        runner.cancel()
+        runner.withLock { $0?.cancel() }
     }
 
-    deinit { runner.cancel() }
+    deinit { runner.withLock { $0?.cancel() } }
 
     static func configurations(
         url: String, maximumConnections: Int

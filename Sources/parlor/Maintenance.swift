@@ -24,7 +24,7 @@ struct Migrate: AsyncParsableCommand {
             return
         }
         do {
-            let connection = try PostgresDatabase(url: database, maximumConnections: 2, logger: Logger(label: "parlor.migrate"))
+            let connection = try PostgresDatabase.runningOnItsOwn(url: database, maximumConnections: 2, logger: Logger(label: "parlor.migrate"))
             defer { connection.close() }
             let applied = try await PostgresChatStore.migrate(connection)
             print(applied.isEmpty ? "PostgreSQL: up to date" : "PostgreSQL: applied \(applied.joined(separator: ", "))")

@@ -200,12 +200,36 @@ struct Serve: AsyncParsableCommand {
             logger.critical("libvips could not start")
             throw ExitCode(70)
         }
+        // PostgreSQL's pools run as the group's first services (stopped last); everything else runs in the
+        // Parlor service once they do: the schema, the app, Parlor Bot, the poller, the HTTP front.
+        let pools: [PostgresDatabase]
+        do {
+            pools = try Stores.pools(database, connections: databaseConnections, logger: logger)
+        } catch {
+            // Never the address itself: it may hold a password.
+            logger.critical("the database could not be opened", metadata: ["database": "postgres", "error": "\(error)"])
+            throw ExitCode(74)
+        }
+        let parlor = ParlorService { [web, configuration] in
+            try await serve(pools: pools, web: web, configuration: configuration, images: images, logger: logger)
+        }
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: pools.map { .init(service: PostgresPoolService(database: $0)) } + [.init(service: parlor)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        try await group.run()
+    }
+
+    /// Everything that runs on the store: opened (its schema brought up to date) through the running pools,
+    /// then the app and its services in a group of their own, stopped when the outer group stops.
+    private func serve(pools: [PostgresDatabase], web: WebConfiguration, configuration: ServerConfiguration, images: VipsImageService, logger: Logger) async throws {
         // The store and Parlor Bot are chosen here; the web app is handed them.
         let stores: Stores
         do {
-            stores = try await Stores.open(
-                database, connections: databaseConnections, retention: .milliseconds(Int64(eventLogRetention * 1_000)), logger: logger
-            )
+            stores = try await Stores.open(database, pools: pools, retention: .milliseconds(Int64(eventLogRetention * 1_000)), logger: logger)
         } catch {
             // Never the address itself: it may hold a password.
             logger.critical("the database could not be opened", metadata: [
@@ -286,13 +310,9 @@ struct Serve: AsyncParsableCommand {
             .init(service: MediaService(app: app)), .init(service: PhotoService(worker: app.photoWorker)), .init(service: BotService(bot: bot)), .init(service: FeedService(poller: poller)),
             .init(service: service),
         ]
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: services,
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
-            )
-        )
+        // Run inside the outer group, it shuts down gracefully when that one does (the signals); the pools stop
+        // only once it has.
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: logger))
         try await group.run()
     }
 }

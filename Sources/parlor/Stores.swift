@@ -24,19 +24,27 @@ struct Stores {
         database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
     }
 
-    /// Opens the SQLite file, or connects to PostgreSQL (`connections` per pool) and brings either's schema up to date.
-    static func open(_ database: String, connections: Int, retention: Duration, logger: Logger) async throws -> Stores {
+    /// The pools of a PostgreSQL `database` (none for SQLite): one for requests (`connections`), a smaller one
+    /// for the live pages. Their connections open once each runs as a service (``PostgresPoolService``).
+    static func pools(_ database: String, connections: Int, logger: Logger) throws -> [PostgresDatabase] {
+        guard isPostgres(database) else { return [] }
+        return [
+            try PostgresDatabase(url: database, maximumConnections: connections, logger: logger),
+            try PostgresDatabase(url: database, maximumConnections: max(2, connections / 4), logger: logger),
+        ]
+    }
+
+    /// Opens the SQLite file, or PostgreSQL through the running `pools`, and brings either's schema up to date.
+    static func open(_ database: String, pools: [PostgresDatabase], retention: Duration, logger: Logger) async throws -> Stores {
         let changes = ChangeCounters()
-        guard isPostgres(database) else {
+        guard pools.count == 2 else {
             return Stores(
                 store: try SQLiteChatStore(path: database), liveStore: try SQLiteChatStore(path: database), bus: InProcessEventBus(), changes: changes,
                 eventLog: nil, signInFailures: nil
             )
         }
-        let store = try await PostgresChatStore(database: PostgresDatabase(url: database, maximumConnections: connections, logger: logger))
-        let liveStore = try await PostgresChatStore(
-            database: PostgresDatabase(url: database, maximumConnections: max(2, connections / 4), logger: logger)
-        )
+        let store = try await PostgresChatStore(database: pools[0])
+        let liveStore = try await PostgresChatStore(database: pools[1])
         let bus = PostgresEventBus(store: liveStore, changes: changes, retention: retention, logger: logger)
         return Stores(store: store, liveStore: liveStore, bus: bus, changes: changes, eventLog: bus, signInFailures: store)
     }

@@ -28,7 +28,7 @@ import Testing
         init(url: String, reading: Bool = true, retention: Duration = .seconds(3_600)) async throws {
             var logger = Logger(label: "parlor.test")
             logger.logLevel = .critical
-            store = try await PostgresChatStore(database: PostgresDatabase(url: url, maximumConnections: 4, logger: logger))
+            store = try await PostgresChatStore(database: PostgresDatabase.runningOnItsOwn(url: url, maximumConnections: 4, logger: logger))
             bus = PostgresEventBus(store: store, changes: nil, poll: .milliseconds(200), retention: retention, logger: logger)
             bus.subscribe { [inbox] published in inbox.events.withLock { $0.append(published.event) } }
             bus.onMissedEvents { [inbox] in inbox.missed.add(1, ordering: .relaxed) }

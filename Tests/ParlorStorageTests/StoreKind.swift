@@ -21,7 +21,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .inMemory: InMemoryChatStore()
         case .sqlite: try SQLiteChatStore(path: folder.path("parlor.sqlite"))
         case .postgres:
-            try await PostgresChatStore(database: PostgresDatabase(url: TestPostgres.shared().newDatabase(), maximumConnections: 4, logger: Logger(label: "test")))
+            try await PostgresChatStore(database: PostgresDatabase.runningOnItsOwn(url: TestPostgres.shared().newDatabase(), maximumConnections: 4, logger: Logger(label: "test")))
         }
     }
 }

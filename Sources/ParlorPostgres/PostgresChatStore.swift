@@ -301,9 +301,14 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     // MARK: Screens
 
     public func chatsScreen(for viewer: UserID, open chat: ChatID?, before: MessageID?, limit: Int) async throws -> ChatsScreen {
-        try await database.read { [logger] connection in
+        guard let chat else {
+            // The list alone is one statement, consistent by itself: no BEGIN and COMMIT round trips.
+            let summaries = try await database.single { [logger] connection in try await Self.summaries(connection, viewer: viewer, chat: nil, logger) }
+            return ChatsScreen(summaries: summaries, conversation: nil, viewerLastRead: nil)
+        }
+        return try await database.read { [logger] connection in
             let summaries = try await Self.summaries(connection, viewer: viewer, chat: nil, logger)
-            guard let chat, let conversation = try await Self.conversation(connection, chat, viewer: viewer, before: before, limit: limit, logger) else {
+            guard let conversation = try await Self.conversation(connection, chat, viewer: viewer, before: before, limit: limit, logger) else {
                 return ChatsScreen(summaries: summaries, conversation: nil, viewerLastRead: nil)
             }
             return ChatsScreen(

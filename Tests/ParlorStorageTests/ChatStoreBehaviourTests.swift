@@ -44,6 +44,9 @@ import Testing
         // Three messages a page: the quoted first one is not on it, so it comes with the quotes.
         let screen = try await store.chatsScreen(for: world.ana.id, open: chat.id, before: nil, limit: 3)
         #expect(screen.summaries == (try await store.chatList(for: world.ana.id)))
+        // The list alone (the chats screen, a live page without an open chat): the same rows, no conversation.
+        let list = try await store.chatsScreen(for: world.ana.id, open: nil, before: nil, limit: 3)
+        #expect(list.summaries == screen.summaries && list.summaries.first?.lastRead == nil && list.conversation == nil)
         let conversation = try #require(screen.conversation)
         #expect(conversation.messages == (try await store.messages(in: chat.id, before: nil, limit: 3)).messages)
         #expect(conversation.quoted == [first])

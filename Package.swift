@@ -146,7 +146,7 @@ let package = Package(
             name: "parlor",
             dependencies: [
                 "MicroHTTP", "ServerSentEvents", "ParlorWeb", "ParlorTemplates", "ParlorStorage", "ParlorBots", "ParlorDomain", "ParlorEvents",
-                "ParlorFixtures", "ParlorViews", "ParlorImages", "CMalloc", "ParlorFeeds", "ParlorFeedsHTTP", "ParlorPostgres",
+                "ParlorFixtures", "ParlorViews", "ParlorImages", "CMalloc", "ParlorFeeds", "ParlorFeedsHTTP", "ParlorPostgres", "ParlorLive",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -192,11 +192,11 @@ let package = Package(
         // Runs the built `parlor` executable as a person would.
         .testTarget(name: "ParlorFeedsTests", dependencies: ["ParlorFeeds", "ParlorFeedsHTTP", "ParlorDomain", "HTTPTestSupport"]),
         .testTarget(name: "ParlorTests", dependencies: ["parlor", "HTTPTestSupport", "ParlorStorage", "ParlorDomain"]),
-        // The web front in process, over HTTP on loopback, with a real SQLite file.
+        // The web front in process, over HTTP on loopback, with a real SQLite file, wired as `parlor` wires it.
         .testTarget(
             name: "ParlorWebTests",
             dependencies: [
-                "ParlorWeb", "MicroHTTP", "ServerSentEvents", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorStorage", "ParlorBots", "ParlorImages",
+                "parlor", "ParlorWeb", "MicroHTTP", "ServerSentEvents", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorStorage", "ParlorBots", "ParlorImages",
                 "HTTPTestSupport",
                 "BoundedWork",
                 .product(name: "Logging", package: "swift-log"),

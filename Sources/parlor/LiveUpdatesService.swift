@@ -1,13 +1,13 @@
-import ParlorWeb
+import ParlorLive
 import ServiceLifecycle
 
 /// Runs the live pages (events from the bus to every open page) as a service until graceful shutdown.
 struct LiveUpdatesService: Service {
-    let app: ParlorApp
+    let live: EventHandler
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            await app.runLiveUpdates()
+            await live.run()
         }
     }
 }

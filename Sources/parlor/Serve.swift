@@ -239,11 +239,9 @@ struct Serve: AsyncParsableCommand {
         }
         let store = stores.store
         let clock = SystemClock()
-        // The server's: its streams read live updates from it, and the app shares each update there once.
-        let eventRing = EventRing()
         var busHealth: (@Sendable () -> Bool)?
         if let eventLog = stores.eventLog { busHealth = { eventLog.isHealthy } }
-        let app: ParlorApp
+        let app: WebFront
         do {
             // Prometheus through swift-metrics: every metric made once, in ParlorMetrics, on this registry.
             let registry = PrometheusCollectorRegistry()
@@ -257,8 +255,8 @@ struct Serve: AsyncParsableCommand {
                 registry.emit(into: &buffer)
                 return buffer
             })
-            app = try await ParlorApp(
-                configuration: web, store: store, images: images, liveStore: stores.liveStore, bus: stores.bus, clock: clock, eventRing: eventRing,
+            app = try await WebFront(
+                configuration: web, store: store, images: images, liveStore: stores.liveStore, bus: stores.bus, clock: clock,
                 metrics: metrics, changes: stores.changes, signInFailures: stores.signInFailures,
                 busHealth: busHealth, logger: logger
             )
@@ -295,19 +293,19 @@ struct Serve: AsyncParsableCommand {
         app.metrics.addProgressGauge("parlor_bot_failures") { bot.failures }
         app.metrics.addProgressGauge("parlor_feed_poller_rounds") { poller.rounds }
         let router = try app.makeRouter { router in
-            if gallery { GalleryRoute.register(on: &router, templates: { app.currentTemplates }) }
+            if gallery { GalleryRoute.register(on: &router, templates: { app.templates.current }) }
         }
-        let server = HTTPServer(configuration: configuration, router: router, logger: logger, eventRing: eventRing, observer: app.metrics)
+        let server = app.makeServer(configuration, router: router, logger: logger, observer: app.metrics)
         let service = HTTPService(
             server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)), drainDelay: .milliseconds(Int64(drainDelay * 1000)),
-            startDraining: { app.startDraining() }
+            startDraining: { app.readiness.startDraining() }
         )
         // Stopped in reverse order: the HTTP front first (no new events), the poller, Parlor Bot, the photos, the media
         // upkeep, the event log, then the live pages.
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: LiveUpdatesService(app: app))]
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: LiveUpdatesService(live: app.live))]
         if let eventLog = stores.eventLog { services.append(.init(service: EventLogService(bus: eventLog))) }
         services += [
-            .init(service: MediaService(app: app)), .init(service: PhotoService(worker: app.photoWorker)), .init(service: BotService(bot: bot)), .init(service: FeedService(poller: poller)),
+            .init(service: MediaService(media: app.media, store: store, logger: logger)), .init(service: PhotoService(worker: app.photoWorker)), .init(service: BotService(bot: bot)), .init(service: FeedService(poller: poller)),
             .init(service: service),
         ]
         // Run inside the outer group, it shuts down gracefully when that one does (the signals); the pools stop

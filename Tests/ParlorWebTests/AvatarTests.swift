@@ -86,7 +86,7 @@ import Testing
             try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: media + "/" + existing)
         }
         let second = try await RunningParlor(folder: first.folder)
-        await second.app.sweepMedia()
+        await second.sweepMedia()
         let after = Set(Self.mediaFiles(second).map { String($0.split(separator: "/").last!) })
         await second.finish()
         #expect(Set(kept.map { String($0.split(separator: "/").last!) }).isSubset(of: after), "the avatar's files stay")

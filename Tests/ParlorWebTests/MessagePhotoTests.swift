@@ -3,6 +3,7 @@ import HTTPTestSupport
 import ParlorDomain
 import ParlorStorage
 import Testing
+@testable import parlor
 
 /// Photos in messages: accepted by their bytes and header in the request, stored pending with the message
 /// in one transaction, processed off the request, and pushed to every open page when ready or failed.
@@ -235,7 +236,7 @@ import Testing
                 try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3_600)], ofItemAtPath: media + "/" + file)
             }
             #expect(!Self.versionFiles(parlor).isEmpty)
-            await parlor.app.sweepMedia()
+            await parlor.sweepMedia()
             #expect(Self.versionFiles(parlor).isEmpty)
         }
     }

@@ -6,6 +6,7 @@ import MicroHTTP
 import ParlorDomain
 import ParlorStorage
 import ParlorWeb
+@testable import parlor
 import Testing
 
 /// A page served from the page cache is byte for byte the page a fresh render gives. Two Parlors share one
@@ -122,11 +123,11 @@ import Testing
                 }
             }
         }
-        let counts = twins.cachedApp.pageCacheCounts
+        let counts = twins.cachedApp.pageCache.counts
         // The comparison means something only if pages were served from the cache, and kept ones went stale.
         #expect(counts.served > compared / 3, "\(counts)")
         #expect(counts.rendered > 20, "\(counts)")
-        let none = twins.freshApp.pageCacheCounts
+        let none = twins.freshApp.pageCache.counts
         #expect(none.pages == 0 && none.served == 0 && none.rendered == 0, "\(none)")
     }
 
@@ -158,8 +159,8 @@ import Testing
 final class TwinParlors {
     let folder: URL
     let clock = ManualClock(RunningParlor.now)
-    let cachedApp: ParlorApp
-    let freshApp: ParlorApp
+    let cachedApp: WebFront
+    let freshApp: WebFront
     private let servers: [HTTPServer]
     private let liveUpdates: Task<Void, Never>
     var cachedPort: UInt16 { servers[0].port ?? 0 }
@@ -178,17 +179,17 @@ final class TwinParlors {
             configuration.pageCacheBytes = pageCacheBytes
             return configuration
         }
-        cachedApp = try await ParlorApp(configuration: configuration(pageCacheBytes: 8 * 1024 * 1024), store: store, images: InMemoryImageService(), clock: clock, logger: logger)
-        freshApp = try await ParlorApp(configuration: configuration(pageCacheBytes: 0), store: store, images: InMemoryImageService(), clock: clock, logger: logger)
+        cachedApp = try await WebFront(configuration: configuration(pageCacheBytes: 8 * 1024 * 1024), store: store, images: InMemoryImageService(), clock: clock, logger: logger)
+        freshApp = try await WebFront(configuration: configuration(pageCacheBytes: 0), store: store, images: InMemoryImageService(), clock: clock, logger: logger)
         let app = cachedApp
-        liveUpdates = Task { await app.runLiveUpdates() }
+        liveUpdates = Task { await app.live.run() }
         var servers: [HTTPServer] = []
         for app in [cachedApp, freshApp] {
             var server = ServerConfiguration()
             server.host = "127.0.0.1"
             server.port = 0
             server.threads = 2
-            let running = HTTPServer(configuration: server, router: try app.makeRouter(), logger: logger, eventRing: app.eventRing)
+            let running = app.makeServer(server, router: try app.makeRouter(), logger: logger)
             try running.start()
             servers.append(running)
         }

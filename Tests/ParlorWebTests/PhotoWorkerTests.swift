@@ -5,6 +5,7 @@ import ParlorImages
 import ParlorStorage
 import Synchronization
 import Testing
+@testable import parlor
 
 /// The photo worker, a service of its own: a busy image service is waited out with growing pauses, and a
 /// test awaits the worker instead of sleeping.

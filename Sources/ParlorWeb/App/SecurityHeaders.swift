@@ -2,7 +2,7 @@ import MicroHTTP
 
 /// Fields on every response Parlor sends: no inline script runs, no other site frames a page, nothing is
 /// sniffed into another type, and no URL leaks to other sites in `Referer`.
-enum SecurityHeaders {
+public enum SecurityHeaders {
     static let contentSecurityPolicy = [
         "default-src 'self'",
         "script-src 'self'",
@@ -15,7 +15,7 @@ enum SecurityHeaders {
         "object-src 'none'",
     ].joined(separator: "; ")
 
-    static var all: HTTPHeaders {
+    public static var all: HTTPHeaders {
         [
             "Content-Security-Policy": contentSecurityPolicy,
             "X-Content-Type-Options": "nosniff",

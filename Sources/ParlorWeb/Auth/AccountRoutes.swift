@@ -1,12 +1,58 @@
 import Foundation
+import Logging
 import MicroHTTP
 import ParlorDomain
+import ParlorEvents
 import ParlorViews
 
 /// Sign up, sign in, sign out. Before sign-in the forms are protected by a token in a cookie and in
 /// the form; afterwards by the session's token.
-extension ParlorApp {
-    func registerAccountRoutes(on router: inout Router) {
+public struct AccountRoutes: Sendable {
+    public struct Dependencies: Sendable {
+        let gate: SignInGate
+        let pages: WebPages
+        let events: EventRouter
+        let store: any AccountStore
+        let passwords: PasswordHasher
+        let throttle: SignInThrottle
+        /// Verified against when a handle is unknown, so a wrong handle costs as much as a wrong password.
+        let decoyHash: String
+        let metrics: ParlorMetrics
+        let logger: Logger
+
+        public init(
+            gate: SignInGate, pages: WebPages, events: EventRouter, store: any AccountStore, passwords: PasswordHasher, throttle: SignInThrottle,
+            decoyHash: String, metrics: ParlorMetrics, logger: Logger
+        ) {
+            self.gate = gate
+            self.pages = pages
+            self.events = events
+            self.store = store
+            self.passwords = passwords
+            self.throttle = throttle
+            self.decoyHash = decoyHash
+            self.metrics = metrics
+            self.logger = logger
+        }
+    }
+
+    let dependencies: Dependencies
+    private var gate: SignInGate { dependencies.gate }
+    private var sessions: Sessions { dependencies.gate.sessions }
+    private var paths: Paths { dependencies.pages.paths }
+    private var passwords: PasswordHasher { dependencies.passwords }
+    private var throttle: SignInThrottle { dependencies.throttle }
+    private var metrics: ParlorMetrics { dependencies.metrics }
+    private var logger: Logger { dependencies.logger }
+
+    public init(_ dependencies: Dependencies) {
+        self.dependencies = dependencies
+    }
+
+    public func register(on router: inout Router) {
+        router.get("/") { [self] request in
+            .redirect(to: try await sessions.current(request) == nil ? paths.signIn : paths.chats)
+        }
         router.get("/signup") { [self] request in
             try await anonymousPage(request) { token in AuthFormBuilder(paths: paths, csrfToken: token).signUp() }
         }
@@ -15,7 +61,7 @@ extension ParlorApp {
         }
         router.post("/signup", bodyLimit: 16 * 1024) { [self] request in try await signUp(request) }
         router.post("/signin", bodyLimit: 16 * 1024) { [self] request in try await signIn(request) }
-        router.post("/signout", signedIn { [self] request, _ in
+        router.post("/signout", gate.signedIn { [self] request, _ in
             .redirect(to: paths.signIn).settingCookie(try await sessions.end(request))
         })
     }
@@ -23,7 +69,7 @@ extension ParlorApp {
     /// A sign-in or sign-up page; a signed-in person goes to their chats instead.
     private func anonymousPage(_ request: Request, form: (String) -> AuthFormViewModel) async throws -> Response {
         if try await sessions.current(request) != nil { return .redirect(to: paths.chats) }
-        let secure = origin(request).isHTTPS
+        let secure = gate.origin(request).isHTTPS
         let (token, cookie) = sessions.formToken(request, secure: secure)
         var response = authPage(form(token))
         if let cookie { response.setCookie(cookie) }
@@ -32,16 +78,16 @@ extension ParlorApp {
 
     private func authPage(_ form: AuthFormViewModel, status: HTTPStatus = .ok) -> Response {
         let layout = PageBuilder.signedOutLayout(title: form.submitLabel, paths: paths, csrfToken: form.csrfToken)
-        return page(AuthPageViewModel(layout: layout, form: form), status: status)
+        return dependencies.pages.page(AuthPageViewModel(layout: layout, form: form), status: status)
     }
 
     /// Checks an anonymous POST's origin and form token. On failure, the answer: the form again, with why.
     private func refusedAnonymousPost(_ request: Request, form: (AuthFormBuilder, String) -> AuthFormViewModel) -> Response? {
-        let origin = origin(request)
+        let origin = gate.origin(request)
         let cookieToken = request.cookies[Sessions.formCookieName] ?? ""
         if origin.allows(request), Sessions.formCarries(request, token: cookieToken) { return nil }
         let (token, cookie) = sessions.formToken(request, secure: origin.isHTTPS)
-        var response = authPage(form(AuthFormBuilder(paths: paths, csrfToken: token), Self.forgedFormMessage), status: .forbidden)
+        var response = authPage(form(AuthFormBuilder(paths: paths, csrfToken: token), SignInGate.forgedFormMessage), status: .forbidden)
         if let cookie { response.setCookie(cookie) }
         return response
     }
@@ -53,7 +99,7 @@ extension ParlorApp {
         if let refused = refusedAnonymousPost(request, form: { $0.signUp(handle: handle, displayName: displayName, error: $1) }) {
             return refused
         }
-        let origin = origin(request)
+        let origin = gate.origin(request)
         let builder = AuthFormBuilder(paths: paths, csrfToken: request.form["csrf"] ?? "")
         func again(_ message: String, _ field: AuthFormBuilder.Field) -> Response {
             authPage(builder.signUp(handle: handle, displayName: displayName, error: message, field: field), status: .unprocessableContent)
@@ -71,11 +117,11 @@ extension ParlorApp {
         do {
             hash = try await passwords.hashed(password)
         } catch .busy {
-            return Self.busy(authPage(builder.signUp(handle: handle, displayName: displayName, error: Self.busyMessage, field: .password),
+            return Self.busy(authPage(builder.signUp(handle: handle, displayName: displayName, error: PasswordHasher.busyMessage, field: .password),
                                       status: .serviceUnavailable))
         }
         let timeZone = request.form["timeZone"].flatMap { TimeZone(identifier: $0) == nil ? nil : $0 } ?? "UTC"
-        let result = await events.send(.signingUp(NewUser(
+        let result = await dependencies.events.send(.signingUp(NewUser(
             handle: handle, displayName: displayName, timeZoneIdentifier: timeZone,
             localeIdentifier: Self.locale(from: request), passwordHash: hash
         )), requestID: request.id.description)
@@ -97,13 +143,13 @@ extension ParlorApp {
         let handle = request.form["handle"] ?? ""
         let password = request.form["password"] ?? ""
         if let refused = refusedAnonymousPost(request, form: { $0.signIn(handle: handle, error: $1) }) { return refused }
-        let origin = origin(request)
+        let origin = gate.origin(request)
         let builder = AuthFormBuilder(paths: paths, csrfToken: request.form["csrf"] ?? "")
         let normalized = (try? Handle.normalized(handle)) ?? handle.lowercased()
-        let now = clock.now
+        let now = dependencies.pages.clock.now
         func throttleUnavailable(_ error: any Error) -> Response {
-            throttleFailed(error, request: request)
-            return Self.busy(authPage(builder.signIn(handle: handle, error: Self.throttleUnavailableMessage, field: .password), status: .serviceUnavailable))
+            metrics.throttleUnavailable(error, request: request, logger: logger)
+            return Self.busy(authPage(builder.signIn(handle: handle, error: SignInThrottle.unavailableMessage, field: .password), status: .serviceUnavailable))
         }
         let wait: TimeInterval?
         do {
@@ -119,14 +165,14 @@ extension ParlorApp {
             response.headers.replace("Retry-After", with: String(Int(wait.rounded(.up))))
             return response
         }
-        let credential = password.count <= PasswordHasher.maximumLength ? try await store.credential(handle: normalized) : nil
+        let credential = password.count <= PasswordHasher.maximumLength ? try await dependencies.store.credential(handle: normalized) : nil
         // An unknown handle is checked against a decoy, so it takes as long as a wrong password.
         let verified: Bool
         do {
-            verified = try await passwords.verified(password, against: credential?.passwordHash ?? decoyHash)
+            verified = try await passwords.verified(password, against: credential?.passwordHash ?? dependencies.decoyHash)
         } catch {
             // Not a failed attempt: nothing was checked, so the throttle does not count it.
-            return Self.busy(authPage(builder.signIn(handle: handle, error: Self.busyMessage, field: .password), status: .serviceUnavailable))
+            return Self.busy(authPage(builder.signIn(handle: handle, error: PasswordHasher.busyMessage, field: .password), status: .serviceUnavailable))
         }
         let matches = verified && credential != nil
         guard let credential, matches else {
@@ -145,19 +191,10 @@ extension ParlorApp {
         do {
             try await throttle.recordSuccess(handle: normalized)
         } catch {
-            throttleFailed(error, request: request)
+            metrics.throttleUnavailable(error, request: request, logger: logger)
         }
         let cookie = try await sessions.start(for: credential.user, secure: origin.isHTTPS)
         return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName, path: sessions.cookiePath))
-    }
-
-    static let busyMessage = "Parlor is busy signing people in. Please try again in a few seconds."
-    static let throttleUnavailableMessage = "Signing in is not possible for a moment. Please try again in a few seconds."
-
-    /// The throttle's shared store failed: said in the log and counted, never passed over in silence.
-    func throttleFailed(_ error: any Error, request: Request) {
-        metrics.signInThrottleUnavailable.increment()
-        logger.error("sign-in throttle unavailable", metadata: ["request": "\(request.id)", "error": "\(String(describing: error).escapedForLog)"])
     }
 
     /// A 503 that says when to try again.

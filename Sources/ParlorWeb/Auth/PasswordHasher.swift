@@ -8,6 +8,8 @@ import Foundation
 public struct PasswordHasher: Sendable {
     /// Longer ones are refused too: hashing megabytes on request would be an easy way to tie up the server.
     public static let maximumLength = 256
+    /// What a person is told when every hashing thread is taken and the waiting line is full.
+    static let busyMessage = "Parlor is busy signing people in. Please try again in a few seconds."
 
     /// How much work and memory one hash takes. Every cost is Argon2id and verifies every other's hashes.
     public enum Cost: Sendable {

@@ -10,17 +10,24 @@ struct SignedIn: Sendable {
 
 /// Sign-in sessions. The browser keeps a random 256-bit id in an `HttpOnly`, `SameSite=Lax` cookie
 /// (`Secure` over HTTPS); the store keeps only its hash, with a CSRF token and an expiry.
-struct Sessions: Sendable {
+public struct Sessions: Sendable {
     static let cookieName = "parlor_session"
     /// Before sign-in, forms are protected by a random token in this cookie and in the form (double submit).
     static let formCookieName = "parlor_form"
 
     let accounts: any AccountStore
-    let chats: any ChatStore
     let clock: any WallClock
     let lifetime: TimeInterval
     /// The cookies' `Path`: Parlor's base path, or "/" at the root.
-    var cookiePath = "/"
+    let cookiePath: String
+
+    /// Sessions of `lifetime` seconds, kept in `accounts`; `basePath` is where the cookies are sent.
+    public init(accounts: any AccountStore, clock: any WallClock, lifetime: TimeInterval, basePath: String) {
+        self.accounts = accounts
+        self.clock = clock
+        self.lifetime = lifetime
+        cookiePath = basePath.isEmpty ? "/" : basePath
+    }
 
     /// Starts a session for `user`; the answer carries the cookie.
     func start(for user: User, secure: Bool) async throws -> SetCookie {

@@ -24,6 +24,9 @@ public final class SignInThrottle: Sendable {
         var byAddress: [String: [Date]] = [:]
     }
 
+    /// What a person is told when failures cannot be counted, so nothing is checked.
+    static let unavailableMessage = "Signing in is not possible for a moment. Please try again in a few seconds."
+
     private let limits: Limits
     private let state = Mutex(State())
     private let shared: (any SignInFailureStore)?

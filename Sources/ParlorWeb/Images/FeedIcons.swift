@@ -5,12 +5,18 @@ import ParlorImages
 
 /// Feeds' icons made into avatars by the same image service as people's faces: known by their bytes,
 /// checked by their header, squared and shrunk, written to the media folder by hash.
-struct FeedIcons: FeedIconMaker {
+public struct FeedIcons: FeedIconMaker {
     let images: any ImageService
     let media: MediaFolder
     let logger: Logger
 
-    func icon(from bytes: [UInt8]) async -> [StoredImageVersion]? {
+    public init(images: any ImageService, media: MediaFolder, logger: Logger) {
+        self.images = images
+        self.media = media
+        self.logger = logger
+    }
+
+    public func icon(from bytes: [UInt8]) async -> [StoredImageVersion]? {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-feed-icon-\(UUID().uuidString)").path
         guard FileManager.default.createFile(atPath: file, contents: Data(bytes)) else { return nil }
         defer { try? FileManager.default.removeItem(atPath: file) }
@@ -24,7 +30,9 @@ struct FeedIcons: FeedIconMaker {
     }
 }
 
-extension ParlorApp {
-    /// What makes feeds' icons into avatars, for the feed poller.
-    public var feedIcons: any FeedIconMaker { FeedIcons(images: images, media: media, logger: logger) }
+extension MediaFolder {
+    /// The folder at `path`, its files named by their BLAKE2b hash.
+    public init(path: String) {
+        self.init(path: path, contentHash: { Sodium.hash(bytes: $0) })
+    }
 }

@@ -1,29 +1,42 @@
 import Foundation
+import Logging
 import MicroHTTP
 import ParlorDomain
 import ParlorImages
 import ParlorViews
 
-/// `/images/{id}/{version}`, to the people who may see the image, and the photo a person sets in Settings.
-extension ParlorApp {
-    func registerImageRoutes(on router: inout Router) {
-        router.get("/images/{id}/{version}", signedIn { [self] request, signedIn in
+/// `/images/{id}/{version}` and the image view, to the people who may see the image.
+public struct ImageRoutes: Sendable {
+    public struct Dependencies: Sendable {
+        let gate: SignInGate
+        let pages: WebPages
+        let store: any ChatStore & ImageStore
+        let media: MediaFolder
+        let logger: Logger
+
+        public init(gate: SignInGate, pages: WebPages, store: any ChatStore & ImageStore, media: MediaFolder, logger: Logger) {
+            self.gate = gate
+            self.pages = pages
+            self.store = store
+            self.media = media
+            self.logger = logger
+        }
+    }
+
+    let dependencies: Dependencies
+    private var pages: WebPages { dependencies.pages }
+    private var store: any ChatStore & ImageStore { dependencies.store }
+
+    public init(_ dependencies: Dependencies) {
+        self.dependencies = dependencies
+    }
+
+    public func register(on router: inout Router) {
+        router.get("/images/{id}/{version}", dependencies.gate.signedIn { [self] request, signedIn in
             try await imageFile(request, signedIn)
         })
-        router.get("/images/{id}", signedIn { [self] request, signedIn in
+        router.get("/images/{id}", dependencies.gate.signedIn { [self] request, signedIn in
             try await imagePage(request, signedIn)
-        })
-        // The upload goes to disk as it arrives; 413 before the body when Content-Length says more.
-        router.post(
-            "/settings/avatar", bodyLimit: configuration.imageLimits.maximumBytes + 64 * 1024, uploads: UploadLimits(files: 1, fields: 4),
-            admission: uploadAdmission(), signedIn { [self] request, signedIn in try await setAvatar(request, signedIn) }
-        )
-        router.post("/settings/avatar/remove", bodyLimit: 4 * 1024, signedIn { [self] request, signedIn in
-            let change = ProfileChange(userID: signedIn.user.id, removesAvatar: true)
-            guard case .profileUpdated = await events.send(.updatingProfile(change), requestID: request.id.description) else {
-                throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
-            }
-            return .redirect(to: paths.settings + "?avatar=removed#avatar")
         })
     }
 
@@ -37,15 +50,15 @@ extension ParlorApp {
               let messageID = image.messageID, let message = try await store.message(messageID), let photo = message.photo,
               let sender = try await store.user(message.senderID)
         else { throw Self.noSuchImage }
-        let context = context(signedIn)
-        let chatURL = paths.chat(message.chatID) + "#message-\(message.id)"
+        let context = pages.context(signedIn)
+        let chatURL = pages.paths.chat(message.chatID) + "#message-\(message.id)"
         let altText = sender.id == signedIn.user.id ? "Your photo" : "Photo from \(sender.displayName)"
-        let detail = ImageDetailBuilder(paths: paths).detail(
+        let detail = ImageDetailBuilder(paths: pages.paths).detail(
             photo: image, pendingSize: (photo.width, photo.height), altText: altText, chatURL: chatURL
         )
         let unread = try await store.unreadTotal(for: signedIn.user.id)
         let layout = PageBuilder(context: context).layout(title: altText, unreadTotal: unread)
-        return page(ImagePageViewModel(layout: layout, image: detail))
+        return pages.page(ImagePageViewModel(layout: layout, image: detail))
     }
 
     /// One version's file, if the viewer may see the image (404 otherwise, whatever the id). An image never
@@ -55,7 +68,7 @@ extension ParlorApp {
               let role = request.parameters["version"].flatMap(ImageRole.init(rawValue:))
         else { throw Self.noSuchImage }
         guard let image = try await store.image(ImageID(number), visibleTo: signedIn.user.id), let version = image.version(role),
-              let path = try? media.file(hash: version.hash, format: version.format)
+              let path = try? dependencies.media.file(hash: version.hash, format: version.format)
         else { throw Self.noSuchImage }
         let filename = "\(image.purpose.storedName)-\(number)-\(role.rawValue).\(version.format.fileExtension)"
         var headers: HTTPHeaders = [
@@ -67,54 +80,10 @@ extension ParlorApp {
         ]
         if request.headers["If-None-Match"] == "\"\(version.hash)\"" { return Response(status: .notModified, headers: headers) }
         guard let body = FileBody.open(path: path) else {
-            logger.error("image file missing", metadata: ["request": "\(request.id)", "image": "\(number)", "version": "\(role.rawValue)"])
+            dependencies.logger.error("image file missing", metadata: ["request": "\(request.id)", "image": "\(number)", "version": "\(role.rawValue)"])
             throw Self.noSuchImage
         }
         headers.add("Content-Type", MediaType.forFile(named: filename[...]))
         return Response(status: .ok, headers: headers, body: .file(body))
-    }
-
-    /// A new face: processed (accepted by its bytes, upright, stripped, squared), its files written, then the
-    /// profile change that records it, which every open page showing the person applies live.
-    private func setAvatar(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
-        func refused(_ message: String, _ status: HTTPStatus) async throws -> Response {
-            try await settingsPage(signedIn, avatarForm: settingsBuilder(signedIn).avatarForm(error: message, maximumBytes: configuration.imageLimits.maximumBytes), status: status)
-        }
-        guard let upload = request.form.upload("avatar"), upload.size > 0 else {
-            return try await refused("Choose a photo (\(ImageFormat.acceptedNames)).", .unprocessableContent)
-        }
-        let processed: ProcessedImage
-        do {
-            processed = try await images.process(file: upload.path, for: .avatar)
-        } catch {
-            logger.info("photo refused", metadata: ["request": "\(request.id)", "why": "\(error)"])
-            return try await refused(error.message, Self.status(for: error))
-        }
-        let versions: [StoredImageVersion]
-        do {
-            versions = try media.store(processed.versions)
-        } catch {
-            logger.error("media folder refused a write", metadata: ["request": "\(request.id)", "error": "\(error)"])
-            return try await refused(Refusal.unavailable.message, .serviceUnavailable)
-        }
-        let change = ProfileChange(
-            userID: signedIn.user.id, avatar: NewImage(ownerID: signedIn.user.id, purpose: .avatar, versions: versions, createdAt: clock.now)
-        )
-        switch await events.send(.updatingProfile(change), requestID: request.id.description) {
-        case .profileUpdated:
-            return .redirect(to: paths.settings + "?avatar=changed#avatar")
-        case .profileUpdateFailed(_, let reason):
-            return try await refused(reason.message, Self.status(for: reason))
-        default:
-            throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
-        }
-    }
-
-    static func status(for refusal: ImageRefusal) -> HTTPStatus {
-        switch refusal {
-        case .busy: .serviceUnavailable
-        case .tooLarge: .contentTooLarge
-        default: .unprocessableContent
-        }
     }
 }

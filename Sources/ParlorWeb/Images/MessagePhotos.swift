@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ParlorDomain
 import ParlorImages
 import Synchronization
@@ -31,38 +32,54 @@ final class PhotoSlots: Sendable {
 /// Photos in messages, at the request: checked, kept as the original of a pending photo, and handed to the
 /// ``PhotoWorker`` once the message is stored; it makes the versions off the request and sends the result
 /// through the event router like any other change. Every open page showing the message redraws its cell then.
-extension ParlorApp {
+public struct PhotoIntake: Sendable {
+    let images: any ImageService
+    let media: MediaFolder
+    let worker: PhotoWorker
+    /// Photos accepted and still being processed.
+    let slots: PhotoSlots
+    let logger: Logger
+
+    /// At most `limit` photos accepted and not yet processed; past that an upload is refused as busy.
+    public init(images: any ImageService, media: MediaFolder, worker: PhotoWorker, limit: Int, logger: Logger) {
+        self.images = images
+        self.media = media
+        self.worker = worker
+        slots = PhotoSlots(limit: limit)
+        self.logger = logger
+    }
+
     /// Checks an upload by its bytes and header (no pixel decoded), takes a slot, and keeps the file as
-    /// the original of a pending photo. The caller gives the slot back with ``startPhoto(_:)`` or
-    /// ``dropPhoto(_:)``.
-    func acceptPhoto(upload path: String) async throws(ImageRefusal) -> NewPhoto {
+    /// the original of a pending photo. The caller gives the slot back with ``start(_:original:)`` or
+    /// ``drop(_:)``.
+    func accept(upload path: String) async throws(ImageRefusal) -> NewPhoto {
         let header = try await images.inspect(file: path)
-        guard photoSlots.take() else { throw .busy }
+        guard slots.take() else { throw .busy }
         do {
             let original = try media.keepOriginal(upload: path, format: header.format)
             let box = header.fitted(width: 320, height: 320)
             return NewPhoto(original: original, width: box.width, height: box.height)
         } catch {
-            photoSlots.give()
+            slots.give()
             logger.error("media folder refused an upload", metadata: ["error": "\(error)"])
             throw .busy
         }
     }
 
     /// The message was not stored: its original goes, and its slot.
-    func dropPhoto(_ photo: NewPhoto) {
+    func drop(_ photo: NewPhoto) {
         media.removeOriginal(photo.original)
-        photoSlots.give()
+        slots.give()
     }
 
     /// Hands a stored message's photo to the photo worker, which gives its slot back once it is processed.
-    func startPhoto(_ message: Message, original: String) {
+    func start(_ message: Message, original: String) {
         guard let photo = message.photo else {
             // A retry of a message stored before without a photo: the second upload is not needed.
             media.removeOriginal(original)
-            photoSlots.give()
+            slots.give()
             return
         }
-        photoWorker.submit(PendingPhoto(imageID: photo.id, original: original)) { [photoSlots] in photoSlots.give() }
+        worker.submit(PendingPhoto(imageID: photo.id, original: original)) { [slots] in slots.give() }
     }
 }

@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import Logging
 import MicroHTTP
 import ParlorDomain
 import Synchronization
@@ -105,11 +106,11 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
 
     // MARK: The store and the live pages
 
-    func stored(_ operation: String, _ elapsed: Duration) {
+    public func stored(_ operation: String, _ elapsed: Duration) {
         storeWrites[operation]?.recordNanoseconds(Self.nanoseconds(elapsed))
     }
 
-    func fannedOut(_ elapsed: Duration, events: Int) {
+    public func fannedOut(_ elapsed: Duration, events: Int) {
         fanOutDuration.recordNanoseconds(Self.nanoseconds(elapsed))
         fanOutEvents.increment(by: Int64(events))
     }
@@ -151,7 +152,7 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         published[kind]?.increment()
     }
 
-    func refused(_ refusal: Refusal) {
+    public func refused(_ refusal: Refusal) {
         let kind: String
         switch refusal {
         case .emptyMessage: kind = "empty_message"
@@ -198,5 +199,13 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         if let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
             openDescriptors.record(descriptors.count)
         }
+    }
+}
+
+extension ParlorMetrics {
+    /// The sign-in throttle's shared store failed: said in the log and counted, never passed over in silence.
+    func throttleUnavailable(_ error: any Error, request: Request, logger: Logger) {
+        signInThrottleUnavailable.increment()
+        logger.error("sign-in throttle unavailable", metadata: ["request": "\(request.id)", "error": "\(String(describing: error).escapedForLog)"])
     }
 }

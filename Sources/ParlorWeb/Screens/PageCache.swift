@@ -15,7 +15,7 @@ import Synchronization
 /// page is served, so a kept page is byte for byte what a fresh render with the same tokens gives
 /// (`PageCacheEquivalenceTests`). The cache holds at most `byteLimit` bytes and drops the pages used
 /// longest ago past that.
-final class PageCache: Sendable {
+public final class PageCache: Sendable {
     struct Key: Hashable, Sendable {
         let viewer: UserID
         let chat: ChatID?
@@ -48,6 +48,12 @@ final class PageCache: Sendable {
     private struct Entry {
         let page: KeptPage
         var lastUse: UInt64
+    }
+
+    /// A cache of at most `byteLimit` bytes whose pages stay current while `changes` says nothing they show
+    /// changed; its stand-in tokens are random.
+    public convenience init(changes: ChangeCounters, byteLimit: Int) {
+        self.init(changes: changes, byteLimit: byteLimit, standInPrefix: Sodium.randomToken(bytes: 24))
     }
 
     init(changes: ChangeCounters, byteLimit: Int, standInPrefix: String) {
@@ -100,7 +106,7 @@ final class PageCache: Sendable {
     }
 
     /// What the cache holds and has done since start.
-    var counts: PageCacheCounts {
+    public var counts: PageCacheCounts {
         let served = served.load(ordering: .relaxed)
         return state.withLock { PageCacheCounts(pages: $0.pages.count, bytes: $0.byteCount, served: served, rendered: $0.rendered) }
     }

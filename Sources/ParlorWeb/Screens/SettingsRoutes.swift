@@ -1,25 +1,76 @@
 import Foundation
+import Logging
 import MicroHTTP
 import ParlorDomain
+import ParlorEvents
+import ParlorImages
 import ParlorViews
 
-/// `/settings`: display name, time zone and locale. A change is a `UserEvent` like any other.
-extension ParlorApp {
-    func registerSettingsRoutes(on router: inout Router) {
-        router.get("/settings", signedIn { [self] request, signedIn in
+/// `/settings`: display name, time zone and locale, the password, and the photo a person shows. A change
+/// is a `UserEvent` like any other.
+public struct SettingsRoutes: Sendable {
+    public struct Dependencies: Sendable {
+        let gate: SignInGate
+        let pages: WebPages
+        let events: EventRouter
+        let store: any ChatStore & AccountStore
+        let passwords: PasswordHasher
+        let throttle: SignInThrottle
+        /// Where the other sessions' open pages are closed when the password changes.
+        let accountStreams: AccountStreams
+        let images: any ImageService
+        let media: MediaFolder
+        let maximumPhotoBytes: Int
+        let metrics: ParlorMetrics
+        let logger: Logger
+
+        public init(
+            gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatStore & AccountStore, passwords: PasswordHasher,
+            throttle: SignInThrottle, accountStreams: AccountStreams, images: any ImageService, media: MediaFolder, maximumPhotoBytes: Int,
+            metrics: ParlorMetrics, logger: Logger
+        ) {
+            self.gate = gate
+            self.pages = pages
+            self.events = events
+            self.store = store
+            self.passwords = passwords
+            self.throttle = throttle
+            self.accountStreams = accountStreams
+            self.images = images
+            self.media = media
+            self.maximumPhotoBytes = maximumPhotoBytes
+            self.metrics = metrics
+            self.logger = logger
+        }
+    }
+
+    let dependencies: Dependencies
+    private var gate: SignInGate { dependencies.gate }
+    private var pages: WebPages { dependencies.pages }
+    private var paths: Paths { dependencies.pages.paths }
+    private var store: any ChatStore & AccountStore { dependencies.store }
+    /// The zones settings offers: the system's list, read once rather than on every settings page.
+    private let timeZones = TimeZone.knownTimeZoneIdentifiers.sorted()
+
+    public init(_ dependencies: Dependencies) {
+        self.dependencies = dependencies
+    }
+
+    public func register(on router: inout Router) {
+        router.get("/settings", gate.signedIn { [self] request, signedIn in
             let builder = settingsBuilder(signedIn)
             return try await settingsPage(
                 signedIn, form: builder.form(saved: request.query["saved"] == "1"), password: builder.passwordForm(changed: request.query["password"] == "changed"),
                 avatarForm: builder.avatarForm(
                     changed: request.query["avatar"] == "changed", removed: request.query["avatar"] == "removed",
-                    maximumBytes: configuration.imageLimits.maximumBytes
+                    maximumBytes: dependencies.maximumPhotoBytes
                 )
             )
         })
-        router.post("/settings/password", bodyLimit: 4 * 1024, signedIn { [self] request, signedIn in
+        router.post("/settings/password", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
             try await changePassword(request, signedIn)
         })
-        router.post("/settings", bodyLimit: 16 * 1024, signedIn { [self] request, signedIn in
+        router.post("/settings", bodyLimit: 16 * 1024, gate.signedIn { [self] request, signedIn in
             let displayName = request.form["displayName"] ?? ""
             let timeZone = request.form["timeZone"] ?? signedIn.user.timeZoneIdentifier
             let locale = request.form["locale"] ?? signedIn.user.localeIdentifier
@@ -30,34 +81,46 @@ extension ParlorApp {
                 return try await settingsPage(signedIn, form: form, status: .unprocessableContent)
             }
             let change = ProfileChange(userID: signedIn.user.id, displayName: displayName, timeZoneIdentifier: timeZone, localeIdentifier: locale)
-            switch await events.send(.updatingProfile(change), requestID: request.id.description) {
+            switch await dependencies.events.send(.updatingProfile(change), requestID: request.id.description) {
             case .profileUpdated:
                 return .redirect(to: paths.settings + "?saved=1")
             case .profileUpdateFailed(_, let reason):
                 let form = settingsBuilder(signedIn).form(displayName: displayName, error: reason.message)
-                return try await settingsPage(signedIn, form: form, status: Self.status(for: reason))
+                return try await settingsPage(signedIn, form: form, status: reason.httpStatus)
             default:
                 throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
             }
         })
+        // The upload goes to disk as it arrives; 413 before the body when Content-Length says more.
+        router.post(
+            "/settings/avatar", bodyLimit: dependencies.maximumPhotoBytes + 64 * 1024, uploads: UploadLimits(files: 1, fields: 4),
+            admission: gate.uploadAdmission(), gate.signedIn { [self] request, signedIn in try await setAvatar(request, signedIn) }
+        )
+        router.post("/settings/avatar/remove", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
+            let change = ProfileChange(userID: signedIn.user.id, removesAvatar: true)
+            guard case .profileUpdated = await dependencies.events.send(.updatingProfile(change), requestID: request.id.description) else {
+                throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+            }
+            return .redirect(to: paths.settings + "?avatar=removed#avatar")
+        })
     }
 
     func settingsBuilder(_ signedIn: SignedIn) -> SettingsBuilder {
-        SettingsBuilder(context: context(signedIn), timeZones: timeZones)
+        SettingsBuilder(context: pages.context(signedIn), timeZones: timeZones)
     }
 
     func settingsPage(
         _ signedIn: SignedIn, form: SettingsFormViewModel? = nil, password: PasswordFormViewModel? = nil,
         avatarForm: AvatarFormViewModel? = nil, status: HTTPStatus = .ok
     ) async throws -> Response {
-        let context = context(signedIn)
+        let context = pages.context(signedIn)
         let builder = settingsBuilder(signedIn)
         let unread = try await store.unreadTotal(for: signedIn.user.id)
         let layout = PageBuilder(context: context).layout(title: "Settings", unreadTotal: unread)
-        return page(
+        return pages.page(
             SettingsPageViewModel(
                 layout: layout, form: form ?? builder.form(), password: password ?? builder.passwordForm(),
-                avatarForm: avatarForm ?? builder.avatarForm(maximumBytes: configuration.imageLimits.maximumBytes)
+                avatarForm: avatarForm ?? builder.avatarForm(maximumBytes: dependencies.maximumPhotoBytes)
             ),
             status: status
         )
@@ -74,14 +137,14 @@ extension ParlorApp {
             try await settingsPage(signedIn, password: builder.passwordForm(error: message, at: field), status: status)
         }
         let handle = signedIn.user.handle
-        let address = origin(request).address
-        let now = clock.now
+        let address = gate.origin(request).address
+        let now = pages.clock.now
         let wait: TimeInterval?
         do {
-            wait = try await throttle.wait(handle: handle, address: address, now: now)
+            wait = try await dependencies.throttle.wait(handle: handle, address: address, now: now)
         } catch {
-            throttleFailed(error, request: request)
-            return try await again(Self.throttleUnavailableMessage, .current, status: .serviceUnavailable)
+            dependencies.metrics.throttleUnavailable(error, request: request, logger: dependencies.logger)
+            return try await again(SignInThrottle.unavailableMessage, .current, status: .serviceUnavailable)
         }
         if let wait {
             let minutes = max(1, Int((wait / 60).rounded(.up)))
@@ -96,23 +159,61 @@ extension ParlorApp {
         guard let credential = try await store.credential(handle: handle) else { throw HTTPError(.forbidden, "This account has no password.") }
         let hash: String
         do {
-            guard try await passwords.verified(current, against: credential.passwordHash) else {
+            guard try await dependencies.passwords.verified(current, against: credential.passwordHash) else {
                 do {
-                    try await throttle.recordFailure(handle: handle, address: address, now: now)
+                    try await dependencies.throttle.recordFailure(handle: handle, address: address, now: now)
                 } catch {
-                    throttleFailed(error, request: request)
-                    return try await again(Self.throttleUnavailableMessage, .current, status: .serviceUnavailable)
+                    dependencies.metrics.throttleUnavailable(error, request: request, logger: dependencies.logger)
+                    return try await again(SignInThrottle.unavailableMessage, .current, status: .serviceUnavailable)
                 }
-                logger.notice("password change refused", metadata: ["request": "\(request.id)", "user": "\(signedIn.user.id)"])
+                dependencies.logger.notice("password change refused", metadata: ["request": "\(request.id)", "user": "\(signedIn.user.id)"])
                 return try await again("That is not your current password.", .current)
             }
-            hash = try await passwords.hashed(new)
+            hash = try await dependencies.passwords.hashed(new)
         } catch {
-            return try await again(Self.busyMessage, .current, status: .serviceUnavailable)
+            return try await again(PasswordHasher.busyMessage, .current, status: .serviceUnavailable)
         }
         let ended = try await store.changePassword(of: signedIn.user.id, to: hash, keeping: signedIn.session.idHash)
-        accountStreams.closeOthers(of: signedIn.user.id, except: signedIn.session.idHash)
-        logger.info("password changed", metadata: ["request": "\(request.id)", "user": "\(signedIn.user.id)", "sessionsEnded": "\(ended)"])
+        dependencies.accountStreams.closeOthers(of: signedIn.user.id, except: signedIn.session.idHash)
+        dependencies.logger.info("password changed", metadata: ["request": "\(request.id)", "user": "\(signedIn.user.id)", "sessionsEnded": "\(ended)"])
         return .redirect(to: paths.settings + "?password=changed#password")
+    }
+
+    /// A new face: processed (accepted by its bytes, upright, stripped, squared), its files written, then the
+    /// profile change that records it, which every open page showing the person applies live.
+    private func setAvatar(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
+        func refused(_ message: String, _ status: HTTPStatus) async throws -> Response {
+            try await settingsPage(
+                signedIn, avatarForm: settingsBuilder(signedIn).avatarForm(error: message, maximumBytes: dependencies.maximumPhotoBytes), status: status
+            )
+        }
+        guard let upload = request.form.upload("avatar"), upload.size > 0 else {
+            return try await refused("Choose a photo (\(ImageFormat.acceptedNames)).", .unprocessableContent)
+        }
+        let processed: ProcessedImage
+        do {
+            processed = try await dependencies.images.process(file: upload.path, for: .avatar)
+        } catch {
+            dependencies.logger.info("photo refused", metadata: ["request": "\(request.id)", "why": "\(error)"])
+            return try await refused(error.message, error.httpStatus)
+        }
+        let versions: [StoredImageVersion]
+        do {
+            versions = try dependencies.media.store(processed.versions)
+        } catch {
+            dependencies.logger.error("media folder refused a write", metadata: ["request": "\(request.id)", "error": "\(error)"])
+            return try await refused(Refusal.unavailable.message, .serviceUnavailable)
+        }
+        let change = ProfileChange(
+            userID: signedIn.user.id, avatar: NewImage(ownerID: signedIn.user.id, purpose: .avatar, versions: versions, createdAt: pages.clock.now)
+        )
+        switch await dependencies.events.send(.updatingProfile(change), requestID: request.id.description) {
+        case .profileUpdated:
+            return .redirect(to: paths.settings + "?avatar=changed#avatar")
+        case .profileUpdateFailed(_, let reason):
+            return try await refused(reason.message, reason.httpStatus)
+        default:
+            throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+        }
     }
 }

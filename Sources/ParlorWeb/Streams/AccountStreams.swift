@@ -7,7 +7,7 @@ import Synchronization
 /// cannot tie up the server's memory by opening streams without end. A new stream past the limit closes
 /// the account's oldest, after a `retry:` that tells that page to reconnect later (a page left open in a
 /// forgotten tab comes back when it is looked at; a page in use reconnects and takes its place again).
-final class AccountStreams: Sendable {
+public final class AccountStreams: Sendable {
     private struct Open {
         let id: ObjectIdentifier
         let stream: EventStream
@@ -19,7 +19,7 @@ final class AccountStreams: Sendable {
     let evictedRetry: Duration
     private let open = Mutex<[UserID: [Open]]>([:])
 
-    init(limit: Int, evictedRetry: Duration) {
+    public init(limit: Int, evictedRetry: Duration) {
         self.limit = max(1, limit)
         self.evictedRetry = evictedRetry
     }

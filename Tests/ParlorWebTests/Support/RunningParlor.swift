@@ -7,6 +7,7 @@ import ParlorBots
 import ParlorDomain
 import ParlorStorage
 import ParlorWeb
+@testable import parlor
 
 /// Parlor's web front in this process: a real SQLite file in a fresh folder, a real server on
 /// 127.0.0.1 and an ephemeral port, Parlor Bot without pauses.
@@ -18,7 +19,8 @@ final class RunningParlor {
     static let now = Date(timeIntervalSince1970: 1_795_179_900)
 
     let folder: URL
-    let app: ParlorApp
+    /// Parlor's web front, wired as `parlor serve` wires it.
+    let app: WebFront
     let server: HTTPServer
     /// The live pages, run as `parlor serve` runs them, for as long as this Parlor lives.
     private let liveUpdates: Task<Void, Never>
@@ -27,6 +29,7 @@ final class RunningParlor {
     /// The photo worker, as `parlor serve` runs it.
     private let photoWork: Task<Void, Never>
     let bot: ParlorBot
+    let store: SQLiteChatStore
     var port: UInt16 { server.port ?? 0 }
 
     init(
@@ -49,9 +52,10 @@ final class RunningParlor {
         // A fixed "now", so dates read the same on every run.
         let store = try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         let clock = ManualClock(Self.now)
-        let app = try await ParlorApp(configuration: configuration, store: store, images: images, clock: clock, metrics: metrics, signInFailures: signInFailures, logger: logger)
+        let app = try await WebFront(configuration: configuration, store: store, images: images, clock: clock, metrics: metrics, signInFailures: signInFailures, logger: logger)
         self.app = app
-        liveUpdates = Task { await app.runLiveUpdates() }
+        self.store = store
+        liveUpdates = Task { await app.live.run() }
         photoWork = Task { await app.photoWorker.run() }
         let bot = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)
         self.bot = bot
@@ -63,8 +67,13 @@ final class RunningParlor {
         // Uploads in progress go to this Parlor's own folder, so a test can see what was stored.
         server.uploadFolder = folder.appendingPathComponent("uploads").path
         configureServer(&server)
-        self.server = HTTPServer(configuration: server, router: try app.makeRouter(), logger: logger, eventRing: app.eventRing)
+        self.server = app.makeServer(server, router: try app.makeRouter(), logger: logger)
         try self.server.start()
+    }
+
+    /// Sweeps the media folder as `parlor serve`'s upkeep does.
+    func sweepMedia() async {
+        await MediaService(media: app.media, store: store, logger: Logger(label: "parlor-test") { _ in SwiftLogNoOpLogHandler() }).sweep()
     }
 
     /// Stops the server; the folder stays for a restart on the same file.

@@ -1,18 +1,41 @@
+import Logging
 import MicroHTTP
 import ParlorDomain
 import ParlorEvents
 import ParlorLive
 
-extension ParlorApp {
+public struct EventStreamRoutes: Sendable {
+    public struct Dependencies: Sendable {
+        let sessions: Sessions
+        let live: EventHandler
+        let encoder: StreamEncoder
+        let accountStreams: AccountStreams
+        let logger: Logger
+
+        public init(sessions: Sessions, live: EventHandler, encoder: StreamEncoder, accountStreams: AccountStreams, logger: Logger) {
+            self.sessions = sessions
+            self.live = live
+            self.encoder = encoder
+            self.accountStreams = accountStreams
+            self.logger = logger
+        }
+    }
+
+    let dependencies: Dependencies
+
+    public init(_ dependencies: Dependencies) {
+        self.dependencies = dependencies
+    }
+
     /// `GET /events?chat=42`: the live updates of one page.
     ///
     /// Every (re)connection first receives what the page shows now (chat list, unread badge, the open
     /// chat's messages) as `replace` updates, then each change. A page that was away, even across a
     /// restart of the server, is therefore brought up to date by replacing whole regions: nothing it
     /// missed stays missing, and nothing is appended twice.
-    func registerEventStreamRoute(on router: inout Router) {
-        router.get("/events") { [self] request in
-            guard let signedIn = try await sessions.current(request) else {
+    public func register(on router: inout Router) {
+        router.get("/events") { [dependencies] request in
+            guard let signedIn = try await dependencies.sessions.current(request) else {
                 // The script reloads the page, which leads to sign-in; EventSource gives up on a 401.
                 throw HTTPError(.unauthorized, "Sign in to receive live updates.")
             }
@@ -30,22 +53,22 @@ extension ParlorApp {
             if let sent = request.lastEventID {
                 // Every connection gets the whole state first, so the position only says what kind of return this is.
                 let position = StreamPosition.parse(sent)
-                logger.debug("page reconnected", metadata: [
+                dependencies.logger.debug("page reconnected", metadata: [
                     "request": "\(request.id)",
-                    "after": "\(position.map { streamEncoder.isThisRun($0) ? "this run" : "an earlier run" } ?? "an id Parlor did not write")",
+                    "after": "\(position.map { dependencies.encoder.isThisRun($0) ? "this run" : "an earlier run" } ?? "an id Parlor did not write")",
                 ])
             }
             let stream = EventStream(lastEventID: request.lastEventID)
-            let listener = StreamListener(stream: stream, encoder: streamEncoder)
+            let listener = StreamListener(stream: stream, encoder: dependencies.encoder)
             let registration: ListenerRegistration
             do {
-                registration = try await handler.register(listener, for: PageSubscription(viewer: signedIn.user.id, openChat: openChat, feedsOf: feedsOf))
+                registration = try await dependencies.live.register(listener, for: PageSubscription(viewer: signedIn.user.id, openChat: openChat, feedsOf: feedsOf))
             } catch Refusal.notFound {
                 // Not a member: the same answer as for a chat that does not exist.
                 throw HTTPError(.notFound, "There is no such chat.")
             }
             stream.onClose { registration.cancel() }
-            accountStreams.add(stream, for: signedIn.user.id, session: signedIn.session.idHash)
+            dependencies.accountStreams.add(stream, for: signedIn.user.id, session: signedIn.session.idHash)
             return .eventStream(stream)
         }
     }

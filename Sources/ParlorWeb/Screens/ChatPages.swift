@@ -1,0 +1,131 @@
+import Foundation
+import MicroHTTP
+import ParlorDomain
+import ParlorEvents
+import ParlorLive
+import ParlorViews
+
+/// The chats screen as a page: the list, and the open conversation beside it, read in one go, kept in the
+/// ``PageCache`` while nothing it shows changes. Loading a chat's newest messages reads them.
+public struct ChatPages: Sendable {
+    let store: any ChatStore
+    let events: EventRouter
+    let pages: WebPages
+    let pageCache: PageCache
+    let metrics: ParlorMetrics
+
+    public init(store: any ChatStore, events: EventRouter, pages: WebPages, pageCache: PageCache, metrics: ParlorMetrics) {
+        self.store = store
+        self.events = events
+        self.pages = pages
+        self.pageCache = pageCache
+        self.metrics = metrics
+    }
+
+    static let noSuchChat = HTTPError(.notFound, "There is no such chat, or it is not yours.")
+
+    /// The chat id in the path; anything else is "no such chat".
+    static func chatID(_ request: Request) throws -> ChatID {
+        guard let raw = request.parameters["id"], let id = Int64(raw), id > 0 else { throw noSuchChat }
+        return ChatID(id)
+    }
+
+    /// A token for the next message of a composer: the same POST sent twice stores one message.
+    static func newToken() -> String { Sodium.randomToken(bytes: 16) }
+
+    /// `/chats` or `/chats/{id}`: the list, and the open conversation. 404 for a chat that is not the viewer's.
+    func chatsPage(_ signedIn: SignedIn, chat: ChatID?, before: MessageID? = nil, draft: ComposerDraft? = nil, status: HTTPStatus = .ok)
+        async throws -> Response
+    {
+        chatsPage(signedIn, screen: try await screen(signedIn, chat: chat, before: before), chat: chat, before: before, draft: draft, status: status)
+    }
+
+    /// A page of older history or a composer asked for by the query: read and rendered, never kept.
+    func openedPage(_ signedIn: SignedIn, chat: ChatID, before: MessageID?, draft: ComposerDraft, requestID: String) async throws -> Response {
+        let opened = try await openedScreen(signedIn, chat: chat, before: before, requestID: requestID)
+        return chatsPage(signedIn, screen: opened.screen, chat: chat, before: before, draft: draft, unreadAfter: opened.unreadAfter)
+    }
+
+    /// Everything the page shows, in one read; 404 for a chat that is not the viewer's.
+    private func screen(_ signedIn: SignedIn, chat: ChatID?, before: MessageID?) async throws -> ChatsScreen {
+        let reading = ContinuousClock.now
+        let screen = try await store.chatsScreen(for: signedIn.user.id, open: chat, before: before, limit: EventHandler.historyPageSize)
+        metrics.pageReadDuration.recordNanoseconds(ParlorMetrics.nanoseconds(ContinuousClock.now - reading))
+        if chat != nil, screen.conversation == nil { throw Self.noSuchChat }
+        return screen
+    }
+
+    /// The screen of a page that opens `chat`. Opening the newest messages of a conversation reads it (the
+    /// read receipt of pages without JavaScript), only when there is something to read, so looking again
+    /// writes nothing. `mark` is the number of the newest change before the screen was read: taken before the
+    /// read, a change committed meanwhile makes a page kept from this screen stale, never wrongly current.
+    /// `unreadAfter` is the read mark this opening moved (zero when nothing had been read): the page shows
+    /// where the unread messages start.
+    private func openedScreen(_ signedIn: SignedIn, chat: ChatID?, before: MessageID?, requestID: String) async throws
+        -> (screen: ChatsScreen, mark: UInt64, unreadAfter: MessageID?)
+    {
+        let mark = events.changes.mark()
+        let screen = try await screen(signedIn, chat: chat, before: before)
+        guard let chat, before == nil, screen.opensUnread else { return (screen, mark, nil) }
+        await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)), requestID: requestID)
+        let markAfterRead = events.changes.mark()
+        return (try await self.screen(signedIn, chat: chat, before: before), markAfterRead, screen.viewerLastRead ?? MessageID(0))
+    }
+
+    /// `/chats` or `/chats/{id}` as a plain GET, the page people load most: served from ``PageCache`` while
+    /// nothing it shows has changed, else read, rendered and kept.
+    func livePage(_ signedIn: SignedIn, chat: ChatID?, requestID: String) async throws -> Response {
+        guard pageCache.isEnabled else {
+            let opened = try await openedScreen(signedIn, chat: chat, before: nil, requestID: requestID)
+            return chatsPage(signedIn, screen: opened.screen, chat: chat, before: nil, draft: nil, unreadAfter: opened.unreadAfter)
+        }
+        let standIns = pageCache.standIns
+        let context = ViewerContext(
+            viewer: signedIn.user, now: pages.clock.now, basePath: pages.paths.basePath, csrfToken: standIns.csrf, cache: pages.dateLabels
+        )
+        let key = PageCache.Key(viewer: signedIn.user.id, chat: chat, today: context.days.today)
+        let tokens = PageCache.Tokens(csrf: signedIn.session.csrfToken, composer: Self.newToken())
+        if let kept = pageCache.page(key, tokens: tokens) { return pages.html(kept) }
+        let (screen, mark, unreadAfter) = try await openedScreen(signedIn, chat: chat, before: nil, requestID: requestID)
+        let rendered = pages.templates.current.render(
+            chatsPageModel(context, screen: screen, chat: chat, before: nil, draft: ComposerDraft(token: standIns.composer), unreadAfter: unreadAfter),
+            capacity: 32 * 1024
+        )
+        // A page whose read did not go through would hide unread messages if served again, and the "New
+        // messages" line belongs to the one opening that read them: neither is kept.
+        let page = screen.opensUnread || unreadAfter != nil
+            ? KeptPage(rendered, standIns: standIns, mark: mark, chats: []).filled(with: tokens)
+            : pageCache.keep(rendered, for: key, mark: mark, chats: screen.summaries.map(\.chatID), tokens: tokens)
+        return pages.html(page)
+    }
+
+    private func chatsPage(
+        _ signedIn: SignedIn, screen: ChatsScreen, chat: ChatID?, before: MessageID?, draft: ComposerDraft?, status: HTTPStatus = .ok,
+        unreadAfter: MessageID? = nil
+    ) -> Response {
+        pages.page(
+            chatsPageModel(pages.context(signedIn), screen: screen, chat: chat, before: before, draft: draft, unreadAfter: unreadAfter), status: status
+        )
+    }
+
+    /// The list, the open conversation and the layout around them.
+    private func chatsPageModel(
+        _ context: ViewerContext, screen: ChatsScreen, chat: ChatID?, before: MessageID?, draft: ComposerDraft?,
+        unreadAfter: MessageID? = nil
+    ) -> ChatsPageViewModel {
+        var conversation: ConversationViewModel?
+        var contactName: String?
+        if let snapshot = screen.conversation {
+            conversation = ConversationBuilder(context: context).conversation(
+                snapshot, draft: draft ?? ComposerDraft(token: Self.newToken()), history: before != nil, unreadAfter: unreadAfter
+            )
+            contactName = snapshot.contact.displayName
+        }
+        let list = ChatListBuilder(context: context).loaded(screen.summaries, current: chat)
+        // A page of older history is not live: a live page shows the newest messages.
+        return PageBuilder(context: context).chats(
+            list: list, conversation: conversation, contactName: contactName, unreadTotal: screen.unreadTotal, openChat: chat,
+            showsNewest: before == nil
+        )
+    }
+}

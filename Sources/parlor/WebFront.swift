@@ -1,0 +1,153 @@
+import Logging
+import MicroHTTP
+import ParlorDomain
+import ParlorEvents
+import ParlorImages
+import ParlorLive
+import ParlorTemplates
+import ParlorViews
+import ParlorWeb
+import ServerSentEvents
+
+/// Parlor's web front, built and wired here, the composition root: the event router every change goes
+/// through, the live pages, the page cache, sessions and the throttle, the photo worker, and one route type
+/// per screen, each handed only what it uses. `parlor serve` runs the services it holds; the tests build
+/// the same front on a store and clock of their own.
+final class WebFront: Sendable {
+    /// The single entry point for every change: routes send their events here, and so must any other source
+    /// (a bot, a feed, another instance).
+    let events: EventRouter
+    /// The open pages: run it (``EventHandler/run()``) while serving.
+    let live: EventHandler
+    /// Makes the versions of messages' photos after the request; run it (``PhotoWorker/run()``) while serving.
+    let photoWorker: PhotoWorker
+    /// What Parlor counts; `/metrics` answers it.
+    let metrics: ParlorMetrics
+    /// Where live updates are held once for all the pages that receive them; the one server that serves
+    /// this front is made with it (``makeServer(_:logger:)``).
+    let eventRing: EventRing
+    /// Says when shutdown has begun; `/readyz` answers from it.
+    let readiness: Readiness
+    let templates: PageTemplates
+    let pageCache: PageCache
+    let media: MediaFolder
+    let feedIcons: FeedIcons
+    private let routes: Routes
+
+    /// Every route type, wired.
+    private struct Routes: Sendable {
+        let operations: OperationRoutes
+        let accounts: AccountRoutes
+        let chats: ChatRoutes
+        let messages: MessageRoutes
+        let streams: EventStreamRoutes
+        let settings: SettingsRoutes
+        let images: ImageRoutes
+        let feeds: FeedRoutes
+    }
+
+    /// Compiles the templates and wires the router and the live pages to `store` (`liveStore`, when given,
+    /// for the live pages' reads) and `bus`. Throws ``TemplateLoadError`` for a template mistake. Several
+    /// instances on one database share `changes` with their bus (which counts other instances' changes),
+    /// keep sign-in failures in `signInFailures`, and report the bus's `busHealth` on `/readyz`.
+    init(
+        configuration: WebConfiguration, store: any ChatStore & AccountStore & ImageStore & FeedStore, images: any ImageService,
+        liveStore: (any ChatStore & FeedStore)? = nil, bus: any EventBus = InProcessEventBus(), clock: any WallClock = SystemClock(),
+        metrics: ParlorMetrics = ParlorMetrics(), changes: ChangeCounters = ChangeCounters(), signInFailures: (any SignInFailureStore)? = nil,
+        busHealth: (@Sendable () -> Bool)? = nil, logger: Logger
+    ) async throws {
+        let templates = try PageTemplates(folder: configuration.templatesFolder, reloads: configuration.reloadTemplates, logger: logger)
+        let paths = Paths(basePath: configuration.basePath)
+        let dateLabels = DateLabels.Cache()
+        let eventRing = EventRing()
+        let encoder = StreamEncoder(ring: eventRing)
+        // The live pages may read through a store of their own (the same data on other connections), so a crowd
+        // of requests never queues the fan-out behind its reads.
+        let live = EventHandler(
+            store: liveStore ?? store, feeds: liveStore ?? store, clock: clock, basePath: configuration.basePath, logger: logger, dateLabels: dateLabels,
+            bus: bus, templates: { templates.current }, encoding: encoder, lanes: configuration.liveLanes
+        )
+        let events = EventRouter(store: store, feeds: store, bus: bus, clock: clock, changes: changes, logger: logger)
+        events.addObserver(metrics)
+        events.addRefusalObserver { [metrics] refusal in metrics.refused(refusal) }
+        events.addStoreTimer { [metrics] operation, elapsed in metrics.stored(operation, elapsed) }
+        live.addFanOutTimer { [metrics] elapsed, events in metrics.fannedOut(elapsed, events: events) }
+        // Templates that may change under a page are never kept rendered.
+        let pageCache = PageCache(changes: changes, byteLimit: configuration.reloadTemplates ? 0 : configuration.pageCacheBytes)
+        let media = MediaFolder(path: configuration.mediaFolder)
+        let passwords = PasswordHasher(
+            cost: configuration.passwordCost, concurrency: configuration.passwordThreads, waitingLimit: configuration.passwordWaitingLimit
+        )
+        let throttle = SignInThrottle(limits: configuration.signInLimits, shared: signInFailures)
+        let accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)
+        let sessions = Sessions(accounts: store, clock: clock, lifetime: configuration.sessionLifetime, basePath: configuration.basePath)
+        let photoWorker = PhotoWorker(
+            images: images, media: media, store: store, events: events, logger: logger, queueLimit: max(1, configuration.photosInProgress)
+        )
+        let readiness = Readiness(busHealth: busHealth)
+
+        let pages = WebPages(templates: templates, paths: paths, clock: clock, dateLabels: dateLabels)
+        let gate = SignInGate(sessions: sessions, paths: paths, trustedProxies: configuration.trustedProxies, live: live)
+        let chats = ChatPages(store: store, events: events, pages: pages, pageCache: pageCache, metrics: metrics)
+        let photos = PhotoIntake(images: images, media: media, worker: photoWorker, limit: configuration.photosInProgress, logger: logger)
+        let maximumPhotoBytes = configuration.imageLimits.maximumBytes
+        routes = Routes(
+            operations: OperationRoutes(.init(
+                readiness: readiness, store: store, metrics: metrics, live: live, metricsAddresses: configuration.metricsAddresses,
+                trustedProxies: configuration.trustedProxies, logger: logger
+            )),
+            accounts: AccountRoutes(.init(
+                gate: gate, pages: pages, events: events, store: store, passwords: passwords, throttle: throttle,
+                decoyHash: try await passwords.hashed("parlor-decoy-password"), metrics: metrics, logger: logger
+            )),
+            chats: ChatRoutes(.init(gate: gate, chats: chats, events: events, store: store)),
+            messages: MessageRoutes(.init(
+                gate: gate, chats: chats, events: events, store: store, photos: photos, maximumPhotoBytes: maximumPhotoBytes, logger: logger
+            )),
+            streams: EventStreamRoutes(.init(sessions: sessions, live: live, encoder: encoder, accountStreams: accountStreams, logger: logger)),
+            settings: SettingsRoutes(.init(
+                gate: gate, pages: pages, events: events, store: store, passwords: passwords, throttle: throttle, accountStreams: accountStreams,
+                images: images, media: media, maximumPhotoBytes: maximumPhotoBytes, metrics: metrics, logger: logger
+            )),
+            images: ImageRoutes(.init(gate: gate, pages: pages, store: store, media: media, logger: logger)),
+            feeds: FeedRoutes(.init(gate: gate, pages: pages, events: events, store: store))
+        )
+        self.events = events
+        self.live = live
+        self.photoWorker = photoWorker
+        self.metrics = metrics
+        self.eventRing = eventRing
+        self.readiness = readiness
+        self.templates = templates
+        self.pageCache = pageCache
+        self.media = media
+        feedIcons = FeedIcons(images: images, media: media, logger: logger)
+        self.configuration = configuration
+    }
+
+    private let configuration: WebConfiguration
+
+    /// Every route under the base path, with the security headers on every response; `adding` registers
+    /// the root's own (the gallery) after Parlor's.
+    func makeRouter(adding extra: (inout Router) -> Void = { _ in }) throws -> Router {
+        var router = Router()
+        router.mountPath = configuration.basePath
+        router.commonHeaders = SecurityHeaders.all
+        try StaticFiles(folder: configuration.publicFolder).register(on: &router, at: "/public")
+        try routes.operations.register(on: &router)
+        routes.accounts.register(on: &router)
+        routes.chats.register(on: &router)
+        routes.messages.register(on: &router)
+        routes.streams.register(on: &router)
+        routes.settings.register(on: &router)
+        routes.images.register(on: &router)
+        routes.feeds.register(on: &router)
+        extra(&router)
+        return router
+    }
+
+    /// The HTTP server for this front: its streams read live updates from the front's ring.
+    func makeServer(_ configuration: ServerConfiguration, router: Router, logger: Logger, observer: (any RequestObserver)? = nil) -> HTTPServer {
+        HTTPServer(configuration: configuration, router: router, logger: logger, eventRing: eventRing, observer: observer)
+    }
+}

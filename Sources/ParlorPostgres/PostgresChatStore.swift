@@ -156,16 +156,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             WHERE me.userID = \(viewer.rawValue) AND (\(chat?.rawValue)::BIGINT IS NULL OR me.chatID = \(chat?.rawValue))
             ORDER BY c.lastActivity DESC, c.id DESC
             """, logger: logger)
-        return try rows.map { row in
-            ChatSummary(
-                chatID: ChatID(try row.at(0, as: Int64.self)),
-                contact: try User(row: row, at: 3),
-                lastMessage: try Message(row: row, at: 10),
-                unreadCount: Int(try row.at(2, as: Int64.self)),
-                lastActivity: Date(timeIntervalSince1970: try row.at(1)),
-                lastRead: try row.at(27, as: Int64?.self).flatMap { $0 > 0 ? MessageID($0) : nil }
-            )
-        }
+        return try rows.map { try ChatSummary(row: $0) }
     }
 
     public func unreadTotal(for viewer: UserID) async throws -> Int {
@@ -300,21 +291,95 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
 
     // MARK: Screens
 
+    /// The screen in one statement, consistent by itself: no BEGIN and COMMIT round trips, one answer.
     public func chatsScreen(for viewer: UserID, open chat: ChatID?, before: MessageID?, limit: Int) async throws -> ChatsScreen {
         guard let chat else {
-            // The list alone is one statement, consistent by itself: no BEGIN and COMMIT round trips.
             let summaries = try await database.single { [logger] connection in try await Self.summaries(connection, viewer: viewer, chat: nil, logger) }
             return ChatsScreen(summaries: summaries, conversation: nil, viewerLastRead: nil)
         }
-        return try await database.read { [logger] connection in
-            let summaries = try await Self.summaries(connection, viewer: viewer, chat: nil, logger)
-            guard let conversation = try await Self.conversation(connection, chat, viewer: viewer, before: before, limit: limit, logger) else {
-                return ChatsScreen(summaries: summaries, conversation: nil, viewerLastRead: nil)
-            }
-            return ChatsScreen(
-                summaries: summaries, conversation: conversation, viewerLastRead: try await Self.membership(connection, chat, viewer, logger)?.lastRead
-            )
+        return try await database.single { [logger] connection in
+            try await Self.screen(connection, viewer: viewer, open: chat, before: before, limit: limit, logger)
         }
+    }
+
+    /// What one row of ``screen(_:viewer:open:before:limit:_:)`` is, in its first column.
+    private enum ScreenRow: Int32 {
+        /// A chat of the list: the columns of ``summaries(_:viewer:chat:_:)`` from the second on.
+        case summary = 0
+        /// The open chat: the viewer's read mark (column 3), the contact (4-10), the contact's read mark (28).
+        case opened = 1
+        /// A message of the page, newest first, one more than the page holds (columns 11-27).
+        case message = 2
+        /// A message the page's replies quote (columns 11-27).
+        case quoted = 3
+    }
+
+    /// The list, and the open chat's newest (or older) messages with what they quote, the contact and both
+    /// read marks, as one statement of four kinds of rows. A viewer who is not a member gets the list only.
+    static func screen(
+        _ connection: PostgresConnection, viewer: UserID, open chat: ChatID, before: MessageID?, limit: Int, _ logger: Logger
+    ) async throws -> ChatsScreen {
+        let limit = max(0, limit)
+        let nullUser = Array(repeating: "NULL", count: 7).joined(separator: ", ")
+        let nullMessage = Array(repeating: "NULL", count: 17).joined(separator: ", ")
+        let rows = try await connection.rows("""
+            WITH opened AS (
+                SELECT me.lastReadMessageID AS viewerMark, other.userID AS contactID, other.lastReadMessageID AS contactMark
+                FROM member me JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
+                WHERE me.chatID = \(chat.rawValue) AND me.userID = \(viewer.rawValue)
+            ), page AS (
+                SELECT \(unescaped: Columns.message) FROM message
+                WHERE chatID = \(chat.rawValue) AND id < \(before?.rawValue ?? Int64.max) AND EXISTS (SELECT 1 FROM opened)
+                ORDER BY id DESC LIMIT \(limit + 1)
+            )
+            SELECT 0, c.id, c.lastActivity, me.unreadCount, \(unescaped: Columns.user(in: "u")), \(unescaped: Columns.message(in: "m")),
+                me.lastReadMessageID
+            FROM member me
+            JOIN chat c ON c.id = me.chatID
+            JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
+            JOIN account u ON u.id = other.userID
+            LEFT JOIN message m ON m.id = c.lastMessageID
+            WHERE me.userID = \(viewer.rawValue)
+            UNION ALL
+            SELECT 1, NULL, NULL, o.viewerMark, \(unescaped: Columns.user(in: "u")), \(unescaped: nullMessage), o.contactMark
+            FROM opened o JOIN account u ON u.id = o.contactID
+            UNION ALL
+            SELECT 2, NULL, NULL, NULL, \(unescaped: nullUser), \(unescaped: Columns.message), NULL FROM page
+            UNION ALL
+            SELECT 3, NULL, NULL, NULL, \(unescaped: nullUser), \(unescaped: Columns.message(in: "q")), NULL
+            FROM message q WHERE q.chatID = \(chat.rawValue) AND q.id IN (SELECT replyToID FROM page)
+            """, logger: logger)
+        var summaries: [ChatSummary] = []
+        var opened: (viewerMark: MessageID?, contact: User, contactMark: MessageID?)?
+        var newestFirst: [Message] = []
+        var quotable: [Message] = []
+        for row in rows {
+            switch ScreenRow(rawValue: try row.at(0, as: Int32.self)) {
+            case .summary: summaries.append(try ChatSummary(row: row, at: 1))
+            case .opened: opened = (Self.mark(try row.at(3, as: Int64?.self)), try User(row: row, at: 4), Self.mark(try row.at(28, as: Int64?.self)))
+            case .message: if let message = try Message(row: row, at: 11) { newestFirst.append(message) }
+            case .quoted: if let message = try Message(row: row, at: 11) { quotable.append(message) }
+            case nil: continue
+            }
+        }
+        summaries.sort { ($0.lastActivity, $0.chatID.rawValue) > ($1.lastActivity, $1.chatID.rawValue) }
+        guard let opened else { return ChatsScreen(summaries: summaries, conversation: nil, viewerLastRead: nil) }
+        newestFirst.sort { $0.id.rawValue > $1.id.rawValue }
+        let messages = Array(newestFirst.prefix(limit).reversed())
+        // Only what the page's own replies quote and the page does not show (the extra row is not shown).
+        let onPage = Set(messages.map(\.id))
+        let wanted = Set(messages.compactMap(\.replyTo)).subtracting(onPage)
+        let quoted = quotable.filter { wanted.contains($0.id) }.sorted { $0.id.rawValue < $1.id.rawValue }
+        let conversation = ConversationSnapshot(
+            chatID: chat, contact: opened.contact, messages: messages, quoted: quoted, contactLastRead: opened.contactMark,
+            hasOlder: newestFirst.count > limit
+        )
+        return ChatsScreen(summaries: summaries, conversation: conversation, viewerLastRead: opened.viewerMark)
+    }
+
+    /// A read mark as stored: NULL or zero is "nothing read".
+    private static func mark(_ stored: Int64?) -> MessageID? {
+        stored.flatMap { $0 > 0 ? MessageID($0) : nil }
     }
 
     public func conversation(_ chat: ChatID, viewer: UserID, before: MessageID?, limit: Int) async throws -> ConversationSnapshot? {

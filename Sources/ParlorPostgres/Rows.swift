@@ -74,3 +74,19 @@ extension Message {
         )
     }
 }
+
+extension ChatSummary {
+    /// From the columns of the chat list's query, starting at `start`: the chat's id, last activity and the
+    /// viewer's unread count, the contact (``Columns/user(in:)``), the last message (``Columns/message(in:)``)
+    /// and the viewer's read mark.
+    init(row: PostgresRandomAccessRow, at start: Int = 0) throws {
+        self.init(
+            chatID: ChatID(try row.at(start, as: Int64.self)),
+            contact: try User(row: row, at: start + 3),
+            lastMessage: try Message(row: row, at: start + 10),
+            unreadCount: Int(try row.at(start + 2, as: Int64.self)),
+            lastActivity: Date(timeIntervalSince1970: try row.at(start + 1)),
+            lastRead: try row.at(start + 27, as: Int64?.self).flatMap { $0 > 0 ? MessageID($0) : nil }
+        )
+    }
+}

@@ -67,6 +67,27 @@ import Testing
         #expect(try await store.conversation(chat.id, viewer: world.chloe.id, before: nil, limit: 50) == nil)
     }
 
+    /// The message just below the page is read to tell whether there is older history, but it is not shown:
+    /// quoted by the page, it comes with the quotes; what only it quotes does not.
+    @Test(arguments: StoreKind.allCases)
+    func theQuotesOfAPageAreWhatItsShownMessagesQuote(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let (chat, _) = try await world.chatAndAMessageElsewhere()
+        let first = try await world.send(chat.id, from: world.ben, "First", at: 1)
+        let belowPage = try await world.send(chat.id, from: world.ben, "Quoting the first", at: 2, replyTo: first.id)
+        _ = try await world.send(chat.id, from: world.ana, "Plain", at: 3)
+        _ = try await world.send(chat.id, from: world.ana, "Quoting the one below the page", at: 4, replyTo: belowPage.id)
+
+        let screen = try await world.store.chatsScreen(for: world.ana.id, open: chat.id, before: nil, limit: 2)
+        let conversation = try #require(screen.conversation)
+        #expect(conversation.messages.map(\.body) == ["Plain", "Quoting the one below the page"] && conversation.hasOlder)
+        #expect(conversation.quoted == [belowPage])
+        #expect(conversation == (try await world.store.conversation(chat.id, viewer: world.ana.id, before: nil, limit: 2)))
+        // An older page: the same rules from where it starts.
+        let older = try #require((try await world.store.chatsScreen(for: world.ana.id, open: chat.id, before: conversation.messages[0].id, limit: 1)).conversation)
+        #expect(older.messages == [belowPage] && older.quoted == [first] && older.hasOlder)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aLiveSessionComesWithItsPersonUntilItExpires(_ kind: StoreKind) async throws {
         let world = try await World(kind)

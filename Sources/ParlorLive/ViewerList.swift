@@ -29,7 +29,7 @@ struct ViewerList: Sendable {
 
     /// The rows, newest activity first (as the store orders them).
     var summaries: [ChatSummary] {
-        chats.values.sorted { ($0.lastActivity, $0.chatID.rawValue) > ($1.lastActivity, $1.chatID.rawValue) }
+        chats.values.newestActivityFirst()
     }
 
     /// Whether `chat` is the row at the top of the list.

@@ -362,7 +362,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             case nil: continue
             }
         }
-        summaries.sort { ($0.lastActivity, $0.chatID.rawValue) > ($1.lastActivity, $1.chatID.rawValue) }
+        summaries = summaries.newestActivityFirst()
         guard let opened else { return ChatsScreen(summaries: summaries, conversation: nil, viewerLastRead: nil) }
         newestFirst.sort { $0.id.rawValue > $1.id.rawValue }
         let messages = Array(newestFirst.prefix(limit).reversed())

@@ -187,8 +187,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore {
         }
         // Ordered here rather than by SQLite: its sorter copies every selected column of every row,
         // and took more than half of the query's time.
-        summaries.sort { ($0.lastActivity, $0.chatID.rawValue) > ($1.lastActivity, $1.chatID.rawValue) }
-        return summaries
+        return summaries.newestActivityFirst()
     }
 
     private static let summariesSelect = """

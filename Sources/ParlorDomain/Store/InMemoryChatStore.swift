@@ -164,7 +164,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         state.withLock { state in
             (state.chatIDsByUser[viewer] ?? [])
                 .compactMap { Self.summary($0, for: viewer, in: state) }
-                .sorted { ($0.lastActivity, $0.chatID) > ($1.lastActivity, $1.chatID) }
+                .newestActivityFirst()
         }
     }
 

@@ -41,6 +41,10 @@ extension SQLiteChatStore {
     /// Read on the caller's thread: one indexed row, asked on every signed-in request, costs less than the
     /// hops to a reader's queue and back (SQLite readers never wait for the writer).
     public func liveSession(idHash: String, now: Date) async throws -> LiveSession? {
+        try liveSessionNow(idHash: idHash, now: now)
+    }
+
+    public func liveSessionNow(idHash: String, now: Date) throws -> LiveSession? {
         try readHere { db in
             guard let row = try Row.fetchOne(
                 db.cachedStatement(sql: """

@@ -5,7 +5,7 @@ import ParlorDomain
 /// The ``ChatStore`` Parlor uses by default: one SQLite file in WAL mode, with foreign keys, and every
 /// acknowledged write on disk (`synchronous = FULL`). Sends from many people at once share one commit
 /// (see ``GroupCommit``), so durability does not cost one disk flush per message.
-public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore {
+public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, ImmediateReads {
     let pool: DatabasePool
     private let sends: GroupCommit
     /// One read-only connection for ``readHere(_:)``.
@@ -335,13 +335,22 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore {
     // MARK: Screens
 
     public func chatsScreen(for viewer: UserID, open chat: ChatID?, before: MessageID?, limit: Int) async throws -> ChatsScreen {
-        try await readNowOrInPool { db in
-            let summaries = try Self.summaries(db, viewer: viewer, chat: nil)
-            guard let chat, let conversation = try Self.conversation(db, chat, viewer: viewer, before: before, limit: limit) else {
-                return ChatsScreen(summaries: summaries, conversation: nil, viewerLastRead: nil)
-            }
-            return ChatsScreen(summaries: summaries, conversation: conversation, viewerLastRead: try Self.membership(db, chat, viewer)?.lastRead)
+        try await readNowOrInPool { db in try Self.screen(db, viewer: viewer, open: chat, before: before, limit: limit) }
+    }
+
+    public func chatsScreenNow(for viewer: UserID, open chat: ChatID?, before: MessageID?, limit: Int) throws -> ChatsScreen? {
+        guard let reader = screenReaders.take() else { return nil }
+        defer { screenReaders.give(reader) }
+        return try reader.read { db in try Self.screen(db, viewer: viewer, open: chat, before: before, limit: limit) }
+    }
+
+    /// The list, and the open chat's page with what it needs, in the caller's transaction.
+    static func screen(_ db: Database, viewer: UserID, open chat: ChatID?, before: MessageID?, limit: Int) throws -> ChatsScreen {
+        let summaries = try summaries(db, viewer: viewer, chat: nil)
+        guard let chat, let conversation = try conversation(db, chat, viewer: viewer, before: before, limit: limit) else {
+            return ChatsScreen(summaries: summaries, conversation: nil, viewerLastRead: nil)
         }
+        return ChatsScreen(summaries: summaries, conversation: conversation, viewerLastRead: try membership(db, chat, viewer)?.lastRead)
     }
 
     public func conversation(_ chat: ChatID, viewer: UserID, before: MessageID?, limit: Int) async throws -> ConversationSnapshot? {

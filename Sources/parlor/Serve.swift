@@ -256,7 +256,7 @@ struct Serve: AsyncParsableCommand {
                 return buffer
             })
             app = try await WebFront(
-                configuration: web, store: store, images: images, liveStore: stores.liveStore, bus: stores.bus, clock: clock,
+                configuration: web, store: store, images: images, immediate: stores.immediate, liveStore: stores.liveStore, bus: stores.bus, clock: clock,
                 metrics: metrics, changes: stores.changes, signInFailures: stores.signInFailures,
                 busHealth: busHealth, logger: logger
             )

@@ -13,6 +13,8 @@ struct Stores {
 
     let store: Store
     let liveStore: any ChatStore & FeedStore
+    /// Set for SQLite: the signed-in pages read on the calling thread when a connection is free.
+    let immediate: (any ImmediateReads)?
     let bus: any EventBus
     let changes: ChangeCounters
     /// Set for a shared PostgreSQL database: the bus that reads its event log, run as a service.
@@ -38,14 +40,15 @@ struct Stores {
     static func open(_ database: String, pools: [PostgresDatabase], retention: Duration, logger: Logger) async throws -> Stores {
         let changes = ChangeCounters()
         guard pools.count == 2 else {
+            let store = try SQLiteChatStore(path: database)
             return Stores(
-                store: try SQLiteChatStore(path: database), liveStore: try SQLiteChatStore(path: database), bus: InProcessEventBus(), changes: changes,
+                store: store, liveStore: try SQLiteChatStore(path: database), immediate: store, bus: InProcessEventBus(), changes: changes,
                 eventLog: nil, signInFailures: nil
             )
         }
         let store = try await PostgresChatStore(database: pools[0])
         let liveStore = try await PostgresChatStore(database: pools[1])
         let bus = PostgresEventBus(store: liveStore, changes: changes, retention: retention, logger: logger)
-        return Stores(store: store, liveStore: liveStore, bus: bus, changes: changes, eventLog: bus, signInFailures: store)
+        return Stores(store: store, liveStore: liveStore, immediate: nil, bus: bus, changes: changes, eventLog: bus, signInFailures: store)
     }
 }

@@ -46,13 +46,15 @@ final class WebFront: Sendable {
         let feeds: FeedRoutes
     }
 
-    /// Compiles the templates and wires the router and the live pages to `store` (`liveStore`, when given,
-    /// for the live pages' reads) and `bus`. Throws ``TemplateLoadError`` for a template mistake. Several
+    /// Compiles the templates and wires the router and the live pages to `store` (`immediate`, when the store
+    /// can read the signed-in pages on the calling thread; `liveStore`, when given, for the live pages' reads)
+    /// and `bus`. Throws ``TemplateLoadError`` for a template mistake. Several
     /// instances on one database share `changes` with their bus (which counts other instances' changes),
     /// keep sign-in failures in `signInFailures`, and report the bus's `busHealth` on `/readyz`.
     init(
         configuration: WebConfiguration, store: any ChatStore & AccountStore & ImageStore & FeedStore, images: any ImageService,
-        liveStore: (any ChatStore & FeedStore)? = nil, bus: any EventBus = InProcessEventBus(), clock: any WallClock = SystemClock(),
+        immediate: (any ImmediateReads)? = nil, liveStore: (any ChatStore & FeedStore)? = nil, bus: any EventBus = InProcessEventBus(),
+        clock: any WallClock = SystemClock(),
         metrics: ParlorMetrics = ParlorMetrics(), changes: ChangeCounters = ChangeCounters(), signInFailures: (any SignInFailureStore)? = nil,
         busHealth: (@Sendable () -> Bool)? = nil, logger: Logger
     ) async throws {
@@ -80,7 +82,7 @@ final class WebFront: Sendable {
         )
         let throttle = SignInThrottle(limits: configuration.signInLimits, shared: signInFailures)
         let accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)
-        let sessions = Sessions(accounts: store, clock: clock, lifetime: configuration.sessionLifetime, basePath: configuration.basePath)
+        let sessions = Sessions(accounts: store, immediate: immediate, clock: clock, lifetime: configuration.sessionLifetime, basePath: configuration.basePath)
         let photoWorker = PhotoWorker(
             images: images, media: media, store: store, events: events, logger: logger, queueLimit: max(1, configuration.photosInProgress)
         )
@@ -88,7 +90,7 @@ final class WebFront: Sendable {
 
         let pages = WebPages(templates: templates, paths: paths, clock: clock, dateLabels: dateLabels)
         let gate = SignInGate(sessions: sessions, paths: paths, trustedProxies: configuration.trustedProxies, live: live)
-        let chats = ChatPages(store: store, events: events, pages: pages, pageCache: pageCache, metrics: metrics)
+        let chats = ChatPages(store: store, immediate: immediate, events: events, pages: pages, pageCache: pageCache, metrics: metrics)
         let photos = PhotoIntake(images: images, media: media, worker: photoWorker, limit: configuration.photosInProgress, logger: logger)
         let maximumPhotoBytes = configuration.imageLimits.maximumBytes
         routes = Routes(

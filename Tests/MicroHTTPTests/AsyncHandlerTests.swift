@@ -45,6 +45,35 @@ final class Gate: Sendable {
         }
     }
 
+    /// A route tried at once on the connection's thread, answered by its async handler only when the first
+    /// try gives nil; a failure of the first try is answered as any handler's.
+    @Test func anImmediateHandlerAnswersAtOnceOrHandsOverToTheAsyncOne() async throws {
+        let handedOver = Atomic(0)
+        var router = Router()
+        router.get("/page/{mode}", immediately: { request in
+            switch request.parameters["mode"] {
+            case "now": return .text("at once")
+            case "fail": throw HTTPError(.notFound, "No such page.")
+            default: return nil
+            }
+        }) { request in
+            handedOver.add(1, ordering: .relaxed)
+            try await Task.sleep(for: .milliseconds(1))
+            return .text("later for \(request.parameters["mode"] ?? "?")")
+        }
+        try await withServer(router) { _, port in
+            let client = try RawClient(port: port)
+            #expect(try await client.exchange("GET", "/page/now").text == "at once")
+            #expect(handedOver.load(ordering: .relaxed) == 0)
+            #expect(try await client.exchange("GET", "/page/wait").text == "later for wait")
+            #expect(handedOver.load(ordering: .relaxed) == 1)
+            // Keep-alive holds across both kinds of answer.
+            #expect(try await client.exchange("GET", "/page/now").text == "at once")
+            let failed = try await client.exchange("GET", "/page/fail")
+            #expect(failed.status == 404 && handedOver.load(ordering: .relaxed) == 1)
+        }
+    }
+
     @Test func waitingHandlersHoldNoServerThread() async throws {
         let gate = Gate()
         var router = Router()

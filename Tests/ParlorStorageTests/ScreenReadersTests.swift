@@ -22,7 +22,10 @@ import Testing
         while let reader = readers.take() { taken.append(reader) }
         #expect(taken.count >= 2)
         let pooled = try await store.chatsScreen(for: ana.id, open: chat.id, before: nil, limit: 50)
+        // On the calling thread there is no pool to fall back to: no answer, so the page is read later.
+        #expect(try store.chatsScreenNow(for: ana.id, open: chat.id, before: nil, limit: 50) == nil)
         for reader in taken { readers.give(reader) }
+        #expect(try store.chatsScreenNow(for: ana.id, open: chat.id, before: nil, limit: 50) == here)
         #expect(pooled.conversation?.messages.map(\.body) == here.conversation?.messages.map(\.body))
         #expect(pooled.summaries.map(\.chatID) == here.summaries.map(\.chatID) && here.conversation?.messages.count == 5)
         #expect(readers.take() != nil, "given back")

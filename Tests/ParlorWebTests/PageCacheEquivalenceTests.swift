@@ -179,7 +179,11 @@ final class TwinParlors {
             configuration.pageCacheBytes = pageCacheBytes
             return configuration
         }
-        cachedApp = try await WebFront(configuration: configuration(pageCacheBytes: 8 * 1024 * 1024), store: store, images: InMemoryImageService(), clock: clock, logger: logger)
+        // The kept pages are served on the connection's thread when they can be; the fresh ones always on the pool.
+        cachedApp = try await WebFront(
+            configuration: configuration(pageCacheBytes: 8 * 1024 * 1024), store: store, images: InMemoryImageService(), immediate: store, clock: clock,
+            logger: logger
+        )
         freshApp = try await WebFront(configuration: configuration(pageCacheBytes: 0), store: store, images: InMemoryImageService(), clock: clock, logger: logger)
         let app = cachedApp
         liveUpdates = Task { await app.live.run() }

@@ -5,6 +5,9 @@ public typealias SyncHandler = @Sendable (Request) throws -> Response
 /// A handler that may wait (a database call). Its connection is suspended meanwhile, so no
 /// server thread is held.
 public typealias AsyncHandler = @Sendable (Request) async throws -> Response
+/// The first try of a route that can often answer at once: on the connection's own thread, with no hand-over
+/// to another thread and back. Nil when it cannot answer without waiting; the route's ``AsyncHandler`` runs then.
+public typealias ImmediateHandler = @Sendable (Request) throws -> Response?
 
 /// Maps a method and a path to a handler. HEAD is answered by the GET handler, a known path
 /// with another method gets 405 with `Allow`, anything else 404.
@@ -12,6 +15,8 @@ public struct Router: Sendable {
     enum Handler: Sendable {
         case sync(SyncHandler)
         case async(AsyncHandler)
+        /// The first at once, and when it answers nil, the second.
+        case immediateOrAsync(ImmediateHandler, AsyncHandler)
     }
 
     struct Route: Sendable {
@@ -57,6 +62,10 @@ public struct Router: Sendable {
 
     public mutating func get(_ pattern: String, _ handler: @escaping SyncHandler) { add(.get, pattern, handler) }
     public mutating func get(_ pattern: String, _ handler: @escaping AsyncHandler) { add(.get, pattern, handler) }
+    /// A GET tried at once by `immediately` on the connection's thread; `handler` answers when it gives nil.
+    public mutating func get(_ pattern: String, immediately: @escaping ImmediateHandler, _ handler: @escaping AsyncHandler) {
+        routes.append(Route(method: .get, pattern: RoutePattern(pattern), bodyLimit: nil, handler: .immediateOrAsync(immediately, handler)))
+    }
     public mutating func post(_ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping SyncHandler) {
         add(.post, pattern, bodyLimit: bodyLimit, handler)
     }

@@ -261,13 +261,29 @@ extension HTTPServer {
             let response = run(id: id) { try handler(request) }
             return queue(response, on: connection, id: id, method: context.method, path: context.path, route: context.routeLabel, started: context.started)
         case .async(let handler):
-            return suspended(context, connection) { [self] reply in
-                let response = await runAsync(id: reply.id) { try await handler(request) }
-                reply.answerOnce {
-                    _ = queue(response, on: reply.connection, id: reply.id, method: reply.method,
-                              path: reply.path, route: reply.route, started: reply.started)
-                    MHD_resume_connection(reply.connection.raw)
-                }
+            return answerLater(context, connection, request, handler)
+        case .immediateOrAsync(let immediately, let handler):
+            let answer: Response?
+            do {
+                answer = try immediately(request)
+            } catch {
+                answer = failure(error, id: id)
+            }
+            guard let answer else { return answerLater(context, connection, request, handler) }
+            return queue(answer, on: connection, id: id, method: context.method, path: context.path, route: context.routeLabel, started: context.started)
+        }
+    }
+
+    /// Suspends the connection while `handler` runs on the cooperative pool, and queues its answer.
+    private func answerLater(_ context: RequestContext, _ connection: ConnectionHandle, _ request: Request, _ handler: @escaping AsyncHandler)
+        -> MHD_Result
+    {
+        suspended(context, connection) { [self] reply in
+            let response = await runAsync(id: reply.id) { try await handler(request) }
+            reply.answerOnce {
+                _ = queue(response, on: reply.connection, id: reply.id, method: reply.method,
+                          path: reply.path, route: reply.route, started: reply.started)
+                MHD_resume_connection(reply.connection.raw)
             }
         }
     }

@@ -20,10 +20,14 @@ public struct Sessions: Sendable {
     let lifetime: TimeInterval
     /// The cookies' `Path`: Parlor's base path, or "/" at the root.
     let cookiePath: String
+    /// The same sessions read on the calling thread, when the store can.
+    let immediate: (any ImmediateReads)?
 
-    /// Sessions of `lifetime` seconds, kept in `accounts`; `basePath` is where the cookies are sent.
-    public init(accounts: any AccountStore, clock: any WallClock, lifetime: TimeInterval, basePath: String) {
+    /// Sessions of `lifetime` seconds, kept in `accounts` (and read at once through `immediate`, when the store
+    /// can); `basePath` is where the cookies are sent.
+    public init(accounts: any AccountStore, immediate: (any ImmediateReads)? = nil, clock: any WallClock, lifetime: TimeInterval, basePath: String) {
         self.accounts = accounts
+        self.immediate = immediate
         self.clock = clock
         self.lifetime = lifetime
         cookiePath = basePath.isEmpty ? "/" : basePath
@@ -47,6 +51,13 @@ public struct Sessions: Sendable {
     func current(_ request: Request) async throws -> SignedIn? {
         guard let idHash = Self.sessionIDHash(request) else { return nil }
         guard let live = try await accounts.liveSession(idHash: idHash, now: clock.now) else { return nil }
+        return SignedIn(user: live.user, session: live.session)
+    }
+
+    /// The request's session, if it has a live one, read on the calling thread through `reads`.
+    func currentNow(_ request: Request, _ reads: any ImmediateReads) throws -> SignedIn? {
+        guard let idHash = Self.sessionIDHash(request) else { return nil }
+        guard let live = try reads.liveSessionNow(idHash: idHash, now: clock.now) else { return nil }
         return SignedIn(user: live.user, session: live.session)
     }
 

@@ -54,6 +54,17 @@ public struct SignInGate: Sendable {
         }
     }
 
+    /// The first try of a page that needs a signed-in person, on the connection's thread: nil (answered by the
+    /// route's `async` handler) when the store cannot read the session at once or `handler` cannot answer at
+    /// once. Pages only: a change always goes through ``signedIn(refused:_:)``.
+    func signedInNow(_ handler: @escaping @Sendable (Request, SignedIn) throws -> Response?) -> ImmediateHandler {
+        { [self] request in
+            guard request.method != .post, let reads = sessions.immediate else { return nil }
+            guard let signedIn = try sessions.currentNow(request, reads) else { return .redirect(to: paths.signIn) }
+            return try handler(request, signedIn)
+        }
+    }
+
     /// The check on an upload's head, before a byte of its body is stored: a live session, this site's
     /// `Origin`, and the session's token in the head (the script's `X-Parlor-CSRF`, or the `csrf` query item
     /// of the form's action). Refused, the body is never stored; `refused` renders the form again (its text

@@ -28,6 +28,10 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     let fanOutDuration: CoreMetrics.Timer
     let fanOutEvents: Counter
     let pageReadDuration: CoreMetrics.Timer
+    /// Chat pages answered on the connection's thread, without a hand-over to the pool (the rest were
+    /// opened unread, found no connection free, or were read from a store that cannot answer at once).
+    private let pagesAtOnce: Counter
+    private let pagesAtOnceCount = Atomic(0)
     private let storeWrites: [String: CoreMetrics.Timer]
     private let published: [String: Counter]
     private let refusals: [String: Counter]
@@ -71,6 +75,7 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         })
         storeWrites = stores
         pageReadDuration = stores["page_read"]!
+        pagesAtOnce = Counter(label: "parlor_pages_answered_at_once_total", factory: factory)
         published = Dictionary(uniqueKeysWithValues: Self.eventKinds.map {
             ($0, Counter(label: "parlor_events_published_total", dimensions: [("kind", $0)], factory: factory))
         })
@@ -208,4 +213,15 @@ extension ParlorMetrics {
         signInThrottleUnavailable.increment()
         logger.error("sign-in throttle unavailable", metadata: ["request": "\(request.id)", "error": "\(String(describing: error).escapedForLog)"])
     }
+}
+
+extension ParlorMetrics {
+    /// A chat page was answered on the connection's thread.
+    func answeredAtOnce() {
+        pagesAtOnce.increment()
+        pagesAtOnceCount.add(1, ordering: .relaxed)
+    }
+
+    /// How many chat pages were answered on the connection's thread since start.
+    public var pagesAnsweredAtOnce: Int { pagesAtOnceCount.load(ordering: .relaxed) }
 }

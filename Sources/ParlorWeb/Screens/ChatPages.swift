@@ -9,13 +9,18 @@ import ParlorViews
 /// ``PageCache`` while nothing it shows changes. Loading a chat's newest messages reads them.
 public struct ChatPages: Sendable {
     let store: any ChatStore
+    /// The same screen read on the calling thread, when the store can (SQLite with a connection free).
+    let immediate: (any ImmediateReads)?
     let events: EventRouter
     let pages: WebPages
     let pageCache: PageCache
     let metrics: ParlorMetrics
 
-    public init(store: any ChatStore, events: EventRouter, pages: WebPages, pageCache: PageCache, metrics: ParlorMetrics) {
+    public init(
+        store: any ChatStore, immediate: (any ImmediateReads)? = nil, events: EventRouter, pages: WebPages, pageCache: PageCache, metrics: ParlorMetrics
+    ) {
         self.store = store
+        self.immediate = immediate
         self.events = events
         self.pages = pages
         self.pageCache = pageCache
@@ -50,6 +55,11 @@ public struct ChatPages: Sendable {
     private func screen(_ signedIn: SignedIn, chat: ChatID?, before: MessageID?) async throws -> ChatsScreen {
         let reading = ContinuousClock.now
         let screen = try await store.chatsScreen(for: signedIn.user.id, open: chat, before: before, limit: EventHandler.historyPageSize)
+        return try checked(screen, chat: chat, readingSince: reading)
+    }
+
+    /// The read timed, and a conversation the viewer may not see refused.
+    private func checked(_ screen: ChatsScreen, chat: ChatID?, readingSince reading: ContinuousClock.Instant) throws -> ChatsScreen {
         metrics.pageReadDuration.recordNanoseconds(ParlorMetrics.nanoseconds(ContinuousClock.now - reading))
         if chat != nil, screen.conversation == nil { throw Self.noSuchChat }
         return screen
@@ -75,27 +85,68 @@ public struct ChatPages: Sendable {
     /// `/chats` or `/chats/{id}` as a plain GET, the page people load most: served from ``PageCache`` while
     /// nothing it shows has changed, else read, rendered and kept.
     func livePage(_ signedIn: SignedIn, chat: ChatID?, requestID: String) async throws -> Response {
-        guard pageCache.isEnabled else {
+        guard let keeping = keeping(signedIn, chat: chat) else {
             let opened = try await openedScreen(signedIn, chat: chat, before: nil, requestID: requestID)
             return chatsPage(signedIn, screen: opened.screen, chat: chat, before: nil, draft: nil, unreadAfter: opened.unreadAfter)
         }
-        let standIns = pageCache.standIns
-        let context = ViewerContext(
-            viewer: signedIn.user, now: pages.clock.now, basePath: pages.paths.basePath, csrfToken: standIns.csrf, cache: pages.dateLabels
-        )
-        let key = PageCache.Key(viewer: signedIn.user.id, chat: chat, today: context.days.today)
-        let tokens = PageCache.Tokens(csrf: signedIn.session.csrfToken, composer: Self.newToken())
-        if let kept = pageCache.page(key, tokens: tokens) { return pages.html(kept) }
+        if let kept = pageCache.page(keeping.key, tokens: keeping.tokens) { return pages.html(kept) }
         let (screen, mark, unreadAfter) = try await openedScreen(signedIn, chat: chat, before: nil, requestID: requestID)
+        return kept(keeping, screen: screen, chat: chat, mark: mark, unreadAfter: unreadAfter)
+    }
+
+    /// The same page on the calling thread, when it can be answered at once: kept, or read through a free
+    /// connection with nothing to mark read. Nil otherwise (no such store, none free, or the opening reads
+    /// messages, which is a change): ``livePage(_:chat:requestID:)`` answers then.
+    func livePageNow(_ signedIn: SignedIn, chat: ChatID?) throws -> Response? {
+        guard let immediate else { return nil }
+        let keeping = keeping(signedIn, chat: chat)
+        if let keeping, let kept = pageCache.page(keeping.key, tokens: keeping.tokens) {
+            metrics.answeredAtOnce()
+            return pages.html(kept)
+        }
+        let mark = events.changes.mark()
+        let reading = ContinuousClock.now
+        guard let read = try immediate.chatsScreenNow(for: signedIn.user.id, open: chat, before: nil, limit: EventHandler.historyPageSize) else {
+            return nil
+        }
+        let screen = try checked(read, chat: chat, readingSince: reading)
+        guard !screen.opensUnread else { return nil }
+        metrics.answeredAtOnce()
+        guard let keeping else { return chatsPage(signedIn, screen: screen, chat: chat, before: nil, draft: nil) }
+        return kept(keeping, screen: screen, chat: chat, mark: mark, unreadAfter: nil)
+    }
+
+    /// Where a live page is kept and the tokens it is served with; nil with the cache off.
+    private struct Keeping {
+        let key: PageCache.Key
+        let tokens: PageCache.Tokens
+        /// Rendered with the cache's stand-ins for the tokens.
+        let context: ViewerContext
+    }
+
+    private func keeping(_ signedIn: SignedIn, chat: ChatID?) -> Keeping? {
+        guard pageCache.isEnabled else { return nil }
+        let context = ViewerContext(
+            viewer: signedIn.user, now: pages.clock.now, basePath: pages.paths.basePath, csrfToken: pageCache.standIns.csrf, cache: pages.dateLabels
+        )
+        return Keeping(
+            key: PageCache.Key(viewer: signedIn.user.id, chat: chat, today: context.days.today),
+            tokens: PageCache.Tokens(csrf: signedIn.session.csrfToken, composer: Self.newToken()), context: context
+        )
+    }
+
+    /// The page rendered with stand-ins and kept, then served with its own tokens.
+    private func kept(_ keeping: Keeping, screen: ChatsScreen, chat: ChatID?, mark: UInt64, unreadAfter: MessageID?) -> Response {
+        let standIns = pageCache.standIns
         let rendered = pages.templates.current.render(
-            chatsPageModel(context, screen: screen, chat: chat, before: nil, draft: ComposerDraft(token: standIns.composer), unreadAfter: unreadAfter),
+            chatsPageModel(keeping.context, screen: screen, chat: chat, before: nil, draft: ComposerDraft(token: standIns.composer), unreadAfter: unreadAfter),
             capacity: 32 * 1024
         )
         // A page whose read did not go through would hide unread messages if served again, and the "New
         // messages" line belongs to the one opening that read them: neither is kept.
         let page = screen.opensUnread || unreadAfter != nil
-            ? KeptPage(rendered, standIns: standIns, mark: mark, chats: []).filled(with: tokens)
-            : pageCache.keep(rendered, for: key, mark: mark, chats: screen.summaries.map(\.chatID), tokens: tokens)
+            ? KeptPage(rendered, standIns: standIns, mark: mark, chats: []).filled(with: keeping.tokens)
+            : pageCache.keep(rendered, for: keeping.key, mark: mark, chats: screen.summaries.map(\.chatID), tokens: keeping.tokens)
         return pages.html(page)
     }
 

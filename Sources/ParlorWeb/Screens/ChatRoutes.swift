@@ -32,7 +32,11 @@ public struct ChatRoutes: Sendable {
     }
 
     public func register(on router: inout Router) {
-        router.get("/chats", gate.signedIn { [self] request, signedIn in try await chats.livePage(signedIn, chat: nil, requestID: request.id.description) })
+        // The page people load most: answered on the connection's thread when the store can read it at once.
+        router.get(
+            "/chats", immediately: gate.signedInNow { [chats] _, signedIn in try chats.livePageNow(signedIn, chat: nil) },
+            gate.signedIn { [self] request, signedIn in try await chats.livePage(signedIn, chat: nil, requestID: request.id.description) }
+        )
         // Before `/chats/{id}`: the first matching route answers.
         router.get("/chats/new", gate.signedIn { [self] request, signedIn in
             let query = request.query["q"] ?? ""
@@ -44,15 +48,23 @@ public struct ChatRoutes: Sendable {
             return pages.page(CreateChatBuilder(context: pages.context(signedIn)).suggestions(query: query, matches: matches))
         })
         router.post("/chats/new", bodyLimit: 16 * 1024, gate.signedIn { [self] request, signedIn in try await createChat(request, signedIn) })
-        router.get("/chats/{id}", gate.signedIn { [self] request, signedIn in
+        router.get("/chats/{id}", immediately: gate.signedInNow { [chats] request, signedIn in
+            guard Self.isLivePage(request) else { return nil }
+            return try chats.livePageNow(signedIn, chat: try ChatPages.chatID(request))
+        }, gate.signedIn { [self] request, signedIn in
             let chat = try ChatPages.chatID(request)
             let before = request.query["before"].flatMap(Int64.init).map { MessageID($0) }
-            if before == nil, request.query["reply"] == nil, request.query["edit"] == nil, request.query["delete"] == nil {
+            if Self.isLivePage(request) {
                 return try await chats.livePage(signedIn, chat: chat, requestID: request.id.description)
             }
             let draft = try await draft(request, chat: chat, viewer: signedIn.user)
             return try await chats.openedPage(signedIn, chat: chat, before: before, draft: draft, requestID: request.id.description)
         })
+    }
+
+    /// A conversation's newest messages with an empty composer: no older history, reply, edit or deletion asked.
+    private static func isLivePage(_ request: Request) -> Bool {
+        request.query["before"].flatMap(Int64.init) == nil && request.query["reply"] == nil && request.query["edit"] == nil && request.query["delete"] == nil
     }
 
     /// The composer as `?reply=` or `?edit=` asks for it, with a fresh idempotency token.

@@ -52,7 +52,7 @@ final class RunningParlor {
         // A fixed "now", so dates read the same on every run.
         let store = try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         let clock = ManualClock(Self.now)
-        let app = try await WebFront(configuration: configuration, store: store, images: images, clock: clock, metrics: metrics, signInFailures: signInFailures, logger: logger)
+        let app = try await WebFront(configuration: configuration, store: store, images: images, immediate: store, clock: clock, metrics: metrics, signInFailures: signInFailures, logger: logger)
         self.app = app
         self.store = store
         liveUpdates = Task { await app.live.run() }

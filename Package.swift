@@ -79,7 +79,9 @@ let package = Package(
         // Users, chats, messages: plain values, no I/O.
         .target(name: "ParlorDomain"),
         // The SQLite store on GRDB: migrations, the chat-list query, group commits.
-        .target(name: "ParlorStorage", dependencies: ["ParlorDomain", "BoundedWork", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "ParlorStorage", dependencies: [
+            "ParlorDomain", "BoundedWork", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        ]),
         // The PostgreSQL store on postgres-nio, for several instances on one server: the same protocols as the
         // SQLite store, the event log written with each change, and the bus that reads it on every instance.
         .target(

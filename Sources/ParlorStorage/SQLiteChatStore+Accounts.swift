@@ -46,18 +46,17 @@ extension SQLiteChatStore {
 
     public func liveSessionNow(idHash: String, now: Date) throws -> LiveSession? {
         try readHere { db in
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT session.idHash, session.userID, session.csrfToken, session.createdAt, session.expiresAt, \(Columns.user(in: "user"))
-                    FROM session JOIN user ON user.id = session.userID WHERE session.idHash = ? AND session.expiresAt > ?
-                    """),
-                arguments: [idHash, now.timeIntervalSince1970]
-            ) else { return nil }
-            let session = StoredSession(
-                idHash: row[0], userID: UserID(row[1] as Int64), csrfToken: row[2],
-                createdAt: Date(timeIntervalSince1970: row[3]), expiresAt: Date(timeIntervalSince1970: row[4])
-            )
-            return LiveSession(session: session, user: User(row: row, at: 5))
+            var live: LiveSession?
+            try db.cachedStatement(sql: """
+                SELECT session.idHash, session.userID, session.csrfToken, session.createdAt, session.expiresAt, \(Columns.user(in: "user"))
+                FROM session JOIN user ON user.id = session.userID WHERE session.idHash = ? AND session.expiresAt > ?
+                """).forEachRow(arguments: [idHash, now.timeIntervalSince1970]) { row in
+                let session = StoredSession(
+                    idHash: row.string(0), userID: UserID(row.int64(1)), csrfToken: row.string(2), createdAt: row.date(3), expiresAt: row.date(4)
+                )
+                live = LiveSession(session: session, user: User(row, at: 5))
+            }
+            return live
         }
     }
 

@@ -42,7 +42,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     func readNowOrInPool<Value: Sendable>(_ read: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
         if let reader = screenReaders.take() {
             defer { screenReaders.give(reader) }
-            return try reader.read(read)
+            return try reader.read(.several, read)
         }
         return try await pool.read(read)
     }
@@ -80,7 +80,9 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     static func user(_ db: Database, _ id: UserID) throws -> User? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE id = ?"), arguments: [id.rawValue]).map { User(row: $0) }
+        var user: User?
+        try db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE id = ?").forEachRow(arguments: [id.rawValue]) { user = User($0, at: 0) }
+        return user
     }
 
     public func user(handle: String) async throws -> User? {
@@ -169,20 +171,16 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     /// The statements are prepared once per connection.
     static func summaries(_ db: Database, viewer: UserID, chat: ChatID?) throws -> [ChatSummary] {
         let statement = try db.cachedStatement(sql: chat == nil ? summariesSQL : summarySQL)
-        let rows = try Row.fetchCursor(
-            statement,
-            arguments: chat.map { [viewer.rawValue, $0.rawValue] } ?? [viewer.rawValue]
-        )
         var summaries: [ChatSummary] = []
         summaries.reserveCapacity(chat == nil ? 64 : 1)
-        while let row = try rows.next() {
+        try statement.forEachRow(arguments: chat.map { [viewer.rawValue, $0.rawValue] } ?? [viewer.rawValue]) { row in
             summaries.append(ChatSummary(
-                chatID: ChatID(row[0] as Int64),
-                contact: User(row: row, at: 3),
-                lastMessage: Message(row: row, at: 10),
-                unreadCount: row[2],
-                lastActivity: Date(timeIntervalSince1970: row[1]),
-                lastRead: (row[Self.summaryLastReadColumn] as Int64?).flatMap { $0 > 0 ? MessageID($0) : nil }
+                chatID: ChatID(row.int64(0)),
+                contact: User(row, at: 3),
+                lastMessage: Message(row, at: 10),
+                unreadCount: Int(row.int64(2)),
+                lastActivity: row.date(1),
+                lastRead: row.int64OrNil(Self.summaryLastReadColumn).flatMap { $0 > 0 ? MessageID($0) : nil }
             ))
         }
         // Ordered here rather than by SQLite: its sorter copies every selected column of every row,
@@ -277,7 +275,9 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     static func message(_ db: Database, _ id: MessageID) throws -> Message? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.message) FROM message WHERE id = ?"), arguments: [id.rawValue]).flatMap { Message(row: $0) }
+        var message: Message?
+        try db.cachedStatement(sql: "SELECT \(Columns.message) FROM message WHERE id = ?").forEachRow(arguments: [id.rawValue]) { message = Message($0, at: 0) }
+        return message
     }
 
     public func messages(in chat: ChatID, before: MessageID?, limit: Int) async throws -> MessagePage {
@@ -286,15 +286,18 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
 
     static func messages(_ db: Database, _ chat: ChatID, before: MessageID?, limit: Int) throws -> MessagePage {
         // Keyset pagination: one more than asked tells whether older ones exist.
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: """
-                SELECT \(Columns.message) FROM message
-                WHERE chatID = ? AND id < ? ORDER BY id DESC LIMIT ?
-                """),
-            arguments: [chat.rawValue, before?.rawValue ?? Int64.max, max(0, limit) + 1]
-        )
-        let messages = rows.prefix(max(0, limit)).compactMap { Message(row: $0) }
-        return MessagePage(messages: messages.reversed(), hasOlder: rows.count > limit)
+        let limit = max(0, limit)
+        var newestFirst: [Message] = []
+        newestFirst.reserveCapacity(limit + 1)
+        var rows = 0
+        try db.cachedStatement(sql: """
+            SELECT \(Columns.message) FROM message
+            WHERE chatID = ? AND id < ? ORDER BY id DESC LIMIT ?
+            """).forEachRow(arguments: [chat.rawValue, before?.rawValue ?? Int64.max, limit + 1]) { row in
+            rows += 1
+            if rows <= limit, let message = Message(row, at: 0) { newestFirst.append(message) }
+        }
+        return MessagePage(messages: newestFirst.reversed(), hasOlder: rows > limit)
     }
 
     public func markRead(_ report: ReadReport) async throws -> MessageID? {
@@ -328,7 +331,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         guard let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT lastReadMessageID FROM member WHERE chatID = ? AND userID = ?"), arguments: [chat.rawValue, user.rawValue]
         ) else { return nil }
-        let mark = row[0] as Int64?
+        let mark = row.int64(0)
         return Membership(chatID: chat, userID: user, lastRead: mark.flatMap { $0 > 0 ? MessageID($0) : nil })
     }
 
@@ -341,7 +344,8 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     public func chatsScreenNow(for viewer: UserID, open chat: ChatID?, before: MessageID?, limit: Int) throws -> ChatsScreen? {
         guard let reader = screenReaders.take() else { return nil }
         defer { screenReaders.give(reader) }
-        return try reader.read { db in try Self.screen(db, viewer: viewer, open: chat, before: before, limit: limit) }
+        // The list alone is one statement.
+        return try reader.read(chat == nil ? .one : .several) { db in try Self.screen(db, viewer: viewer, open: chat, before: before, limit: limit) }
     }
 
     /// The list, and the open chat's page with what it needs, in the caller's transaction.

@@ -25,9 +25,17 @@ final class ScreenReaders: Sendable {
         let index: Int
         let connection: DatabaseQueue
 
-        /// A read transaction on the calling thread.
-        func read<Value>(_ body: (Database) throws -> Value) throws -> Value {
-            try connection.read(body)
+        /// A read transaction on the calling thread; one statement alone needs none (SQLite reads it from one
+        /// snapshot), so `statements: .one` saves its BEGIN and COMMIT.
+        func read<Value>(_ statements: Statements = .several, _ body: (Database) throws -> Value) throws -> Value {
+            switch statements {
+            case .one: try connection.unsafeRead(body)
+            case .several: try connection.read(body)
+            }
+        }
+
+        enum Statements {
+            case one, several
         }
     }
 }

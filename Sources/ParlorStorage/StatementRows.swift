@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import ParlorDomain
+
+/// The current row of a statement, read column by column through SQLite's own functions. The screens'
+/// reads (a hundred rows of twenty-odd columns per page) go through it: GRDB's `Row` checks and converts each
+/// value through generic code, and `fetchAll` copies every value into an array of its own first, which
+/// together were a fifth of a conversation page built from the store.
+struct StatementRow {
+    private let handle: SQLiteStatement
+
+    init(_ statement: Statement) {
+        handle = statement.sqliteStatement
+    }
+
+    func isNull(_ index: Int) -> Bool { sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
+
+    func int64(_ index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+
+    func int64OrNil(_ index: Int) -> Int64? { isNull(index) ? nil : int64(index) }
+
+    func double(_ index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
+
+    func doubleOrNil(_ index: Int) -> Double? { isNull(index) ? nil : double(index) }
+
+    func date(_ index: Int) -> Date { Date(timeIntervalSince1970: double(index)) }
+
+    func dateOrNil(_ index: Int) -> Date? { isNull(index) ? nil : date(index) }
+
+    func bool(_ index: Int) -> Bool { int64(index) != 0 }
+
+    /// The text in the column, as SQLite holds it (UTF-8; anything else repaired, never trusted).
+    func string(_ index: Int) -> String {
+        guard let text = sqlite3_column_text(handle, Int32(index)) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    func stringOrNil(_ index: Int) -> String? { isNull(index) ? nil : string(index) }
+}
+
+extension Statement {
+    /// Steps through what the statement selects with `arguments`, handing each row to `body`.
+    func forEachRow(arguments: StatementArguments, _ body: (StatementRow) throws -> Void) throws {
+        let rows = try Row.fetchCursor(self, arguments: arguments)
+        let row = StatementRow(self)
+        while try rows.next() != nil { try body(row) }
+    }
+}
+
+extension User {
+    /// From the seven columns of ``Columns/user(in:)``, starting at `start`.
+    init(_ row: StatementRow, at start: Int) {
+        self.init(
+            id: UserID(row.int64(start)),
+            handle: row.string(start + 1),
+            displayName: row.string(start + 2),
+            timeZoneIdentifier: row.string(start + 3),
+            localeIdentifier: row.string(start + 4),
+            avatar: row.int64OrNil(start + 5).map { ImageID($0) },
+            isBot: row.bool(start + 6)
+        )
+    }
+}
+
+extension Message {
+    /// From the seventeen columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL
+    /// (a LEFT JOIN with no match).
+    init?(_ row: StatementRow, at start: Int) {
+        guard let id = row.int64OrNil(start) else { return nil }
+        var photo: MessagePhoto?
+        if let photoID = row.int64OrNil(start + 8), let state = row.stringOrNil(start + 9).flatMap(PhotoState.init(rawValue:)) {
+            photo = MessagePhoto(
+                id: ImageID(photoID), state: state, width: Int(row.int64OrNil(start + 10) ?? 1), height: Int(row.int64OrNil(start + 11) ?? 1)
+            )
+        }
+        self.init(
+            id: MessageID(id),
+            chatID: ChatID(row.int64(start + 1)),
+            senderID: UserID(row.int64(start + 2)),
+            body: row.string(start + 3),
+            createdAt: row.date(start + 4),
+            editedAt: row.dateOrNil(start + 5),
+            replyTo: row.int64OrNil(start + 6).map { MessageID($0) },
+            deletedAt: row.dateOrNil(start + 7),
+            photo: photo,
+            feed: row.stringOrNil(start + 12).map { source in
+                FeedPost(
+                    source: source, title: row.stringOrNil(start + 13), link: row.stringOrNil(start + 14), date: row.dateOrNil(start + 15),
+                    icon: row.int64OrNil(start + 16).map { ImageID($0) }
+                )
+            }
+        )
+    }
+}

@@ -34,3 +34,13 @@ public struct ImageID: RawRepresentable, Hashable, Sendable, CustomStringConvert
     public init(_ rawValue: Int64) { self.rawValue = rawValue }
     public var description: String { String(rawValue) }
 }
+
+// An id in a string ("/chats/\(id)", "message-\(id)") is its number, written straight in: through
+// `CustomStringConvertible` each one made a `String` first and went through the generic path (URLs and ids
+// of every cell on every page).
+extension DefaultStringInterpolation {
+    public mutating func appendInterpolation(_ id: UserID) { appendInterpolation(id.rawValue) }
+    public mutating func appendInterpolation(_ id: ChatID) { appendInterpolation(id.rawValue) }
+    public mutating func appendInterpolation(_ id: MessageID) { appendInterpolation(id.rawValue) }
+    public mutating func appendInterpolation(_ id: ImageID) { appendInterpolation(id.rawValue) }
+}

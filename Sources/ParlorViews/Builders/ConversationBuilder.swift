@@ -80,8 +80,13 @@ public struct ConversationBuilder: Sendable {
     public func messages(_ snapshot: ConversationSnapshot, unreadAfter: MessageID? = nil) -> ConversationMessagesViewModel {
         let contact = snapshot.contact
         var known: [MessageID: Message] = [:]
-        for message in snapshot.quoted + snapshot.messages { known[message.id] = message }
+        known.reserveCapacity(snapshot.quoted.count + snapshot.messages.count)
+        for message in snapshot.quoted { known[message.id] = message }
+        for message in snapshot.messages { known[message.id] = message }
         func author(of message: Message) -> User { message.senderID == context.viewer.id ? context.viewer : contact }
+        // Two people write a conversation: each one's avatar is made once, not once per cell.
+        let viewerAvatar = AvatarBuilder.avatar(for: context.viewer, paths: context.paths)
+        let contactAvatar = AvatarBuilder.avatar(for: contact, paths: context.paths)
         func quoted(_ id: MessageID?) -> (message: Message, author: User)? {
             guard let id, let message = known[id] else { return nil }
             return (message, author(of: message))
@@ -96,7 +101,8 @@ public struct ConversationBuilder: Sendable {
         for message in snapshot.messages {
             let cell = cells.cell(
                 message, sender: author(of: message), quoted: quoted(message.replyTo), contactLastRead: snapshot.contactLastRead,
-                after: previous, startsUnread: message.id == firstUnread
+                after: previous, startsUnread: message.id == firstUnread,
+                senderAvatar: message.senderID == context.viewer.id ? viewerAvatar : contactAvatar
             )
             entries.append((message.createdAt, cell))
             previous = message

@@ -32,9 +32,11 @@ public struct MessageCellBuilder: Sendable {
         quoted: (message: Message, author: User)? = nil,
         contactLastRead: MessageID? = nil,
         after previous: Message? = nil,
-        startsUnread: Bool = false
+        startsUnread: Bool = false,
+        senderAvatar: AvatarViewModel? = nil
     ) -> MessageCellViewModel {
-        let sender = message.feed.map { Self.author(of: $0, id: message.senderID) } ?? sender
+        let feedAuthor = message.feed.map { Self.author(of: $0, id: message.senderID) }
+        let sender = feedAuthor ?? sender
         let isOwn = message.senderID == context.viewer.id
         let isDeleted = message.isDeleted
         let delivery: DeliveryViewModel? = isOwn
@@ -43,7 +45,9 @@ public struct MessageCellBuilder: Sendable {
         return MessageCellViewModel(
             domID: "message-\(message.id)",
             authorLabel: authorLabel(sender, edited: message.editedAt != nil && !isDeleted),
-            avatar: AvatarBuilder.avatar(for: sender, paths: context.paths),
+            // `senderAvatar`: the sender's, made once for all their cells; a feed's post shows the feed's.
+            avatar: feedAuthor == nil ? senderAvatar ?? AvatarBuilder.avatar(for: sender, paths: context.paths)
+                : AvatarBuilder.avatar(for: sender, paths: context.paths),
             time: context.dates.timeOfDay(message.createdAt),
             fullDate: context.dates.fullDate(message.createdAt),
             isoDate: DateLabels.iso(message.createdAt),

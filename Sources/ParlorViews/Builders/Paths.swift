@@ -10,41 +10,41 @@ public struct Paths: Sendable, Hashable {
         self.basePath = base
     }
 
-    public var chats: String { basePath + "/chats" }
-    public var newChat: String { basePath + "/chats/new" }
-    public var contactSuggestions: String { basePath + "/chats/new/suggestions" }
-    public var signIn: String { basePath + "/signin" }
-    public var signUp: String { basePath + "/signup" }
-    public var signOut: String { basePath + "/signout" }
-    public var settings: String { basePath + "/settings" }
-    public var stylesheet: String { basePath + "/public/css/parlor.css" }
-    public var script: String { basePath + "/public/js/parlor.js" }
-    public var favicon: String { basePath + "/public/img/favicon.svg" }
-    public var faviconUnread: String { basePath + "/public/img/favicon-unread.svg" }
+    public var chats: String { "\(basePath)/chats" }
+    public var newChat: String { "\(basePath)/chats/new" }
+    public var contactSuggestions: String { "\(basePath)/chats/new/suggestions" }
+    public var signIn: String { "\(basePath)/signin" }
+    public var signUp: String { "\(basePath)/signup" }
+    public var signOut: String { "\(basePath)/signout" }
+    public var settings: String { "\(basePath)/settings" }
+    public var stylesheet: String { "\(basePath)/public/css/parlor.css" }
+    public var script: String { "\(basePath)/public/js/parlor.js" }
+    public var favicon: String { "\(basePath)/public/img/favicon.svg" }
+    public var faviconUnread: String { "\(basePath)/public/img/favicon-unread.svg" }
 
-    public func chat(_ id: ChatID) -> String { basePath + "/chats/\(id)" }
-    public func messages(_ id: ChatID) -> String { basePath + "/chats/\(id)/messages" }
-    public func olderMessages(_ id: ChatID, before: MessageID) -> String { basePath + "/chats/\(id)?before=\(before)" }
-    public func reply(_ id: ChatID, to message: MessageID) -> String { basePath + "/chats/\(id)?reply=\(message)#composer-\(id)" }
-    public func edit(_ id: ChatID, message: MessageID) -> String { basePath + "/chats/\(id)?edit=\(message)#composer-\(id)" }
-    public func editAction(_ id: ChatID, message: MessageID) -> String { basePath + "/chats/\(id)/messages/\(message)" }
+    public func chat(_ id: ChatID) -> String { "\(basePath)/chats/\(id)" }
+    public func messages(_ id: ChatID) -> String { "\(basePath)/chats/\(id)/messages" }
+    public func olderMessages(_ id: ChatID, before: MessageID) -> String { "\(basePath)/chats/\(id)?before=\(before)" }
+    public func reply(_ id: ChatID, to message: MessageID) -> String { "\(basePath)/chats/\(id)?reply=\(message)#composer-\(id)" }
+    public func edit(_ id: ChatID, message: MessageID) -> String { "\(basePath)/chats/\(id)?edit=\(message)#composer-\(id)" }
+    public func editAction(_ id: ChatID, message: MessageID) -> String { "\(basePath)/chats/\(id)/messages/\(message)" }
     /// Asks "Delete this message?" in the conversation (pages without the script).
-    public func delete(_ id: ChatID, message: MessageID) -> String { basePath + "/chats/\(id)?delete=\(message)#delete-confirmation" }
-    public func deleteAction(_ id: ChatID, message: MessageID) -> String { basePath + "/chats/\(id)/messages/\(message)/delete" }
-    public func retry(_ id: ChatID, token: String) -> String { basePath + "/chats/\(id)?retry=\(token)#composer-\(id)" }
-    public func events(chat: ChatID?) -> String { basePath + "/events" + (chat.map { "?chat=\($0)" } ?? "") }
+    public func delete(_ id: ChatID, message: MessageID) -> String { "\(basePath)/chats/\(id)?delete=\(message)#delete-confirmation" }
+    public func deleteAction(_ id: ChatID, message: MessageID) -> String { "\(basePath)/chats/\(id)/messages/\(message)/delete" }
+    public func retry(_ id: ChatID, token: String) -> String { "\(basePath)/chats/\(id)?retry=\(token)#composer-\(id)" }
+    public func events(chat: ChatID?) -> String { "\(basePath)/events" + (chat.map { "?chat=\($0)" } ?? "") }
     /// The event stream of a chat's feeds screen.
-    public func events(feedsOf chat: ChatID) -> String { basePath + "/events?feeds=\(chat)" }
-    public func feeds(_ id: ChatID) -> String { basePath + "/chats/\(id)/feeds" }
-    public func retryFeed(_ id: ChatID, _ feed: FeedSubscriptionID) -> String { basePath + "/chats/\(id)/feeds/\(feed)/retry" }
-    public func unsubscribeFeed(_ id: ChatID, _ feed: FeedSubscriptionID) -> String { basePath + "/chats/\(id)/feeds/\(feed)/delete" }
-    public func image(_ id: ImageID) -> String { basePath + "/images/\(id)" }
-    public func imageFile(_ id: ImageID) -> String { basePath + "/images/\(id)/display" }
-    public func imageThumbnail(_ id: ImageID) -> String { basePath + "/images/\(id)/thumbnail" }
-    public var photoPlaceholder: String { basePath + "/public/img/photo-placeholder.svg" }
+    public func events(feedsOf chat: ChatID) -> String { "\(basePath)/events?feeds=\(chat)" }
+    public func feeds(_ id: ChatID) -> String { "\(basePath)/chats/\(id)/feeds" }
+    public func retryFeed(_ id: ChatID, _ feed: FeedSubscriptionID) -> String { "\(basePath)/chats/\(id)/feeds/\(feed)/retry" }
+    public func unsubscribeFeed(_ id: ChatID, _ feed: FeedSubscriptionID) -> String { "\(basePath)/chats/\(id)/feeds/\(feed)/delete" }
+    public func image(_ id: ImageID) -> String { "\(basePath)/images/\(id)" }
+    public func imageFile(_ id: ImageID) -> String { "\(basePath)/images/\(id)/display" }
+    public func imageThumbnail(_ id: ImageID) -> String { "\(basePath)/images/\(id)/thumbnail" }
+    public var photoPlaceholder: String { "\(basePath)/public/img/photo-placeholder.svg" }
     /// A person's face at the size lists and cells show it (96 px, for screens of 2 or more pixels a point).
-    public func avatar(_ id: ImageID) -> String { basePath + "/images/\(id)/avatarSmall" }
-    public var avatarAction: String { basePath + "/settings/avatar" }
+    public func avatar(_ id: ImageID) -> String { "\(basePath)/images/\(id)/avatarSmall" }
+    public var avatarAction: String { "\(basePath)/settings/avatar" }
 
     /// A form's action that carries the session's token in its query: an upload's head is checked before its
     /// body (where the form's own `csrf` field is) is read.
@@ -62,5 +62,5 @@ public struct Paths: Sendable, Hashable {
         }
         return action + "?csrf=" + query
     }
-    public var removeAvatarAction: String { basePath + "/settings/avatar/remove" }
+    public var removeAvatarAction: String { "\(basePath)/settings/avatar/remove" }
 }

@@ -195,51 +195,51 @@ public final class DateLabels: Sendable {
     }
 }
 
-/// Strings already formatted by one ``DateLabels``, by the whole second they show. Each table starts again
+/// Strings already formatted by one ``DateLabels``, by the whole second they show. The table starts again
 /// when it grows past its bound, so memory stays small whatever dates are asked for.
 private final class Memo: Sendable {
-    private struct Tables {
-        var time: [Int64: String] = [:]
-        var full: [Int64: String] = [:]
-        var dayKey: [Int64: String] = [:]
-        var weekday: [Int64: String] = [:]
-        var monthDay: [Int64: String] = [:]
-        var numericDate: [Int64: String] = [:]
-        var longMonthDay: [Int64: String] = [:]
-        var longDate: [Int64: String] = [:]
+    /// Which label of a second.
+    enum Kind: UInt8 {
+        case time, full, dayKey, weekday, monthDay, numericDate, longMonthDay, longDate
     }
 
-    static let bound = 8_192
-    private let tables = Mutex(Tables())
+    private struct Key: Hashable {
+        let kind: Kind
+        let second: Int64
+    }
+
+    /// Labels kept at most, of all kinds together; past it the memo starts again.
+    static let bound = 65_536
+    private let labels = Mutex<[Key: String]>([:])
     /// The day boundaries computed last: they hold until the viewer's midnight.
     let days = Mutex<DateLabels.Days?>(nil)
 
-    func time(_ date: Date, _ make: () -> String) -> String { look(date, \.time, make) }
-    func full(_ date: Date, _ make: () -> String) -> String { look(date, \.full, make) }
-    func dayKey(_ date: Date, _ make: () -> String) -> String { look(date, \.dayKey, make) }
-    func weekday(_ date: Date, _ make: () -> String) -> String { look(date, \.weekday, make) }
-    func monthDay(_ date: Date, _ make: () -> String) -> String { look(date, \.monthDay, make) }
-    func numericDate(_ date: Date, _ make: () -> String) -> String { look(date, \.numericDate, make) }
-    func longMonthDay(_ date: Date, _ make: () -> String) -> String { look(date, \.longMonthDay, make) }
-    func longDate(_ date: Date, _ make: () -> String) -> String { look(date, \.longDate, make) }
+    func time(_ date: Date, _ make: () -> String) -> String { look(date, .time, make) }
+    func full(_ date: Date, _ make: () -> String) -> String { look(date, .full, make) }
+    func dayKey(_ date: Date, _ make: () -> String) -> String { look(date, .dayKey, make) }
+    func weekday(_ date: Date, _ make: () -> String) -> String { look(date, .weekday, make) }
+    func monthDay(_ date: Date, _ make: () -> String) -> String { look(date, .monthDay, make) }
+    func numericDate(_ date: Date, _ make: () -> String) -> String { look(date, .numericDate, make) }
+    func longMonthDay(_ date: Date, _ make: () -> String) -> String { look(date, .longMonthDay, make) }
+    func longDate(_ date: Date, _ make: () -> String) -> String { look(date, .longDate, make) }
 
-    private func look(_ date: Date, _ table: WritableKeyPath<Tables, [Int64: String]>, _ make: () -> String) -> String {
+    /// One table for every kind, keyed by kind and second: a lookup is one hash, with no key path to project.
+    private func look(_ date: Date, _ kind: Kind, _ make: () -> String) -> String {
         // A stored date is outside bytes too: one that is not a finite second of a sane range is formatted
         // every time rather than turned into a key.
         let seconds = date.timeIntervalSince1970.rounded(.down)
         guard seconds.isFinite, abs(seconds) < 1e15 else { return make() }
-        let key = Int64(seconds)
-        if let known = tables.withLock({ $0[keyPath: table][key] }) { return known }
+        let key = Key(kind: kind, second: Int64(seconds))
+        if let known = labels.withLock({ $0[key] }) { return known }
         let made = make()
-        tables.withLock { tables in
-            if tables[keyPath: table].count >= Self.bound { tables[keyPath: table].removeAll(keepingCapacity: true) }
-            tables[keyPath: table][key] = made
+        labels.withLock { labels in
+            if labels.count >= Self.bound { labels.removeAll(keepingCapacity: true) }
+            labels[key] = made
         }
         return made
     }
 }
 
-/// ISO 8601 in UTC with whole seconds, written by hand: it is on every message and list item.
 enum ISOTimestamp {
     /// "2026-11-20T13:05:00Z"; nil outside years 1900...9999, where the general formatter takes over (it
     /// follows the Julian calendar before 1582, which this arithmetic does not).

@@ -146,18 +146,23 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     /// The chat list in one query, newest activity first; with `chat`, that one row.
     static func summaries(_ connection: PostgresConnection, viewer: UserID, chat: ChatID?, _ logger: Logger) async throws -> [ChatSummary] {
         let rows = try await connection.rows("""
-            SELECT c.id, c.lastActivity, me.unreadCount, \(unescaped: Columns.user(in: "u")), \(unescaped: Columns.message(in: "m")),
-                me.lastReadMessageID
-            FROM member me
-            JOIN chat c ON c.id = me.chatID
-            JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
-            JOIN account u ON u.id = other.userID
-            LEFT JOIN message m ON m.id = c.lastMessageID
+            SELECT \(unescaped: summaryColumnsAndJoins)
             WHERE me.userID = \(viewer.rawValue) AND (\(chat?.rawValue)::BIGINT IS NULL OR me.chatID = \(chat?.rawValue))
             ORDER BY c.lastActivity DESC, c.id DESC
             """, logger: logger)
         return try rows.map { try ChatSummary(row: $0) }
     }
+
+    /// The columns of a chat list row (``ChatSummary/init(row:at:)``) and the joins they come from, for the
+    /// viewer `me`.
+    static let summaryColumnsAndJoins = """
+        c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID
+        FROM member me
+        JOIN chat c ON c.id = me.chatID
+        JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
+        JOIN account u ON u.id = other.userID
+        LEFT JOIN message m ON m.id = c.lastMessageID
+        """
 
     public func unreadTotal(for viewer: UserID) async throws -> Int {
         let row = try await database.rows("SELECT COALESCE(SUM(unreadCount), 0)::BIGINT FROM member WHERE userID = \(viewer.rawValue)").first
@@ -332,13 +337,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
                 WHERE chatID = \(chat.rawValue) AND id < \(before?.rawValue ?? Int64.max) AND EXISTS (SELECT 1 FROM opened)
                 ORDER BY id DESC LIMIT \(limit + 1)
             )
-            SELECT 0, c.id, c.lastActivity, me.unreadCount, \(unescaped: Columns.user(in: "u")), \(unescaped: Columns.message(in: "m")),
-                me.lastReadMessageID
-            FROM member me
-            JOIN chat c ON c.id = me.chatID
-            JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
-            JOIN account u ON u.id = other.userID
-            LEFT JOIN message m ON m.id = c.lastMessageID
+            SELECT 0, \(unescaped: summaryColumnsAndJoins)
             WHERE me.userID = \(viewer.rawValue)
             UNION ALL
             SELECT 1, NULL, NULL, o.viewerMark, \(unescaped: Columns.user(in: "u")), \(unescaped: nullMessage), o.contactMark

@@ -111,7 +111,9 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
                     """, logger: logger)
                 let chat = Chat(id: ChatID(try row!.at(0, as: Int64.self)), members: members, createdAt: date)
                 try await connection.run("""
-                    INSERT INTO member (chatID, userID) VALUES (\(chat.id.rawValue), \(members[0].rawValue)), (\(chat.id.rawValue), \(members[1].rawValue))
+                    INSERT INTO member (chatID, userID, involvement, joinedAt)
+                    SELECT \(chat.id.rawValue), member, \(Involvement.joining(chat.kind).rawValue), \(date.timeIntervalSince1970)
+                    FROM unnest(\(members.map(\.rawValue))::BIGINT[]) AS member
                     """, logger: logger)
                 try await EventLogEntry.chatCreated(chat.id).append(connection, logger: logger)
                 return chat
@@ -129,10 +131,15 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
 
     static func chat(_ connection: PostgresConnection, _ id: ChatID, _ logger: Logger) async throws -> Chat? {
         let rows = try await connection.rows("""
-            SELECT chat.createdAt, member.userID FROM chat JOIN member ON member.chatID = chat.id WHERE chat.id = \(id.rawValue) ORDER BY member.userID
+            SELECT chat.createdAt, member.userID, chat.kind, chat.name, chat.topic
+            FROM chat JOIN member ON member.chatID = chat.id WHERE chat.id = \(id.rawValue) ORDER BY member.userID
             """, logger: logger)
         guard let first = rows.first else { return nil }
-        return Chat(id: id, members: try rows.map { UserID(try $0.at(1, as: Int64.self)) }, createdAt: Date(timeIntervalSince1970: try first.at(0)))
+        return Chat(
+            id: id, members: try rows.map { UserID(try $0.at(1, as: Int64.self)) }, createdAt: Date(timeIntervalSince1970: try first.at(0)),
+            kind: RoomKind(rawValue: try first.at(2, as: String.self)) ?? .direct, name: try first.at(3, as: String?.self),
+            topic: try first.at(4, as: String?.self)
+        )
     }
 
     public func chatList(for viewer: UserID) async throws -> [ChatSummary] {
@@ -284,10 +291,12 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
 
     static func membership(_ connection: PostgresConnection, _ chat: ChatID, _ user: UserID, _ logger: Logger) async throws -> Membership? {
         guard let row = try await connection.row(
-            "SELECT lastReadMessageID FROM member WHERE chatID = \(chat.rawValue) AND userID = \(user.rawValue)", logger: logger
+            "SELECT lastReadMessageID, involvement, joinedAt FROM member WHERE chatID = \(chat.rawValue) AND userID = \(user.rawValue)", logger: logger
         ) else { return nil }
-        let mark = try row.at(0, as: Int64?.self)
-        return Membership(chatID: chat, userID: user, lastRead: mark.flatMap { $0 > 0 ? MessageID($0) : nil })
+        return Membership(
+            chatID: chat, userID: user, lastRead: try row.at(0, as: Int64?.self).flatMap { $0 > 0 ? MessageID($0) : nil },
+            involvement: Involvement(rawValue: try row.at(1, as: String.self)) ?? .everything, joinedAt: Date(timeIntervalSince1970: try row.at(2))
+        )
     }
 
     static func isMember(_ connection: PostgresConnection, _ chat: ChatID, _ user: UserID, _ logger: Logger) async throws -> Bool {

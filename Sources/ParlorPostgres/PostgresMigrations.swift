@@ -157,20 +157,34 @@ enum PostgresMigrations {
             "CREATE TABLE signInFailure (key TEXT NOT NULL, at DOUBLE PRECISION NOT NULL)",
             "CREATE INDEX signInFailure_by_key ON signInFailure (key, at)",
         ]),
+        // Rooms: as SQLite's "8-room-kinds-and-involvement".
+        ("2-room-kinds-and-involvement", [
+            "ALTER TABLE chat ADD COLUMN kind TEXT NOT NULL DEFAULT 'direct' CHECK (kind IN ('open', 'closed', 'direct'))",
+            "ALTER TABLE chat ADD COLUMN name TEXT",
+            "ALTER TABLE chat ADD COLUMN topic TEXT",
+            """
+            ALTER TABLE member ADD COLUMN involvement TEXT NOT NULL DEFAULT 'everything'
+                CHECK (involvement IN ('everything', 'mentions', 'nothing', 'hidden'))
+            """,
+            "ALTER TABLE member ADD COLUMN joinedAt DOUBLE PRECISION NOT NULL DEFAULT 0",
+            "UPDATE member SET joinedAt = chat.createdAt FROM chat WHERE chat.id = member.chatID",
+        ]),
     ]
 
-    /// Brings the schema up to date; answers the names of the migrations applied now.
+    /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an
+    /// earlier release wrote); answers the names of the migrations applied now.
     @discardableResult
-    static func migrate(_ database: PostgresDatabase) async throws -> [String] {
+    static func migrate(_ database: PostgresDatabase, through last: String? = nil) async throws -> [String] {
         let logger = database.logger
+        let wanted = last.flatMap { name in all.firstIndex { $0.name == name } }.map { Array(all[...$0]) } ?? all
         do {
-            return try await migrations(database, logger)
+            return try await migrations(wanted, database, logger)
         } catch {
             throw PostgresStoreError.wrapping(error)
         }
     }
 
-    private static func migrations(_ database: PostgresDatabase, _ logger: Logger) async throws -> [String] {
+    private static func migrations(_ all: [(name: String, sql: [PostgresQuery])], _ database: PostgresDatabase, _ logger: Logger) async throws -> [String] {
         try await database.client.withConnection { connection in
             try await PostgresDatabase.transaction(connection, logger: logger) { connection in
                 // One instance at a time; the others wait here, then find nothing left to do.

@@ -159,6 +159,20 @@ enum Migrations {
                 CREATE INDEX feedSubscription_by_icon ON feedSubscription(iconID) WHERE iconID IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("8-room-kinds-and-involvement") { db in
+            // Rooms: a chat has a kind (every chat so far is a direct one) and, for open and closed rooms, a
+            // name and a topic; a membership says how closely its member follows the chat and since when
+            // (every member so far follows a direct chat fully, from when it was made).
+            try db.execute(sql: """
+                ALTER TABLE chat ADD COLUMN kind TEXT NOT NULL DEFAULT 'direct' CHECK (kind IN ('open', 'closed', 'direct'));
+                ALTER TABLE chat ADD COLUMN name TEXT;
+                ALTER TABLE chat ADD COLUMN topic TEXT;
+                ALTER TABLE member ADD COLUMN involvement TEXT NOT NULL DEFAULT 'everything'
+                    CHECK (involvement IN ('everything', 'mentions', 'nothing', 'hidden'));
+                ALTER TABLE member ADD COLUMN joinedAt REAL NOT NULL DEFAULT 0;
+                UPDATE member SET joinedAt = (SELECT createdAt FROM chat WHERE chat.id = member.chatID);
+                """)
+        }
         return migrator
     }
 }

@@ -141,7 +141,9 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
             try db.cachedStatement(sql: "INSERT INTO chat (pairKey, createdAt, lastActivity) VALUES (?, ?, ?)").execute(arguments: [pairKey, date.timeIntervalSince1970, date.timeIntervalSince1970])
             let chat = Chat(id: ChatID(db.lastInsertedRowID), members: members, createdAt: date)
             for member in members {
-                try db.cachedStatement(sql: "INSERT INTO member (chatID, userID) VALUES (?, ?)").execute(arguments: [chat.id.rawValue, member.rawValue])
+                try db.cachedStatement(sql: "INSERT INTO member (chatID, userID, involvement, joinedAt) VALUES (?, ?, ?, ?)").execute(arguments: [
+                    chat.id.rawValue, member.rawValue, Involvement.joining(chat.kind).rawValue, date.timeIntervalSince1970,
+                ])
             }
             return chat
         }
@@ -152,9 +154,13 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     static func chat(_ db: Database, _ id: ChatID) throws -> Chat? {
-        guard let createdAt = try Double.fetchOne(db.cachedStatement(sql: "SELECT createdAt FROM chat WHERE id = ?"), arguments: [id.rawValue]) else { return nil }
+        var found: (createdAt: Date, kind: RoomKind, name: String?, topic: String?)?
+        try db.cachedStatement(sql: "SELECT createdAt, kind, name, topic FROM chat WHERE id = ?").forEachRow(arguments: [id.rawValue]) { row in
+            found = (row.date(0), RoomKind(rawValue: row.string(1)) ?? .direct, row.stringOrNil(2), row.stringOrNil(3))
+        }
+        guard let found else { return nil }
         let members = try Int64.fetchAll(db.cachedStatement(sql: "SELECT userID FROM member WHERE chatID = ?"), arguments: [id.rawValue])
-        return Chat(id: id, members: members.map { UserID($0) }, createdAt: Date(timeIntervalSince1970: createdAt))
+        return Chat(id: id, members: members.map { UserID($0) }, createdAt: found.createdAt, kind: found.kind, name: found.name, topic: found.topic)
     }
 
     public func chatList(for viewer: UserID) async throws -> [ChatSummary] {
@@ -328,11 +334,15 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     static func membership(_ db: Database, _ chat: ChatID, _ user: UserID) throws -> Membership? {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT lastReadMessageID FROM member WHERE chatID = ? AND userID = ?"), arguments: [chat.rawValue, user.rawValue]
-        ) else { return nil }
-        let mark = row.int64(0)
-        return Membership(chatID: chat, userID: user, lastRead: mark.flatMap { $0 > 0 ? MessageID($0) : nil })
+        var membership: Membership?
+        try db.cachedStatement(sql: "SELECT lastReadMessageID, involvement, joinedAt FROM member WHERE chatID = ? AND userID = ?")
+            .forEachRow(arguments: [chat.rawValue, user.rawValue]) { row in
+                membership = Membership(
+                    chatID: chat, userID: user, lastRead: row.int64OrNil(0).flatMap { $0 > 0 ? MessageID($0) : nil },
+                    involvement: Involvement(rawValue: row.string(1)) ?? .everything, joinedAt: row.date(2)
+                )
+            }
+        return membership
     }
 
     // MARK: Screens

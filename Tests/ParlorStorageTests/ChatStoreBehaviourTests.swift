@@ -67,6 +67,20 @@ import Testing
         #expect(try await store.conversation(chat.id, viewer: world.chloe.id, before: nil, limit: 50) == nil)
     }
 
+    /// Every chat made so far is a direct one of two; its members follow it fully from when it was made.
+    @Test(arguments: StoreKind.allCases)
+    func aChatIsADirectRoomWhoseMembersFollowEverythingSinceItWasMade(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let chat = try await world.store.createChat(between: world.ben.id, and: world.ana.id, at: .at(42))
+        #expect(chat.kind == .direct && chat.name == nil && chat.topic == nil)
+        #expect(try await world.store.chat(chat.id) == chat)
+        for person in [world.ana, world.ben] {
+            let membership = try #require(try await world.store.membership(chat.id, person.id))
+            #expect(membership.involvement == .everything && membership.joinedAt == .at(42) && membership.lastRead == nil)
+        }
+        #expect(try await world.store.membership(chat.id, world.chloe.id) == nil)
+    }
+
     /// The message just below the page is read to tell whether there is older history, but it is not shown:
     /// quoted by the page, it comes with the quotes; what only it quotes does not.
     @Test(arguments: StoreKind.allCases)

@@ -52,6 +52,16 @@ import Testing
         #expect(try await store.image(avatar, visibleTo: chloe.id)?.purpose == .avatar)
         let subscriptions = try #require(try await store.feedSubscriptions(in: withChloe.chatID, viewer: ana.id))
         #expect(subscriptions.count == 1 && subscriptions[0].url.hasSuffix("/feed.xml"))
+        // Rooms came after this release: each chat became a direct one, followed fully by both its people since it was made.
+        for summary in list {
+            let chat = try #require(try await store.chat(summary.chatID))
+            #expect(chat.kind == .direct && chat.name == nil && chat.members.count == 2)
+            for member in chat.members {
+                let membership = try #require(try await store.membership(chat.id, member))
+                #expect(membership.involvement == .everything && membership.joinedAt == chat.createdAt)
+            }
+        }
+
         let post = try #require(withChloe.lastMessage?.feed)
         #expect(post.source == "Parlor News" && post.title == "Rooms are coming" && post.link == "https://example.org/rooms")
     }

@@ -270,7 +270,12 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
     public func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership? {
         state.withLock { state in
             guard state.chats[chat]?.hasMember(user) == true else { return nil }
-            return Membership(chatID: chat, userID: user, lastRead: state.lastRead[ChatKey(chat: chat, user: user)])
+            guard let stored = state.chats[chat] else { return nil }
+            // Chats are made with all their members at once: each joined when it was made.
+            return Membership(
+                chatID: chat, userID: user, lastRead: state.lastRead[ChatKey(chat: chat, user: user)], involvement: .joining(stored.kind),
+                joinedAt: stored.createdAt
+            )
         }
     }
 

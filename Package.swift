@@ -158,6 +158,8 @@ let package = Package(
         // A raw-socket HTTP client for tests that must control connections byte by byte.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
         .testTarget(name: "ByteOutputTests", dependencies: ["ByteOutput"]),
+        // The domain's rules as pure values: mentions, room names.
+        .testTarget(name: "ParlorDomainTests", dependencies: ["ParlorDomain"]),
         // Writes messages until it is killed; the crash test kills it and checks what it acknowledged.
         .executableTarget(name: "parlor-store-writer", dependencies: ["ParlorStorage", "ParlorDomain"], path: "Tests/StoreWriter"),
         .testTarget(
@@ -229,6 +231,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzLastEventID", ["ParlorWeb"]),
         ("FuzzTemplate", ["ParlorTemplates", "ByteOutput"]),
         ("FuzzLinkifier", ["ParlorViews"]),
+        ("FuzzMentions", ["ParlorDomain"]),
         ("FuzzTextExcerpt", ["ParlorViews"]),
         ("FuzzImageSniffing", ["ParlorDomain"]),
         ("FuzzJPEGFrame", ["ParlorDomain"]),

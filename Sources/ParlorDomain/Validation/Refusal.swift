@@ -24,6 +24,10 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// The chat follows this address already.
     case alreadySubscribed
     case tooManyFeeds(limit: Int)
+    /// A room's name that is empty, longer than ``RoomName/maximumLength`` or more than one line.
+    case invalidRoomName
+    /// A topic longer than ``RoomTopic/maximumLength`` or more than one line.
+    case invalidTopic
     /// The store could not do it (a full disk, a lost connection); nothing was changed.
     case unavailable
 
@@ -46,6 +50,8 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidFeedURL: "Paste the address of a feed or of a page, starting with http:// or https://."
         case .alreadySubscribed: "This chat follows that feed already."
         case .tooManyFeeds(let limit): "A chat can follow at most \(limit) feeds."
+        case .invalidRoomName: "A room's name has 1 to \(RoomName.maximumLength) characters on one line."
+        case .invalidTopic: "A topic has at most \(RoomTopic.maximumLength) characters on one line."
         case .unavailable: "Parlor could not save that just now. Please try again."
         }
     }

@@ -54,7 +54,7 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     static let refusalKinds = [
         "empty_message", "message_too_long", "invalid_text", "control_character", "chat_with_yourself", "unknown_handle", "invalid_handle",
         "handle_taken", "invalid_display_name", "chat_exists", "not_found", "not_your_message", "message_deleted", "invalid_feed_url", "already_subscribed",
-        "too_many_feeds", "unavailable", "other",
+        "too_many_feeds", "invalid_room_name", "invalid_topic", "unavailable", "other",
     ]
 
     public init(factory: any MetricsFactory = NOOPMetricsHandler.instance, exposition: (@Sendable () -> [UInt8])? = nil) {
@@ -176,6 +176,8 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         case .invalidFeedURL: kind = "invalid_feed_url"
         case .alreadySubscribed: kind = "already_subscribed"
         case .tooManyFeeds: kind = "too_many_feeds"
+        case .invalidRoomName: kind = "invalid_room_name"
+        case .invalidTopic: kind = "invalid_topic"
         case .unavailable: kind = "unavailable"
         @unknown default: kind = "other"
         }

@@ -104,8 +104,10 @@ public final class EventRouter: EventSink {
         switch event {
         case .signingUp(let new):
             do {
+                let handle = try Handle.normalized(new.handle)
+                guard !Handle.reserved.contains(handle) else { throw Refusal.handleTaken(handle) }
                 let valid = NewUser(
-                    handle: try Handle.normalized(new.handle),
+                    handle: handle,
                     displayName: try DisplayName.validated(new.displayName),
                     timeZoneIdentifier: Self.timeZone(new.timeZoneIdentifier) ?? "UTC",
                     localeIdentifier: StoredText.identifier(new.localeIdentifier) ?? "en_US",

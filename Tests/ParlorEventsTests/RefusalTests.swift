@@ -86,6 +86,9 @@ import Testing
             (NewUser(handle: "a", displayName: "Too short"), .invalidHandle),
             (NewUser(handle: "no spaces", displayName: "Spaces"), .invalidHandle),
             (NewUser(handle: "dmitri", displayName: "   "), .invalidDisplayName),
+            // What a mention of the whole room says: nobody may be called that.
+            (NewUser(handle: "@Everyone", displayName: "Everyone"), .handleTaken("everyone")),
+            (NewUser(handle: "here", displayName: "Here"), .handleTaken("here")),
         ]
         for (user, reason) in cases {
             #expect(await world.router.send(.signingUp(user)) == .signUpFailed(handle: user.handle, reason: reason))

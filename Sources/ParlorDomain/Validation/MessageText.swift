@@ -25,6 +25,9 @@ public enum MessageText {
 
 /// The rules for handles: what others type to find a person.
 public enum Handle {
+    /// What `@everyone` and `@here` mention in a room: no person may have them (``Mentions``).
+    public static let reserved: Set<String> = ["everyone", "here"]
+
     /// Lowercased, 3 to 20 of `a-z`, `0-9`, `_`; a leading "@" is dropped.
     public static func normalized(_ text: String) throws(Refusal) -> String {
         var handle = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()

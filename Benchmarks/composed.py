@@ -13,6 +13,9 @@ page: GET /chats/{id} signed in (50 chats in the list, a conversation of 50 mess
 send: POST /chats/{id}/messages as the page script sends them, from N connections, while both members' pages
       stream; against the store's own acknowledged rate (parlor-store-bench --sends) measured in the same run.
       Prints sends/s, the ratio, the POST p50/p99, and checks that every page got every send once and in order.
+pages: one chat, --pages open pages (500) split between its two members, --rate messages a second (20) on a
+      schedule; Send -> page p50/p99 over every delivery and server CPU per delivery, against the C broadcaster
+      (baseline/sse.c with baseline/sseload.c) fanning as many broadcasts out to as many streams in the same run.
 photos: a 12-megapixel JPEG sent in messages by four senders at once, each --rounds photos, through the whole
       path (multipart upload, header check, the message stored pending, libvips in the image worker, the
       versions stored, the cell pushed); photos/s until the last is ready, the POST p50/p99 (what Send takes),
@@ -519,6 +522,132 @@ def fanout_benchmark(seconds, chats, lanes):
         raise
 
 
+PAGE_TOKEN = re.compile(rb"pz(\d+)z")
+
+
+async def pages_round(port, pid, chat, people, pages, rate, seconds):
+    """`pages` event streams on one chat, split between its two members (as tabs and devices), while the
+    first member sends `rate` messages a second on a schedule (a late answer delays only the next send).
+    Every page is checked for every message; returns the Send -> page times of all deliveries, and the server's
+    CPU from the first send until the pages are quiet (the pages' registration before it is not counted)."""
+    loop = asyncio.get_running_loop()
+    sent, seen, stop, last_byte, closed = {}, [], asyncio.Event(), [loop.time()], [0]
+
+    async def read(index, cookie):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write((f"GET /events?chat={chat['id']} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+                      f"Cookie: {cookie}\r\n\r\n").encode())
+        tail = b""
+        try:
+            while not stop.is_set():
+                try:
+                    chunk = await asyncio.wait_for(reader.read(1 << 16), 0.5)
+                except asyncio.TimeoutError:
+                    continue
+                if not chunk:
+                    closed[0] += 1
+                    break
+                now = loop.time()
+                last_byte[0] = now
+                for match in PAGE_TOKEN.finditer(tail + chunk):
+                    seen[index].setdefault(match.group(0), now)
+                tail = chunk[-16:]
+        finally:
+            writer.close()
+
+    readers = []
+    for index in range(pages):
+        seen.append({})
+        readers.append(asyncio.create_task(read(index, people[index % 2]["cookie"])))
+    await asyncio.sleep(3)  # every page registered and sent its first state
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    cpu_before = cpu_seconds(pid)
+    sender, started, failures, late = people[0], loop.time(), 0, 0
+    for n in range(int(rate * seconds)):
+        due = started + n / rate
+        if loop.time() < due:
+            await asyncio.sleep(due - loop.time())
+        else:
+            late += 1
+        token = f"pz{n}z".encode()
+        body = b"csrf=" + sender["csrf"].encode() + b"&body=" + token + b"&token=" + token
+        sent[token] = loop.time()
+        writer.write((f"POST {chat['path']}/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {sender['cookie']}\r\n"
+                      f"X-Parlor-Script: 1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                      f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = re.search(rb"(?i)content-length: *(\d+)", head)
+        if length:
+            await reader.readexactly(int(length.group(1)))
+        failures += int(head.split(b" ", 2)[1]) >= 300
+    writer.close()
+    while loop.time() - last_byte[0] < 2 and loop.time() - started < seconds + 60:
+        await asyncio.sleep(0.25)
+    cpu = cpu_seconds(pid) - cpu_before
+    stop.set()
+    await asyncio.gather(*readers, return_exceptions=True)
+    latencies, missing, last_per_message = [], 0, {}
+    for page in seen:
+        for token, at in sent.items():
+            if token in page:
+                latencies.append(page[token] - at)
+                last_per_message[token] = max(last_per_message.get(token, 0), page[token] - at)
+            else:
+                missing += 1
+    return {"sent": len(sent), "deliveries": len(latencies), "missing": missing, "failures": failures, "late_sends": late,
+            "closed": closed[0], "cpu_s": cpu, "latencies": sorted(latencies), "last": sorted(last_per_message.values())}
+
+
+def pages_benchmark(pages, rate, seconds):
+    """One chat, `pages` open pages, `rate` messages a second: Parlor's whole path (POST, store, live pages,
+    render once, every stream) against the C broadcaster (baseline/sse.c) fanning the same count out to as many
+    streams with baseline/sseload, in the same run. Prints Send -> page p50/p99 and server CPU per delivery."""
+    folder = tempfile.mkdtemp(prefix="parlor-pages-bench-")
+    pick = lambda values, q: values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
+    try:
+        with start_parlor(18490, folder, ["--log-level", "warning", "--streams-per-account", str(pages)]) as parlor:
+            people = []
+            first, second = Visitor(18490), Visitor(18490)
+            first.sign_up("sender", "Sam Sender")
+            second.sign_up("reader", "Rita Reader")
+            path = first.start_chat("reader")
+            for visitor in (first, second):
+                visitor.request("GET", path)
+                people.append({"cookie": "; ".join(f"{k}={v}" for k, v in visitor.cookies.items()), "csrf": visitor.csrf})
+            chat = {"path": path, "id": path.rsplit("/", 1)[1]}
+            result = asyncio.run(pages_round(18490, parlor.process.pid, chat, people, pages, rate, seconds))
+            cpu = result["cpu_s"]
+        broadcasts = int(rate * seconds)
+        with Server("C", 18491, [os.path.join(OUT, "sse"), "18491", "2", "suspend", "15", "0", "20000", "16384"]) as c_server:
+            out = subprocess.run(["timeout", "600", os.path.join(OUT, "sseload"), "18491", str(pages), str(broadcasts),
+                                  str(c_server.process.pid), "2", str(int(1000 / rate))], capture_output=True, text=True)
+        line = next((l for l in out.stdout.splitlines() if l.startswith("JSON ")), None)
+        if line is None:
+            raise SystemExit(f"sseload failed:\n{out.stdout}\n{out.stderr}")
+        c = json.loads(line[5:])
+        c_us = c["cpu_ms_per_broadcast"] * 1000 / pages
+        # The whole server's CPU over the round (the POSTs, the store, the live pages, every stream), per delivery.
+        parlor_us = cpu * 1e6 / max(result["deliveries"], 1)
+        print(f"\npages: one chat, {pages} open pages, {rate} messages/s for {seconds} s ({broadcasts} messages, "
+              f"{broadcasts * pages:,} deliveries expected)")
+        print(f"{'server':34} {'Send->page p50':>15} {'p99':>9} {'last page p99':>14} {'CPU µs/delivery':>16} {'ratio':>6}")
+        print(f"{'C broadcaster, same fan-out':34} {'-':>15} {'-':>9} {c['last_p99_ms']:11.1f} ms {c_us:16.2f} {1.0:6.1f}")
+        print(f"{'Parlor, whole path':34} {pick(result['latencies'], 0.5):12.1f} ms {pick(result['latencies'], 0.99):6.1f} ms "
+              f"{pick(result['last'], 0.99):11.1f} ms {parlor_us:16.2f} {parlor_us / c_us:6.1f}")
+        print(f"  Parlor: {result['deliveries']:,} delivered, {result['missing']} missing, {result['failures']} sends not 2xx, "
+              f"{result['late_sends']} sends late, {result['closed']} streams closed by the server; C last-client p50 "
+              f"{c['last_p50_ms']:.1f} ms, {c['missed']} missed")
+        with open(os.path.join(OUT, "pages.json"), "w") as f:
+            json.dump({"parlor": {k: v for k, v in result.items() if k not in ("latencies", "last")}, "parlor_cpu_s": cpu,
+                       "parlor_us_per_delivery": parlor_us, "c": c, "c_us_per_delivery": c_us}, f, indent=1)
+        if result["missing"] or result["failures"]:
+            raise SystemExit(f"pages: a page missed a message or a send failed (log: {folder}/parlor.log)")
+        shutil.rmtree(folder, ignore_errors=True)
+    except BaseException:
+        print(f"pages: kept {folder} (the server's log and database) for a look")
+        raise
+
+
 PHOTO = os.path.join(OUT, "photo-12mp.jpg")
 
 
@@ -642,7 +771,7 @@ def photos_benchmark(rounds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("which", choices=["page", "send", "photos", "fanout"])
+    parser.add_argument("which", choices=["page", "send", "photos", "fanout", "pages"])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=None)
@@ -651,6 +780,8 @@ def main():
                         help="page: which screens (repeatable; default the conversation, with --no-cache both)")
     parser.add_argument("--chats", type=int, default=200, help="fanout: chats sending at once")
     parser.add_argument("--lanes", default="1,2", help="fanout: the live lane counts to compare")
+    parser.add_argument("--pages", type=int, default=500, help="pages: open pages on the one chat")
+    parser.add_argument("--rate", type=float, default=20, help="pages: messages a second")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
     if args.which == "page":
@@ -660,6 +791,8 @@ def main():
         fanout_benchmark(args.seconds, args.chats, [int(n) for n in args.lanes.split(",")])
     elif args.which == "photos":
         photos_benchmark(args.rounds if args.rounds != 3 else 5)
+    elif args.which == "pages":
+        pages_benchmark(args.pages, args.rate, args.seconds)
     else:
         send_benchmark(args.seconds, args.connections or 64)
 

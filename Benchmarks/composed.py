@@ -396,6 +396,34 @@ def fill_pairs(port, chats):
 TOKEN = re.compile(rb"fz(\d+)x(\d+)z")
 
 
+async def read_stream(port, path, cookie, pattern, seen, stop, last_byte, on_chunk=None):
+    """Holds one page's event stream until `stop`, noting in `seen` when each `pattern` match first came
+    (`last_byte[0]`: when any byte last came; `on_chunk(tail, chunk)`: for what else a caller counts).
+    Returns whether the server closed the stream."""
+    loop = asyncio.get_running_loop()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: {cookie}\r\n\r\n").encode())
+    tail = b""
+    try:
+        while not stop.is_set():
+            try:
+                chunk = await asyncio.wait_for(reader.read(1 << 16), 0.5)
+            except asyncio.TimeoutError:
+                continue
+            if not chunk:
+                return True
+            if on_chunk:
+                on_chunk(tail, chunk)
+            now = loop.time()
+            last_byte[0] = now
+            for match in pattern.finditer(tail + chunk):
+                seen.setdefault(match.group(0), now)
+            tail = chunk[-32:]
+        return False
+    finally:
+        writer.close()
+
+
 async def fanout_round(port, pairs, seconds, first):
     """Every chat's sender posts as fast as its answers come, each on its own connection, while both members'
     pages stream; returns when every page has been quiet for two seconds after the last send. Message numbers
@@ -409,26 +437,9 @@ async def fanout_round(port, pairs, seconds, first):
     troubles = []  # per page: refreshes received, whether the server closed the stream
 
     async def read(index, path, cookie):
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: {cookie}\r\n\r\n").encode())
-        tail = b""
-        try:
-            while not stop.is_set():
-                try:
-                    chunk = await asyncio.wait_for(reader.read(1 << 16), 0.5)
-                except asyncio.TimeoutError:
-                    continue
-                if not chunk:
-                    troubles[index][1] = True
-                    break
-                troubles[index][0] += (tail + chunk).count(b'action="refresh"') - tail.count(b'action="refresh"')
-                now = loop.time()
-                last_byte[0] = now
-                for match in TOKEN.finditer(tail + chunk):
-                    seen[index].setdefault(match.group(0), now)
-                tail = chunk[-32:]
-        finally:
-            writer.close()
+        def count_refreshes(tail, chunk):
+            troubles[index][0] += (tail + chunk).count(b'action="refresh"') - tail.count(b'action="refresh"')
+        troubles[index][1] = await read_stream(port, path, cookie, TOKEN, seen[index], stop, last_byte, count_refreshes)
 
     for pair in pairs:
         for who in ("sender", "reader"):
@@ -534,26 +545,7 @@ async def pages_round(port, pid, chat, people, pages, rate, seconds):
     sent, seen, stop, last_byte, closed = {}, [], asyncio.Event(), [loop.time()], [0]
 
     async def read(index, cookie):
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write((f"GET /events?chat={chat['id']} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
-                      f"Cookie: {cookie}\r\n\r\n").encode())
-        tail = b""
-        try:
-            while not stop.is_set():
-                try:
-                    chunk = await asyncio.wait_for(reader.read(1 << 16), 0.5)
-                except asyncio.TimeoutError:
-                    continue
-                if not chunk:
-                    closed[0] += 1
-                    break
-                now = loop.time()
-                last_byte[0] = now
-                for match in PAGE_TOKEN.finditer(tail + chunk):
-                    seen[index].setdefault(match.group(0), now)
-                tail = chunk[-16:]
-        finally:
-            writer.close()
+        closed[0] += await read_stream(port, f"/events?chat={chat['id']}", cookie, PAGE_TOKEN, seen[index], stop, last_byte)
 
     readers = []
     for index in range(pages):

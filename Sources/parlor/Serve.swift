@@ -196,6 +196,7 @@ struct Serve: AsyncParsableCommand {
         )
         // A photo accepted is a photo the worker owes: no more than it runs and keeps waiting.
         web.photosInProgress = imageThreads + imageWaitingLimit
+        web.photoWorkers = imageThreads
         guard let images = VipsImageService(limits: web.imageLimits, concurrency: imageThreads, queueLimit: imageWaitingLimit) else {
             logger.critical("libvips could not start")
             throw ExitCode(70)

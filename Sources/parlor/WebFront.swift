@@ -84,7 +84,8 @@ final class WebFront: Sendable {
         let accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)
         let sessions = Sessions(accounts: store, immediate: immediate, clock: clock, lifetime: configuration.sessionLifetime, basePath: configuration.basePath)
         let photoWorker = PhotoWorker(
-            images: images, media: media, store: store, events: events, logger: logger, queueLimit: max(1, configuration.photosInProgress)
+            images: images, media: media, store: store, events: events, logger: logger, concurrency: configuration.photoWorkers,
+            queueLimit: max(1, configuration.photosInProgress)
         )
         let readiness = Readiness(busHealth: busHealth)
 

@@ -71,6 +71,26 @@ import Testing
         }
     }
 
+    /// `--image-threads` photos are processed at once, never more, whatever waits behind them.
+    @Test(arguments: [1, 3])
+    func asManyPhotosAreProcessedAtOnceAsTheImageServiceHasThreads(_ workers: Int) async throws {
+        let images = GatedImageService()
+        try await RunningParlor.with(images: images, configure: { $0.photoWorkers = workers }) { parlor in
+            let (ana, _, chat) = try await ConversationTests.anaAndBen(parlor)
+            for index in 0..<5 {
+                #expect(try await MessagePhotoTests.sendPhoto(ana, in: chat, text: "Photo \(index)").status == 303)
+            }
+            #expect(await eventually { images.held == workers })
+            // Given time, no more start than there are workers.
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(images.held == workers)
+            images.open()
+            await parlor.app.photoWorker.settled()
+            let photos = try await MessagePhotoTests.messages(parlor, in: chat).compactMap(\.photo)
+            #expect(photos.count == 5 && photos.allSatisfy { $0.state == .ready })
+        }
+    }
+
     @Test func pausesGrowAndEndWithinAMinute() {
         let pauses = PhotoWorkerBackoff.pauses
         #expect(pauses.first == .milliseconds(50) && pauses.dropFirst().first == .milliseconds(100))

@@ -35,6 +35,8 @@ public struct WebConfiguration: Sendable {
     /// Photos accepted and not yet processed, at most; past it an upload is refused (503) before anything is
     /// stored. Photos resumed at start do not count against it.
     public var photosInProgress = 32
+    /// Photos in messages the worker processes at once (`--image-threads`: one per thread the image service has).
+    public var photoWorkers = 4
 
     /// The path Parlor is served under behind a proxy ("/chat"), or empty for the root: every URL Parlor
     /// writes starts with it, and only requests below it are answered.

@@ -28,6 +28,9 @@ final class GatedImageService: ImageService {
         try await inner.inspect(file: path)
     }
 
+    /// Photos being processed and held now.
+    var held: Int { gate.withLock { $0.waiting.count } }
+
     func process(file path: String, for purpose: ImagePurpose) async throws(ImageRefusal) -> ProcessedImage {
         // The file is read now, as the real service reads it before its turn ends.
         let result: Result<ProcessedImage, ImageRefusal>

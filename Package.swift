@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Fetching feeds (URLSession on Linux traps on some redirects).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Its decompression, named so a feed that inflates past the limit is told apart by type.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The store, the event log and its wake-ups when several instances share one PostgreSQL server.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Test-only: the reference Mustache renderer Parlor's output must equal byte for byte.
@@ -142,7 +144,10 @@ let package = Package(
         // The feed fetcher on AsyncHTTPClient, apart so the parsers' fuzz targets build without it.
         .target(
             name: "ParlorFeedsHTTP",
-            dependencies: ["ParlorFeeds", "ParlorDomain", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+            dependencies: [
+                "ParlorFeeds", "ParlorDomain", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ]
         ),
         .executableTarget(
             name: "parlor",

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import ParlorDomain
 import ParlorFeeds
 
@@ -90,7 +91,7 @@ public struct HTTPFeedFetcher: FeedFetcher {
             return step
         } catch {
             try? await client.shutdown()
-            throw Self.reason(error)
+            throw Self.reason(error, byteLimit: byteLimit)
         }
     }
 
@@ -151,11 +152,17 @@ public struct HTTPFeedFetcher: FeedFetcher {
         headers.first(name: "Retry-After").flatMap { CacheHeaders.retryAfter($0, now: Date()) }
     }
 
-    /// An error from the client in words for a person.
-    static func reason(_ error: any Error) -> FeedFetchError {
+    /// An error from the client in words for a person; `byteLimit` is the most a body may hold, compressed
+    /// or inflated.
+    static func reason(_ error: any Error, byteLimit: Int) -> FeedFetchError {
         if let known = error as? FeedFetchError { return known }
         if error is CancellationError { return .cancelled }
-        if error is NIOTooManyBytesError { return .tooLarge(bytes: FeedParser.byteLimit) }
+        if error is NIOTooManyBytesError { return .tooLarge(bytes: byteLimit) }
+        // A body that inflates past the limit (a small gzip of gigabytes) is too large; one that does not
+        // inflate at all is a broken answer.
+        if let inflating = error as? NIOHTTPDecompression.DecompressionError {
+            return inflating == .limit ? .tooLarge(bytes: byteLimit) : .connectionFailed
+        }
         if let client = error as? HTTPClientError {
             switch client {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return .timedOut
@@ -163,8 +170,6 @@ public struct HTTPFeedFetcher: FeedFetcher {
             default: return .connectionFailed
             }
         }
-        let text = String(describing: error)
-        if text.contains("decompression") || text.contains("Decompression") { return .tooLarge(bytes: FeedParser.byteLimit) }
         return .connectionFailed
     }
 }

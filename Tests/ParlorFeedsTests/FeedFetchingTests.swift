@@ -17,6 +17,17 @@ import Testing
         H4sIAAAAAAACA7Oxr8jNUShLLSrOzM+zVTLUM1Cyt7MpKi5GiBkBxexskjMS8/JSc+xsSjJLclLtojILClJTbPQhPJvMktRcO5v00swUuypDG30wA6rSOT+3oCi1uDg1RQGkCq5FH6JHH26wPtBWOwCR74PNkAAAAA==
         """)!)
 
+    /// 494 bytes of gzip that inflate to a 400 KB feed of spaces.
+    static let inflatingRSS = Array(Data(base64Encoded: """
+        H4sIAADSCGsC/+3IwQnCMABA0VVKBzDqOabgJrUEWkhTaIo4voIHN/D03unz4/BaS/fMe1u2eusvp3M/pLi39nvXz0txmsdac0nxWI6S
+        031bHzF8uwMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+        AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+        AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+        AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+        AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+        AAAAAIA/iGGax1pzSTHsraU3Ho80FNQaBgA=
+        """, options: .ignoreUnknownCharacters)!)
+
     /// A fetch's deadline where the test is not about deadlines: far above a loopback answer, and above what a
     /// busy machine (the suite's start) can hold a test back.
     static let deadline = Duration.seconds(30)
@@ -114,6 +125,21 @@ import Testing
         guard case .feed(let plain, _, nil) = try await checker.read(server.url("/plain")) else { Issue.record("not read"); return }
         #expect(plain.items.first?.link == server.url("/news/1"), "relative links resolve against the feed's address")
         #expect(plain.ttl == 90)
+    }
+
+    /// A small compressed body that inflates past the limit is too large, said with the fetcher's own limit; one
+    /// that does not inflate at all is a broken answer, not a large one.
+    @Test func aBodyThatInflatesPastTheLimitIsTooLargeAndOneThatCannotInflateIsBroken() async throws {
+        let server = try ScriptedServer { path, _ in
+            .answer(
+                status: "200 OK", headers: ["Content-Type: application/rss+xml", "Content-Encoding: gzip"],
+                body: path == "/bomb" ? Self.inflatingRSS : Array("this is not gzip".utf8)
+            )
+        }
+        defer { server.stop() }
+        let fetcher = Self.fetcher(server, byteLimit: 100_000)
+        await #expect(throws: FeedFetchError.tooLarge(bytes: 100_000)) { try await fetcher.fetch(server.url("/bomb"), validators: FeedValidators()) }
+        await #expect(throws: FeedFetchError.connectionFailed) { try await fetcher.fetch(server.url("/broken"), validators: FeedValidators()) }
     }
 
     @Test func aPageThatNamesItsFeedIsFollowedToIt() async throws {

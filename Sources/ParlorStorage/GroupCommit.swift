@@ -40,10 +40,9 @@ final class GroupCommit: Sendable {
     /// prepared once on the writer's connection and reused by every batch.
     private static func store(_ message: OutgoingMessage, _ db: Database) throws -> Message {
         let chat = message.chatID.rawValue, sender = message.senderID.rawValue
-        if let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(Columns.message) FROM message WHERE senderID = ? AND token = ?"),
-            arguments: [sender, message.token]
-        ), let existing = Message(row: row) {
+        if let existing = try db.cachedStatement(sql: "SELECT \(Columns.message) FROM message WHERE senderID = ? AND token = ?")
+            .first(arguments: [sender, message.token], { Message($0, at: 0) })
+        {
             return existing
         }
         guard try SQLiteChatStore.isMember(db, message.chatID, message.senderID) else { throw Refusal.notFound }

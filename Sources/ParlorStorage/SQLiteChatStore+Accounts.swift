@@ -7,11 +7,8 @@ import ParlorDomain
 extension SQLiteChatStore {
     public func credential(handle: String) async throws -> Credential? {
         try await pool.read { db in
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(Columns.user), passwordHash FROM user WHERE handle = ? AND passwordHash IS NOT NULL"),
-                arguments: [handle]
-            ) else { return nil }
-            return Credential(user: User(row: row), passwordHash: row[7])
+            try db.cachedStatement(sql: "SELECT \(Columns.user), passwordHash FROM user WHERE handle = ? AND passwordHash IS NOT NULL")
+                .first(arguments: [handle]) { row in Credential(user: User(row, at: 0), passwordHash: row.string(7)) }
         }
     }
 

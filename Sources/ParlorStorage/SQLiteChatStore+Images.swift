@@ -39,13 +39,11 @@ extension SQLiteChatStore {
 
     public func finishPhoto(_ result: PhotoResult) async throws -> Message? {
         try await pool.write { db in
-            guard let messageRow = try Row.fetchOne(
-                db.cachedStatement(sql: """
+            guard let message = try db.cachedStatement(sql: """
                     SELECT \(Columns.message(in: "message")) FROM message JOIN image ON image.id = message.photoID
                     WHERE image.id = ? AND image.state = 'pending'
-                    """),
-                arguments: [result.imageID.rawValue]
-            ), let message = Message(row: messageRow), let pending = message.photo
+                    """).first(arguments: [result.imageID.rawValue], { Message($0, at: 0) }),
+                  let pending = message.photo
             else { return nil }
             var photo = MessagePhoto(id: pending.id, state: .failed, width: pending.width, height: pending.height)
             if let versions = result.versions, let thumbnail = versions.first(where: { $0.role == .thumbnail }) {

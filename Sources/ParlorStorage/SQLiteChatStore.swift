@@ -87,7 +87,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
 
     public func user(handle: String) async throws -> User? {
         try await pool.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE handle = ?"), arguments: [handle]).map { User(row: $0) }
+            try db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE handle = ?").first(arguments: [handle]) { User($0, at: 0) }
         }
     }
 
@@ -97,14 +97,11 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
             .replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_") + "%"
         return try await pool.read { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT \(Columns.user) FROM user
-                    WHERE id <> ? AND (handle LIKE ? ESCAPE '\\' OR displayName LIKE ? ESCAPE '\\')
-                    ORDER BY handle LIMIT ?
-                    """),
-                arguments: [excluding.rawValue, pattern, pattern, limit]
-            ).map { User(row: $0) }
+            try db.cachedStatement(sql: """
+                SELECT \(Columns.user) FROM user
+                WHERE id <> ? AND (handle LIKE ? ESCAPE '\\' OR displayName LIKE ? ESCAPE '\\')
+                ORDER BY handle LIMIT ?
+                """).all(arguments: [excluding.rawValue, pattern, pattern, limit]) { User($0, at: 0) }
         }
     }
 
@@ -119,10 +116,8 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
                     change.displayName, change.timeZoneIdentifier, change.localeIdentifier, change.removesAvatar, avatar?.rawValue,
                     change.userID.rawValue,
                 ])
-            guard db.changesCount == 1,
-                  let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE id = ?"), arguments: [change.userID.rawValue])
-            else { throw Refusal.notFound }
-            return User(row: row)
+            guard db.changesCount == 1, let user = try Self.user(db, change.userID) else { throw Refusal.notFound }
+            return user
         }
     }
 
@@ -225,13 +220,10 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     /// The message, when `person` sent it: `notFound` unless they are a member of its chat (ids cannot be
     /// probed), `notYourMessage` when someone else sent it.
     static func ownMessage(_ db: Database, _ id: MessageID, of person: UserID) throws -> Message {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: """
+        guard let message = try db.cachedStatement(sql: """
                 SELECT \(Columns.message) FROM message
                 WHERE id = ? AND EXISTS (SELECT 1 FROM member WHERE member.chatID = message.chatID AND member.userID = ?)
-                """),
-            arguments: [id.rawValue, person.rawValue]
-        ), let message = Message(row: row)
+                """).first(arguments: [id.rawValue, person.rawValue], { Message($0, at: 0) })
         else { throw Refusal.notFound }
         guard message.senderID == person else { throw Refusal.notYourMessage }
         return message

@@ -47,6 +47,20 @@ extension Statement {
         let row = StatementRow(self)
         while try rows.next() != nil { try body(row) }
     }
+
+    /// What `make` gives for the first row selected with `arguments`; nil when there is none (or it gives nil).
+    func first<Value>(arguments: StatementArguments, _ make: (StatementRow) throws -> Value?) throws -> Value? {
+        let rows = try Row.fetchCursor(self, arguments: arguments)
+        guard try rows.next() != nil else { return nil }
+        return try make(StatementRow(self))
+    }
+
+    /// What `make` gives for every row selected with `arguments`, in order, leaving out the nils.
+    func all<Value>(arguments: StatementArguments, _ make: (StatementRow) throws -> Value?) throws -> [Value] {
+        var values: [Value] = []
+        try forEachRow(arguments: arguments) { row in if let value = try make(row) { values.append(value) } }
+        return values
+    }
 }
 
 extension User {

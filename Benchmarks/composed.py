@@ -424,6 +424,20 @@ async def read_stream(port, path, cookie, pattern, seen, stop, last_byte, on_chu
         writer.close()
 
 
+async def post_message(reader, writer, path, cookie, csrf, token):
+    """Sends `token` as a message to the chat at `path` as the page script does, on an open connection, and
+    answers the status once the whole answer is read."""
+    body = b"csrf=" + csrf.encode() + b"&body=" + token + b"&token=" + token
+    writer.write((f"POST {path}/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\n"
+                  f"X-Parlor-Script: 1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                  f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
+    head = await reader.readuntil(b"\r\n\r\n")
+    length = re.search(rb"(?i)content-length: *(\d+)", head)
+    if length:
+        await reader.readexactly(int(length.group(1)))
+    return int(head.split(b" ", 2)[1])
+
+
 async def fanout_round(port, pairs, seconds, first):
     """Every chat's sender posts as fast as its answers come, each on its own connection, while both members'
     pages stream; returns when every page has been quiet for two seconds after the last send. Message numbers
@@ -457,16 +471,8 @@ async def fanout_round(port, pairs, seconds, first):
         while loop.time() < deadline:
             n += 1
             token = f"fz{index}x{n}z".encode()
-            body = b"csrf=" + pair["csrf"].encode() + b"&body=" + token + b"&token=" + token
             sent[token] = loop.time()
-            writer.write((f"POST {pair['path']}/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {pair['sender']}\r\n"
-                          f"X-Parlor-Script: 1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-                          f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
-            head = await reader.readuntil(b"\r\n\r\n")
-            status = int(head.split(b" ", 2)[1])
-            length = re.search(rb"(?i)content-length: *(\d+)", head)
-            if length:
-                await reader.readexactly(int(length.group(1)))
+            status = await post_message(reader, writer, pair["path"], pair["sender"], pair["csrf"], token)
             if status >= 300:
                 failures[0] += 1
         writer.close()
@@ -562,16 +568,8 @@ async def pages_round(port, pid, chat, people, pages, rate, seconds):
         else:
             late += 1
         token = f"pz{n}z".encode()
-        body = b"csrf=" + sender["csrf"].encode() + b"&body=" + token + b"&token=" + token
         sent[token] = loop.time()
-        writer.write((f"POST {chat['path']}/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {sender['cookie']}\r\n"
-                      f"X-Parlor-Script: 1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-                      f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
-        head = await reader.readuntil(b"\r\n\r\n")
-        length = re.search(rb"(?i)content-length: *(\d+)", head)
-        if length:
-            await reader.readexactly(int(length.group(1)))
-        failures += int(head.split(b" ", 2)[1]) >= 300
+        failures += await post_message(reader, writer, chat["path"], sender["cookie"], sender["csrf"], token) >= 300
     writer.close()
     while loop.time() - last_byte[0] < 2 and loop.time() - started < seconds + 60:
         await asyncio.sleep(0.25)

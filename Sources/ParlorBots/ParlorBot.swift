@@ -21,9 +21,9 @@ public final class ParlorBot: EventObserver, Sendable {
     /// Read only, to ignore chats the bot is not in; every change goes through the router.
     private let store: any ChatStore
     private let logger: Logger
-    /// Whether the bot is in each chat it was asked about: a chat's members never change, and every message
-    /// sent anywhere asks (bounded: forgotten when full).
-    private let isMember = IsMember()
+    /// How the bot listens in each chat it was asked about (every message sent anywhere asks; bounded:
+    /// forgotten when full). Its own chats' members never change, and it is in every open room from the start.
+    private let listening = Listening()
     /// What it observed and has yet to do, numbered from 1 in the order observed.
     private let inbox: AsyncStream<(number: Int, work: Work)>
     private let inboxInput: AsyncStream<(number: Int, work: Work)>.Continuation
@@ -48,14 +48,21 @@ public final class ParlorBot: EventObserver, Sendable {
         var waiters: [(upTo: Int, waiter: CheckedContinuation<Void, Never>)] = []
     }
 
-    final class IsMember: Sendable {
-        private let known = Mutex<[ChatID: Bool]>([:])
+    /// What the bot answers in a chat: everything in its direct chats, what mentions it in its rooms.
+    enum Ear: Sendable {
+        case everything
+        case mentions
+        case nothing
+    }
+
+    final class Listening: Sendable {
+        private let known = Mutex<[ChatID: Ear]>([:])
         static let limit = 100_000
 
-        func callAsFunction(_ bot: UserID, of chat: ChatID, in store: any ChatStore) async throws -> Bool {
+        func callAsFunction(_ bot: UserID, in chat: ChatID, of store: any ChatStore) async throws -> Ear {
             if let answer = known.withLock({ $0[chat] }) { return answer }
-            guard let stored = try await store.chat(chat) else { return false }
-            let answer = stored.hasMember(bot)
+            guard let stored = try await store.chat(chat) else { return .nothing }
+            let answer: Ear = !stored.hasMember(bot) ? .nothing : stored.kind == .direct ? .everything : .mentions
             known.withLock { known in
                 if known.count >= Self.limit { known.removeAll(keepingCapacity: true) }
                 known[chat] = answer
@@ -204,7 +211,11 @@ public final class ParlorBot: EventObserver, Sendable {
     }
 
     private func answer(_ message: Message, router: any EventSink) async throws {
-        guard try await isMember(user.id, of: message.chatID, in: store) else { return }
+        switch try await listening(user.id, in: message.chatID, of: store) {
+        case .everything: break
+        case .mentions: guard Mentions.handles(in: message.body).contains(user.handle.lowercased()) else { return }
+        case .nothing: return
+        }
         try await Task.sleep(for: readDelay)
         let read = await router.send(.userReads(ReadReport(chatID: message.chatID, readerID: user.id, upTo: message.id)))
         // The mark did not move (a later message was read first, or this one is gone): nothing to answer.

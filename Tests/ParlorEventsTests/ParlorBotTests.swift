@@ -21,7 +21,7 @@ import Testing
         await bot.handled(1)
         #expect(try await world.store.chatList(for: dmitri.id).first?.lastMessage?.senderID == bot.user.id)
         let chat = try #require(try await world.store.chatList(for: dmitri.id).first)
-        #expect(chat.contact.displayName == "Parlor Bot")
+        #expect(chat.contact?.displayName == "Parlor Bot")
         #expect(chat.lastMessage?.body.hasPrefix("Welcome to Parlor, Dmitri Volkov!") == true)
 
         let stored = try await world.store.chat(chat.chatID)
@@ -51,6 +51,25 @@ import Testing
         await bot.handled(1)
         #expect(try await world.store.messages(in: chat.id, before: nil, limit: 10).messages == [message])
         #expect(bot.failures == 0, "staying out is not a failure")
+    }
+
+    @Test func inARoomTheBotAnswersOnlyWhenMentioned() async throws {
+        let world = try await ChatWorld()
+        let bot = try await ParlorBot.start(router: world.events, store: world.store, clock: world.clock, readDelay: .zero, replyDelay: .zero)
+        let botWork = Task { await bot.run() }
+        defer { botWork.cancel() }
+        let created = await world.router.send(.creatingRoom(RoomRequest(creator: world.ana.id, kind: .closed, name: "Ops", memberHandles: ["@parlor", "ben"])))
+        guard case .created(let room) = created else { Issue.record("no room: \(created)"); return }
+        #expect(room.members.contains(bot.user.id) && room.members.count == 3)
+
+        let chatter = try await world.send(room, world.ana, "hello everyone")
+        await bot.handled(1)
+        #expect(try await world.store.messages(in: room.id, before: nil, limit: 10).messages == [chatter], "not named: the bot stays quiet")
+        let asked = try await world.send(room, world.ben, "@parlor hello, are you there?")
+        await bot.handled(2)
+        let messages = try await world.store.messages(in: room.id, before: nil, limit: 10).messages
+        #expect(messages.count == 3 && messages.last?.senderID == bot.user.id && messages.last?.replyTo == asked.id)
+        #expect(bot.failures == 0)
     }
 
     @Test func whatTheRouterRefusesTheBotIsLoggedAndCountedNotDropped() async throws {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A conversation between its members. One-to-one for now: exactly two members, never the same person twice.
+/// A conversation between its members: a room (open or closed, with a name) or a direct chat.
 public struct Chat: Hashable, Sendable {
     public let id: ChatID
     /// Sorted by id, so the same pair always gives the same value.
@@ -24,8 +24,43 @@ public struct Chat: Hashable, Sendable {
     /// Whether `user` may see this chat, its messages and its stream.
     public func hasMember(_ user: UserID) -> Bool { members.contains(user) }
 
-    /// The member who is not `viewer` (in a one-to-one chat).
-    public func contact(of viewer: UserID) -> UserID? { members.first { $0 != viewer } }
+    /// The member who is not `viewer`, in a direct chat of two; nil in a room.
+    public func contact(of viewer: UserID) -> UserID? {
+        kind == .direct && members.count == 2 ? members.first { $0 != viewer } : nil
+    }
+
+    /// How it is called on screens, with `contact` the other member of a direct chat of two.
+    public func heading(contact: User?) -> ChatHeading {
+        ChatHeading(kind: kind, name: name, topic: topic, memberCount: members.count, contact: kind == .direct ? contact : nil)
+    }
+
+    /// This chat with other members (sorted as every chat's are).
+    public func with(members: [UserID]) -> Chat {
+        Chat(id: id, members: members, createdAt: createdAt, kind: kind, name: name, topic: topic)
+    }
+}
+
+/// A room someone asks for, validated by the event router: its members are the creator and `members` for a
+/// closed room, everyone in this Parlor for an open one.
+public struct NewRoom: Hashable, Sendable {
+    public let creator: UserID
+    public let kind: RoomKind
+    public let name: String
+    public let topic: String?
+    public let members: [UserID]
+    public let createdAt: Date
+
+    public init(creator: UserID, kind: RoomKind, name: String, topic: String?, members: [UserID] = [], createdAt: Date) {
+        self.creator = creator
+        self.kind = kind
+        self.name = name
+        self.topic = topic
+        self.members = members
+        self.createdAt = createdAt
+    }
+
+    /// Everyone in a room, in its order: the creator and the members chosen, once each.
+    public var closedMembers: [UserID] { Array(Set(members + [creator])).sorted() }
 }
 
 /// A member's place in a chat: the newest message they have read, how closely they follow it, and since when.

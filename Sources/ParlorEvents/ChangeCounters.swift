@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// Every stored event takes the next number of one sequence and writes it into the slots it touches: a
 /// message, an edit or a read writes its chat's slot; a new chat writes both members' slots (their lists
-/// gained a row); a profile change writes the slot everyone shares (names and zones show on other
-/// people's pages). A page read after ``mark()`` answered `m` shows every change numbered `m` or less, so it
+/// gained a row); a profile change or a new account writes the slot everyone shares (names and zones show on
+/// other people's pages; a new account joins the open rooms). A page read after ``mark()`` answered `m` shows every change numbered `m` or less, so it
 /// is still current while ``unchanged(since:viewer:chats:)`` finds no slot of its viewer or its chats past
 /// `m`. Slots are a fixed number of counters that ids hash into: memory stays bounded whatever the number
 /// of people, and two ids sharing a slot only cost a page a fresh render.
@@ -67,16 +67,16 @@ public final class ChangeCounters: Sendable {
                 for user in slots { state.users[user] = state.sequence }
                 state.chats[chatSlot] = state.sequence
             }
-        case .user(.profileUpdated):
+        case .user(.profileUpdated), .user(.signedUp):
+            // A new account joins every open room: their member counts moved.
             state.withLock { state in
                 state.sequence += 1
                 state.everyone = state.sequence
             }
         case .message(.sending), .message(.failedSending), .message(.editing), .message(.failedEditing), .message(.userReads),
              .message(.deleting), .message(.failedDeleting), .message(.processingPhoto),
-             .chat(.creating), .chat(.createFailed), .user(.signingUp), .user(.signedUp), .user(.signUpFailed),
+             .chat(.creating), .chat(.creatingRoom), .chat(.createFailed), .user(.signingUp), .user(.signUpFailed),
              .user(.updatingProfile), .user(.profileUpdateFailed), .feed:
-            // A new account is on nobody's page until a chat with it exists.
             break
         }
     }

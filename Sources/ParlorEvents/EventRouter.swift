@@ -85,19 +85,48 @@ public final class EventRouter: EventSink {
 
     @discardableResult
     public func send(_ event: ChatEvent, requestID: String? = nil) async -> ChatEvent {
-        guard case .creating(let creator, let handle) = event else { return event }
-        do {
-            // A malformed handle names nobody: stored handles are all normalised.
-            guard let normalized = try? Handle.normalized(handle), let contact = try await store.user(handle: normalized) else {
-                throw Refusal.unknownHandle(handle.hasPrefix("@") ? String(handle.dropFirst()) : handle)
+        switch event {
+        case .creating(let creator, let handle):
+            do {
+                let contact = try await person(handle)
+                guard contact.id != creator else { throw Refusal.chatWithYourself }
+                let chat = try await timed("create_chat") { try await store.createChat(between: creator, and: contact.id, at: clock.now) }
+                return await publish(.chat(.created(chat)), ChatEvent.created(chat), requestID)
+            } catch {
+                return .createFailed(creator: creator, reason: refusal(error, "chat.creating", requestID))
             }
-            guard contact.id != creator else { throw Refusal.chatWithYourself }
-            let chat = try await timed("create_chat") { try await store.createChat(between: creator, and: contact.id, at: clock.now) }
-            return await publish(.chat(.created(chat)), ChatEvent.created(chat), requestID)
-        } catch {
-            return .createFailed(creator: creator, reason: refusal(error, "chat.creating", requestID))
+        case .creatingRoom(let request):
+            do {
+                guard request.kind != .direct else { throw Refusal.notFound }
+                let name = try RoomName.validated(request.name)
+                let topic = try RoomTopic.validated(request.topic)
+                var members: [UserID] = []
+                if request.kind == .closed {
+                    for handle in request.memberHandles { members.append(try await person(handle).id) }
+                }
+                let room = NewRoom(creator: request.creator, kind: request.kind, name: name, topic: topic, members: members, createdAt: clock.now)
+                let chat = try await timed("create_room") { try await store.createRoom(room) }
+                return await publish(.chat(.created(chat)), ChatEvent.created(chat), requestID)
+            } catch {
+                return .createFailed(creator: request.creator, reason: refusal(error, "chat.creatingRoom", requestID))
+            }
+        case .created, .createFailed:
+            return event
         }
     }
+
+    /// The person with the handle someone typed ("@ana" or "ana"); `unknownHandle` for nobody.
+    private func person(_ handle: String) async throws -> User {
+        // A malformed handle names nobody: stored handles are all normalised.
+        guard let normalized = try? Handle.normalized(handle), let person = try await store.user(handle: normalized) else {
+            throw Refusal.unknownHandle(handle.hasPrefix("@") ? String(handle.dropFirst()) : handle)
+        }
+        return person
+    }
+
+    /// The room a new Parlor starts with, made for its first person: open (everyone who signs up joins it),
+    /// called "General". Nothing when an open room exists already.
+    public static let firstRoomName = "General"
 
     @discardableResult
     public func send(_ event: UserEvent, requestID: String? = nil) async -> UserEvent {
@@ -115,7 +144,9 @@ public final class EventRouter: EventSink {
                     passwordHash: new.passwordHash
                 )
                 let user = try await timed("create_user") { try await store.createUser(valid, at: clock.now) }
-                return await publish(.user(.signedUp(user)), .signedUp(user), requestID)
+                let signedUp = await publish(.user(.signedUp(user)), UserEvent.signedUp(user), requestID)
+                if !user.isBot { await openFirstRoom(for: user, requestID) }
+                return signedUp
             } catch {
                 return .signUpFailed(handle: new.handle, reason: refusal(error, "user.signingUp", requestID))
             }
@@ -275,6 +306,18 @@ public final class EventRouter: EventSink {
         bus.publish(PublishedEvent(event, requestID: requestID))
         for observer in observers.withLock({ $0 }) { observer.observe(event, router: self) }
         return result
+    }
+
+    /// The first person on a new Parlor gets its first room (with whoever else is here: Parlor Bot). A failure
+    /// is logged and tried again at the next sign-up: the account is made either way.
+    private func openFirstRoom(for person: User, _ requestID: String?) async {
+        do {
+            let room = NewRoom(creator: person.id, kind: .open, name: Self.firstRoomName, topic: nil, createdAt: clock.now)
+            guard let chat = try await timed("create_room", { try await store.createFirstRoom(room) }) else { return }
+            _ = await publish(.chat(.created(chat)), (), requestID)
+        } catch {
+            _ = refusal(error, "chat.creatingRoom", requestID)
+        }
     }
 
     /// `identifier` when it names a time zone Foundation knows (and is plain ASCII: no NUL cuts it short).

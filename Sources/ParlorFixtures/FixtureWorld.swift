@@ -40,11 +40,36 @@ public struct FixtureWorld: Sendable {
     public var summaries: [ChatSummary] {
         [
             ChatSummary(chatID: ChatID(7), contact: ben, lastMessage: message(120, chat: 7, from: ben, "See you at the station at 6?\nI'll bring the tickets.", at: "2026-11-20T12:58:00Z"), unreadCount: 3, lastActivity: Self.date("2026-11-20T12:58:00Z")),
+            ChatSummary(
+                chatID: ChatID(13), heading: general, lastMessage: message(119, chat: 13, from: dmitri, "Who is bringing cake on Friday?", at: "2026-11-20T09:12:00Z"),
+                lastSenderName: dmitri.displayName, unreadCount: 2, lastActivity: Self.date("2026-11-20T09:12:00Z")
+            ),
             ChatSummary(chatID: ChatID(8), contact: chloe, lastMessage: message(118, chat: 8, from: ana, "Merci ! The photos are lovely.", at: "2026-11-19T20:15:00Z"), unreadCount: 0, lastActivity: Self.date("2026-11-19T20:15:00Z")),
             ChatSummary(chatID: ChatID(9), contact: bot, lastMessage: message(90, chat: 9, from: bot, "Welcome to Parlor! Write anything and I will answer.", at: "2026-11-17T09:00:00Z"), unreadCount: 150, lastActivity: Self.date("2026-11-17T09:00:00Z")),
             ChatSummary(chatID: ChatID(10), contact: dmitri, lastMessage: message(40, chat: 10, from: dmitri, "Happy birthday! 🎂", at: "2026-03-02T08:30:00Z"), unreadCount: 1, lastActivity: Self.date("2026-03-02T08:30:00Z")),
             ChatSummary(chatID: ChatID(11), contact: User(id: UserID(6), handle: "eve", displayName: "Eve"), lastMessage: message(12, chat: 11, from: ana, "Long time no see", at: "2025-11-20T18:00:00Z"), unreadCount: 0, lastActivity: Self.date("2025-11-20T18:00:00Z")),
         ]
+    }
+
+    /// The open room everyone is in: five hundred people.
+    public var general: ChatHeading {
+        ChatHeading(kind: .open, name: "General", topic: "Everything and nothing", memberCount: 500, contact: nil)
+    }
+
+    /// A closed room of six with a topic, where Ana, Ben, Chloé and Dmitri talk: names on each group of cells.
+    public var launchRoom: ConversationSnapshot {
+        ConversationSnapshot(
+            chatID: ChatID(14),
+            heading: ChatHeading(kind: .closed, name: "Launch", topic: "Friday's release: checklist pinned in the wiki", memberCount: 6, contact: nil),
+            messages: [
+                message(140, chat: 14, from: ben, "Build 2.4 is green.", at: "2026-11-20T11:00:00Z"),
+                message(141, chat: 14, from: ben, "Release notes next.", at: "2026-11-20T11:01:00Z"),
+                message(142, chat: 14, from: chloe, "I'll write them.", at: "2026-11-20T11:03:00Z"),
+                message(143, chat: 14, from: dmitri, "Translations are in.", at: "2026-11-20T12:40:00Z"),
+                message(144, chat: 14, from: ana, "Thanks all, shipping at 4.", at: "2026-11-20T12:50:00Z", replyTo: 142),
+            ],
+            people: [ben, chloe, dmitri]
+        )
     }
 
     /// Ana's conversation with Ben over several days, with a reply, an edit, links, and her own messages in each state.

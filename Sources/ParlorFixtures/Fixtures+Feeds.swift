@@ -37,10 +37,10 @@ extension Fixtures {
         )
         let cells = MessageCellBuilder(context: world.context)
         return [
-            Fixture("feeds-page/loaded", builder.page(chat: chat, contact: world.ben, subscriptions: all, unreadTotal: 3), isPage: true),
-            Fixture("feeds-page/empty", builder.page(chat: chat, contact: world.ben, subscriptions: [], unreadTotal: 0), isPage: true),
+            Fixture("feeds-page/loaded", builder.page(chat: chat, heading: .direct(with: world.ben), subscriptions: all, unreadTotal: 3), isPage: true),
+            Fixture("feeds-page/empty", builder.page(chat: chat, heading: .direct(with: world.ben), subscriptions: [], unreadTotal: 0), isPage: true),
             Fixture("feeds-page/address-refused", builder.page(
-                chat: chat, contact: world.ben, subscriptions: [], unreadTotal: 0, url: "ftp://example.org/feed", errorMessage: Refusal.invalidFeedURL.message
+                chat: chat, heading: .direct(with: world.ben), subscriptions: [], unreadTotal: 0, url: "ftp://example.org/feed", errorMessage: Refusal.invalidFeedURL.message
             ), isPage: true),
             Fixture("feed-list/loading", builder.list(chat: chat, subscriptions: [all[0]])),
             Fixture("feed-list/loaded", builder.list(chat: chat, subscriptions: Array(all[1...2]))),

@@ -33,7 +33,7 @@ extension Fixtures {
         )
         let create = CreateChatBuilder(context: world.context)
         return [
-            Fixture("hostile/chats-page", pages.chats(list: list, conversation: conversation, contactName: villain.displayName, unreadTotal: 5, openChat: ChatID(66)), isPage: true),
+            Fixture("hostile/chats-page", pages.chats(list: list, conversation: conversation, title: villain.displayName, unreadTotal: 5, openChat: ChatID(66)), isPage: true),
             Fixture("hostile/create-chat", create.form(handle: strings[1], problem: .unknownHandle(strings[1]), matches: [.init(user: villain)])),
             Fixture("hostile/toast", pages.toast(messages[0], from: villain)),
             Fixture("hostile/auth-form", AuthFormBuilder(paths: world.context.paths, csrfToken: strings[1]).signUp(handle: strings[1], displayName: strings[0], error: strings[2])),

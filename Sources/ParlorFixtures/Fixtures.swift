@@ -39,12 +39,20 @@ public enum Fixtures {
                 avatarForm: settings.avatarForm(changed: true)
             ), isPage: true),
             Fixture("settings-form/empty-name", settings.form(displayName: "", error: "A display name has 1 to 50 characters.")),
-            Fixture("chats-page/conversation-open", pages.chats(list: list.loaded(world.summaries, current: ChatID(7)), conversation: open, contactName: "Ben Okafor", unreadTotal: unread, openChat: ChatID(7)), isPage: true),
-            Fixture("chats-page/no-chat-open", pages.chats(list: list.loaded(world.summaries, current: nil), conversation: nil, contactName: nil, unreadTotal: unread, openChat: nil), isPage: true),
-            Fixture("chats-page/first-visit", pages.chats(list: list.loaded([], current: nil), conversation: nil, contactName: nil, unreadTotal: 0, openChat: nil), isPage: true),
+            Fixture("chats-page/conversation-open", pages.chats(list: list.loaded(world.summaries, current: ChatID(7)), conversation: open, title: "Ben Okafor", unreadTotal: unread, openChat: ChatID(7)), isPage: true),
+            Fixture("chats-page/no-chat-open", pages.chats(list: list.loaded(world.summaries, current: nil), conversation: nil, title: nil, unreadTotal: unread, openChat: nil), isPage: true),
+            Fixture("chats-page/first-visit", pages.chats(list: list.loaded([], current: nil), conversation: nil, title: nil, unreadTotal: 0, openChat: nil), isPage: true),
             Fixture("new-chat-page/suggestions", NewChatPageViewModel(
                 layout: pages.layout(title: "New chat", unreadTotal: unread),
                 form: create.form(handle: "ch", matches: [.init(user: world.chloe, existingChat: ChatID(8)), .init(user: User(id: UserID(12), handle: "charlie", displayName: "Charlie Day"))])
+            ), isPage: true),
+            Fixture("new-room-page/blank", NewRoomPageViewModel(
+                layout: pages.layout(title: "New room", unreadTotal: unread), form: CreateRoomBuilder(context: world.context).form()
+            ), isPage: true),
+            Fixture("chats-page/room-open", pages.chats(
+                list: list.loaded(world.summaries, current: ChatID(14)),
+                conversation: conversation.conversation(world.launchRoom, draft: ComposerDraft(token: "tok-next")), title: "Launch", unreadTotal: unread,
+                openChat: ChatID(14)
             ), isPage: true),
             Fixture("auth-page/sign-in", AuthPageViewModel(layout: signedOut.layout(title: "Sign in", hasLiveUpdates: false), form: auth.signIn()), isPage: true),
             Fixture("auth-page/sign-in-failed", AuthPageViewModel(layout: signedOut.layout(title: "Sign in", hasLiveUpdates: false), form: auth.signIn(handle: "ana", error: "That handle and password do not match.", field: .password)), isPage: true),
@@ -66,8 +74,9 @@ public enum Fixtures {
             Fixture("chat-list/empty", list.loaded([], current: nil)),
             Fixture("chat-list/error", list.failed("Your chats could not be loaded. Check your connection and try again.")),
             Fixture("chat-list-item/unread", list.item(summaries[0], isCurrent: false)),
-            Fixture("chat-list-item/unread-over-99", list.item(summaries[2], isCurrent: false)),
-            Fixture("chat-list-item/current-with-picture", list.item(summaries[1], isCurrent: true)),
+            Fixture("chat-list-item/room-with-sender", list.item(summaries[1], isCurrent: false)),
+            Fixture("chat-list-item/unread-over-99", list.item(summaries[3], isCurrent: false)),
+            Fixture("chat-list-item/current-with-picture", list.item(summaries[2], isCurrent: true)),
             Fixture("chat-list-item/no-messages", list.item(ChatSummary(chatID: ChatID(12), contact: world.dmitri, lastMessage: nil, unreadCount: 0, lastActivity: world.now), isCurrent: false)),
         ]
     }
@@ -84,13 +93,18 @@ public enum Fixtures {
             Fixture("conversation/older-page", builder.conversation(snapshot, draft: ComposerDraft(token: "tok-next"), history: true)),
             Fixture("conversation/empty", builder.conversation(empty, draft: ComposerDraft(token: "tok-next"))),
             Fixture("conversation/asking-to-delete", builder.conversation(snapshot, draft: ComposerDraft(token: "tok-next", deleting: own))),
+            Fixture("conversation/closed-room", builder.conversation(world.launchRoom, draft: ComposerDraft(token: "tok-next"))),
+            Fixture("conversation/empty-room", builder.conversation(
+                ConversationSnapshot(chatID: ChatID(15), heading: ChatHeading(kind: .closed, name: "Book club", topic: nil, memberCount: 1, contact: nil), messages: []),
+                draft: ComposerDraft(token: "tok-next")
+            )),
             Fixture("conversation/opened-with-unread", builder.conversation(snapshot, draft: ComposerDraft(token: "tok-next"), unreadAfter: MessageID(115))),
-            Fixture("composer/empty-message-refused", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: "   ", errorMessage: "Write something before sending.", token: "tok-next"))),
-            Fixture("composer/too-long", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: String(repeating: "a", count: 120), errorMessage: "Messages can be at most 4,000 characters; this one has 4,120.", token: "tok-next"))),
-            Fixture("composer/sending", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: "On my way", isSending: true, token: "tok-next"))),
-            Fixture("composer/replying", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(token: "tok-next", replyTo: reply))),
-            Fixture("composer/editing", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: own.body, token: "tok-next", editing: own))),
-            Fixture("composer/retrying", builder.composer(chat: ChatID(7), contact: world.ben, draft: ComposerDraft(text: "Running late", token: "tok-failed"))),
+            Fixture("composer/empty-message-refused", builder.composer(chat: ChatID(7), heading: .direct(with: world.ben), draft: ComposerDraft(text: "   ", errorMessage: "Write something before sending.", token: "tok-next"))),
+            Fixture("composer/too-long", builder.composer(chat: ChatID(7), heading: .direct(with: world.ben), draft: ComposerDraft(text: String(repeating: "a", count: 120), errorMessage: "Messages can be at most 4,000 characters; this one has 4,120.", token: "tok-next"))),
+            Fixture("composer/sending", builder.composer(chat: ChatID(7), heading: .direct(with: world.ben), draft: ComposerDraft(text: "On my way", isSending: true, token: "tok-next"))),
+            Fixture("composer/replying", builder.composer(chat: ChatID(7), heading: .direct(with: world.ben), draft: ComposerDraft(token: "tok-next", replyTo: reply))),
+            Fixture("composer/editing", builder.composer(chat: ChatID(7), heading: .direct(with: world.ben), draft: ComposerDraft(text: own.body, token: "tok-next", editing: own))),
+            Fixture("composer/retrying", builder.composer(chat: ChatID(7), heading: .direct(with: world.ben), draft: ComposerDraft(text: "Running late", token: "tok-failed"))),
         ]
     }
 
@@ -129,12 +143,18 @@ public enum Fixtures {
     static var forms: [Fixture] {
         let world = FixtureWorld()
         let create = CreateChatBuilder(context: world.context)
+        let rooms = CreateRoomBuilder(context: world.context)
         let auth = AuthFormBuilder(paths: world.context.paths, csrfToken: "csrf-fixture-token")
         return [
             Fixture("create-chat/blank", create.form()),
             Fixture("create-chat/unknown-handle", create.form(handle: "zed", problem: .unknownHandle("zed"))),
             Fixture("create-chat/already-exists", create.form(handle: "ben", problem: .alreadyExists(ChatID(7), contactName: "Ben Okafor"))),
             Fixture("create-chat/sending", create.form(handle: "dmitri", isSending: true)),
+            Fixture("create-room/blank", rooms.form()),
+            Fixture("create-room/name-too-long", rooms.form(.init(name: String(repeating: "n", count: 81), topic: "Plans"), refusal: .invalidRoomName)),
+            Fixture("create-room/unknown-member", rooms.form(.init(name: "Launch", members: "@ben @zed"), refusal: .unknownHandle("zed"))),
+            Fixture("create-room/open", rooms.form(.init(name: "Announcements", kind: .open))),
+            Fixture("create-room/could-not-save", rooms.form(.init(name: "Launch"), refusal: .unavailable)),
             Fixture("contact-suggestions/matches", create.suggestions(query: "d", matches: [.init(user: world.dmitri), .init(user: world.ben, existingChat: ChatID(7))])),
             Fixture("contact-suggestions/no-match", create.suggestions(query: "zed", matches: [])),
             Fixture("auth-form/sign-up", auth.signUp()),
@@ -160,7 +180,12 @@ public enum Fixtures {
     static var conversationRegions: [Fixture] {
         let world = FixtureWorld()
         let open = ConversationBuilder(context: world.context).conversation(world.conversationWithBen, draft: ComposerDraft(token: "tok-next"))
-        return [Fixture("conversation-messages/history", open.messages), Fixture("conversation-header/initials", open.header)]
+        let room = ConversationBuilder(context: world.context).conversation(world.launchRoom, draft: ComposerDraft(token: "tok-next"))
+        return [
+            Fixture("conversation-messages/history", open.messages), Fixture("conversation-header/initials", open.header),
+            Fixture("conversation-messages/room", room.messages), Fixture("conversation-header/room-with-topic", room.header),
+            Fixture("conversation-header/room-of-500", ConversationBuilder(context: world.context).header(ChatID(13), world.general)),
+        ]
     }
 
     /// The chat list in other locales and a time zone across the world: dates must look right there too.

@@ -152,10 +152,10 @@ extension EventHandler {
                 }
             }
             // The row moves to the top, the badge counts the new ones, a toast where the chat is not open.
-            entry.update(.sent(added)) { list in
+            entry.update(.sent(added.map { ($0, people[$0.senderID]?.displayName) })) { list in
                 var change = ViewerList.Change()
                 for message in added {
-                    let one = list.sent(message)
+                    let one = list.sent(message, senderName: people[message.senderID]?.displayName)
                     change.row = change.row || one.row
                     change.unread = change.unread || one.unread
                 }
@@ -231,6 +231,8 @@ extension EventHandler {
                 }
             }
         }
+        // "Read" shows in direct chats of two; a room's marks are not drawn on its cells.
+        guard chat.contact(of: reader) != nil else { return }
         let others = chat.members.filter { $0 != reader }.map { ($0, pages(of: $0, showing: chat.id)) }.filter { !$0.1.isEmpty }
         guard !others.isEmpty else { return }
         // The mark is a stored id; the newest possible one has nothing after it to page before.

@@ -299,6 +299,9 @@ public final class EventHandler: Sendable {
         case .user(.profileUpdated(let user)):
             known.forget(user.id)
             try await profileUpdated(user)
+        case .user(.signedUp(let user)):
+            // They joined every open room: its messages reach them from now on.
+            known.joinedOpenRooms(user.id)
         case .feed(.subscribed(let subscription)), .feed(.unsubscribed(let subscription)), .feed(.retried(let subscription)),
              .feed(.checked(let subscription)):
             try await feedsChanged(subscription.chatID)
@@ -395,7 +398,7 @@ public final class EventHandler: Sendable {
     private func redrawConversation(_ chat: ChatID, for viewer: User, context: ViewerContext, pages: [ListenerRegistry.Entry]) async throws {
         guard let snapshot = try await store.conversation(chat, viewer: viewer.id, before: nil, limit: Self.historyPageSize) else { return }
         let builder = ConversationBuilder(context: context)
-        let header = builder.header(chat, contact: snapshot.contact)
+        let header = builder.header(chat, snapshot.heading)
         let messages = builder.messages(snapshot)
         deliver([
             renderer.update(.replace, header.domID, .conversationHeader(header)),
@@ -418,14 +421,19 @@ public final class EventHandler: Sendable {
         }
     }
 
-    /// A new chat: at the top of each member's lists (nothing read but the other member, once).
+    /// A new chat: at the top of each member's lists (nothing read but the other member of a direct chat, once).
     private func chatCreated(_ chat: Chat) async throws {
         known.remember(chat)
         for member in chat.members {
-            guard let entry = lists.entry(member), let contactID = chat.contact(of: member),
-                  let contact = try await known.user(contactID, in: store)
-            else { continue }
-            let summary = ChatSummary(chatID: chat.id, contact: contact, lastMessage: nil, unreadCount: 0, lastActivity: chat.createdAt)
+            guard let entry = lists.entry(member) else { continue }
+            var contact: User?
+            if let contactID = chat.contact(of: member) {
+                contact = try await known.user(contactID, in: store)
+                if contact == nil { continue }
+            }
+            let summary = ChatSummary(
+                chatID: chat.id, heading: chat.heading(contact: contact), lastMessage: nil, unreadCount: 0, lastActivity: chat.createdAt
+            )
             entry.update(.other) { list in
                 guard list.added(summary) else { return }
                 sendRow(chat.id, of: list, to: pages(of: member), movingToTop: true, isNew: true)

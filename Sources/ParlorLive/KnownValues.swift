@@ -1,7 +1,8 @@
 import ParlorDomain
 import Synchronization
 
-/// What the live pages read again for every event, kept between events: chats (their members never change),
+/// What the live pages read again for every event, kept between events: chats (their members change only by
+/// events: a new account joins the open rooms),
 /// people (until an event says their profile changed), how far each member has read (it only moves forward,
 /// by events) and each chat's newest message handed to pages (what the next ones follow). Bounded: emptied
 /// when full.
@@ -39,6 +40,15 @@ final class KnownValues: Sendable {
         state.withLock { state in
             if state.chats[chat.id] == nil, state.chats.count >= limit { state.chats.removeAll(keepingCapacity: true) }
             state.chats[chat.id] = chat
+        }
+    }
+
+    /// `user` signed up: a member of every open room.
+    func joinedOpenRooms(_ user: UserID) {
+        state.withLock { state in
+            for (id, chat) in state.chats where chat.kind == .open && !chat.hasMember(user) {
+                state.chats[id] = chat.with(members: chat.members + [user])
+            }
         }
     }
 

@@ -130,13 +130,13 @@ extension DomainEvent {
             .chat(chat)
         case .chat(.created(let chat)):
             .chat(chat.id)
-        case .user(.profileUpdated):
+        case .user(.profileUpdated), .user(.signedUp):
             .everyChat
         case .feed(.subscribed(let subscription)), .feed(.unsubscribed(let subscription)), .feed(.retried(let subscription)),
              .feed(.checked(let subscription)):
             .chat(subscription.chatID)
         case .message(.editing), .message(.failedEditing), .message(.deleting), .message(.failedDeleting), .message(.userReads),
-             .message(.processingPhoto), .chat(.creating), .chat(.createFailed), .user(.signingUp), .user(.signedUp),
+             .message(.processingPhoto), .chat(.creating), .chat(.creatingRoom), .chat(.createFailed), .user(.signingUp),
              .user(.signUpFailed), .user(.updatingProfile), .user(.profileUpdateFailed), .feed(.subscribing), .feed(.subscribeFailed),
              .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed), .feed(.checking):
             .none

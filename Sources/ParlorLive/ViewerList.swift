@@ -46,15 +46,16 @@ struct ViewerList: Sendable {
         var unread = false
     }
 
-    /// A message was stored. Nothing when the chat is not in the list.
-    mutating func sent(_ message: Message) -> Change {
+    /// A message was stored (`senderName`: who wrote it, as a room's preview says). Nothing when the chat is not
+    /// in the list.
+    mutating func sent(_ message: Message, senderName: String? = nil) -> Change {
         guard let old = chats[message.chatID] else { return Change() }
         let newer = (old.lastMessage?.id ?? MessageID(0)) < message.id
         var unread = old.unreadCount
         let alreadyCounted = message.id <= (counted[message.chatID] ?? MessageID(0)) || message.id <= (old.lastRead ?? MessageID(0))
         if isUnread(message), !alreadyCounted { unread += 1 }
         let summary = old.with(
-            lastMessage: newer ? message : old.lastMessage, unreadCount: unread,
+            lastMessage: newer ? message : old.lastMessage, lastSenderName: newer ? senderName : old.lastSenderName, unreadCount: unread,
             lastActivity: max(old.lastActivity, message.createdAt)
         )
         return replaceRow(summary)
@@ -103,9 +104,9 @@ struct ViewerList: Sendable {
 
     /// A contact's profile changed: the chats whose rows show them.
     mutating func contactChanged(_ contact: User) -> [ChatID] {
-        let affected = chats.values.filter { $0.contact.id == contact.id && $0.contact != contact }.map(\.chatID)
+        let affected = chats.values.filter { $0.contact?.id == contact.id && $0.contact != contact }.map(\.chatID)
         for chat in affected {
-            if let old = chats[chat] { chats[chat] = old.with(contact: contact) }
+            if let old = chats[chat] { chats[chat] = old.with(heading: old.heading.with(contact: contact)) }
         }
         return affected
     }
@@ -132,11 +133,13 @@ struct ViewerList: Sendable {
 extension ChatSummary {
     /// This row with some of its values replaced.
     func with(
-        contact: User? = nil, lastMessage: Message?? = nil, unreadCount: Int? = nil, lastActivity: Date? = nil, lastRead: MessageID? = nil
+        heading: ChatHeading? = nil, lastMessage: Message?? = nil, lastSenderName: String?? = nil, unreadCount: Int? = nil, lastActivity: Date? = nil,
+        lastRead: MessageID? = nil
     ) -> ChatSummary {
         ChatSummary(
-            chatID: chatID, contact: contact ?? self.contact, lastMessage: lastMessage ?? self.lastMessage,
-            unreadCount: unreadCount ?? self.unreadCount, lastActivity: lastActivity ?? self.lastActivity, lastRead: lastRead ?? self.lastRead
+            chatID: chatID, heading: heading ?? self.heading, lastMessage: lastMessage ?? self.lastMessage,
+            lastSenderName: lastSenderName ?? self.lastSenderName, unreadCount: unreadCount ?? self.unreadCount,
+            lastActivity: lastActivity ?? self.lastActivity, lastRead: lastRead ?? self.lastRead
         )
     }
 }

@@ -17,7 +17,7 @@ final class ViewerLists: Sendable {
             var pages = 0
             var phase = Phase.empty
             /// Messages stored while the list was being read, applied after it.
-            var sentWhileLoading: [Message] = []
+            var sentWhileLoading: [(message: Message, senderName: String?)] = []
             var changedWhileLoading = false
             var waiters: [CheckedContinuation<Bool, Never>] = []
         }
@@ -34,7 +34,7 @@ final class ViewerLists: Sendable {
         /// What a change that came while loading does to the load.
         enum Pending {
             /// Stored messages: applied once the list is read.
-            case sent([Message])
+            case sent([(message: Message, senderName: String?)])
             /// Anything else: the list is read again.
             case other
         }
@@ -79,7 +79,7 @@ final class ViewerLists: Sendable {
                     return nil
                 }
                 var list = read
-                for message in state.sentWhileLoading { _ = list.sent(message) }
+                for sent in state.sentWhileLoading { _ = list.sent(sent.message, senderName: sent.senderName) }
                 state.sentWhileLoading = []
                 state.changedWhileLoading = false
                 state.phase = .ready(list)

@@ -38,6 +38,13 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
                     RETURNING id
                     """, logger: logger)
                 let id = UserID(try row!.at(0, as: Int64.self))
+                // A member of every open room from now on; what was said there before is not unread for them.
+                try await connection.run("""
+                    INSERT INTO member (chatID, userID, lastReadMessageID, involvement, joinedAt)
+                    SELECT id, \(id.rawValue), lastMessageID, \(Involvement.joining(.open).rawValue), \(date.timeIntervalSince1970)
+                    FROM chat WHERE kind = 'open'
+                    """, logger: logger)
+                try await connection.run("UPDATE chat SET memberCount = memberCount + 1 WHERE kind = 'open'", logger: logger)
                 try await EventLogEntry.userSignedUp(id).append(connection, logger: logger)
                 return User(
                     id: id, handle: user.handle, displayName: user.displayName, timeZoneIdentifier: user.timeZoneIdentifier,
@@ -106,7 +113,8 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
                 )
                 guard try known?.at(0, as: Int64.self) == 2 else { throw Refusal.notFound }
                 let row = try await connection.row("""
-                    INSERT INTO chat (pairKey, createdAt, lastActivity) VALUES (\(pairKey), \(date.timeIntervalSince1970), \(date.timeIntervalSince1970))
+                    INSERT INTO chat (pairKey, createdAt, lastActivity, memberCount)
+                    VALUES (\(pairKey), \(date.timeIntervalSince1970), \(date.timeIntervalSince1970), 2)
                     RETURNING id
                     """, logger: logger)
                 let chat = Chat(id: ChatID(try row!.at(0, as: Int64.self)), members: members, createdAt: date)
@@ -123,6 +131,47 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             guard let existing = try await database.rows("SELECT id FROM chat WHERE pairKey = \(pairKey)").first else { throw error }
             throw Refusal.chatExists(ChatID(try existing.at(0, as: Int64.self)))
         }
+    }
+
+    public func createRoom(_ room: NewRoom) async throws -> Chat {
+        try await database.write { [logger] connection in try await Self.insert(connection, room, logger) }
+    }
+
+    public func createFirstRoom(_ room: NewRoom) async throws -> Chat? {
+        try await database.write { [logger] connection in
+            // Two instances signing up their first people at once: one makes the room, the other sees it.
+            try await connection.run("SELECT pg_advisory_xact_lock(7460202)", logger: logger)
+            guard try await connection.row("SELECT 1 FROM chat WHERE kind = 'open' LIMIT 1", logger: logger) == nil else { return nil }
+            return try await Self.insert(connection, room, logger)
+        }
+    }
+
+    /// A room and its members, in the caller's transaction.
+    static func insert(_ connection: PostgresConnection, _ room: NewRoom, _ logger: Logger) async throws -> Chat {
+        guard room.kind != .direct else { throw Refusal.notFound }
+        let members: [UserID]
+        if room.kind == .open {
+            members = try await connection.rows("SELECT id FROM account ORDER BY id", logger: logger).map { UserID(try $0.at(0, as: Int64.self)) }
+        } else {
+            members = room.closedMembers
+            let known = try await connection.row("SELECT count(*) FROM account WHERE id = ANY(\(members.map(\.rawValue)))", logger: logger)
+            guard try known?.at(0, as: Int64.self) == Int64(members.count) else { throw Refusal.notFound }
+        }
+        let date = room.createdAt.timeIntervalSince1970
+        // Found by its id: the key is set once the id is known.
+        let row = try await connection.row("""
+            INSERT INTO chat (pairKey, createdAt, lastActivity, kind, name, topic, memberCount)
+            VALUES ('#~' || txid_current(), \(date), \(date), \(room.kind.rawValue), \(room.name), \(room.topic), \(Int64(members.count)))
+            RETURNING id
+            """, logger: logger)
+        let id = try row!.at(0, as: Int64.self)
+        try await connection.run("UPDATE chat SET pairKey = '#' || id WHERE id = \(id)", logger: logger)
+        try await connection.run("""
+            INSERT INTO member (chatID, userID, involvement, joinedAt)
+            SELECT \(id), member, \(Involvement.joining(room.kind).rawValue), \(date) FROM unnest(\(members.map(\.rawValue))::BIGINT[]) AS member
+            """, logger: logger)
+        try await EventLogEntry.chatCreated(ChatID(id)).append(connection, logger: logger)
+        return Chat(id: ChatID(id), members: members, createdAt: room.createdAt, kind: room.kind, name: room.name, topic: room.topic)
     }
 
     public func chat(_ id: ChatID) async throws -> Chat? {
@@ -157,18 +206,21 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             WHERE me.userID = \(viewer.rawValue) AND (\(chat?.rawValue)::BIGINT IS NULL OR me.chatID = \(chat?.rawValue))
             ORDER BY c.lastActivity DESC, c.id DESC
             """, logger: logger)
-        return try rows.map { try ChatSummary(row: $0) }
+        return try rows.compactMap { try ChatSummary(row: $0) }
     }
 
     /// The columns of a chat list row (``ChatSummary/init(row:at:)``) and the joins they come from, for the
-    /// viewer `me`.
+    /// viewer `me`: one row per membership (a room's other members are not joined; a direct chat of two names
+    /// its other member).
     static let summaryColumnsAndJoins = """
-        c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID
+        c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID,
+            c.kind, c.name, c.topic, c.memberCount, s.displayName
         FROM member me
         JOIN chat c ON c.id = me.chatID
-        JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
-        JOIN account u ON u.id = other.userID
+        LEFT JOIN member other ON c.kind = 'direct' AND c.memberCount = 2 AND other.chatID = me.chatID AND other.userID <> me.userID
+        LEFT JOIN account u ON u.id = other.userID
         LEFT JOIN message m ON m.id = c.lastMessageID
+        LEFT JOIN account s ON s.id = m.senderID
         """
 
     public func unreadTotal(for viewer: UserID) async throws -> Int {
@@ -320,67 +372,86 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     private enum ScreenRow: Int32 {
         /// A chat of the list: the columns of ``summaries(_:viewer:chat:_:)`` from the second on.
         case summary = 0
-        /// The open chat: the viewer's read mark (column 3), the contact (4-10), the contact's read mark (28).
+        /// The open chat: the viewer's read mark (column 3), the contact of a direct chat of two (4-10), the
+        /// contact's read mark (28), the chat's kind, name, topic and member count (29-32).
         case opened = 1
         /// A message of the page, newest first, one more than the page holds (columns 11-27).
         case message = 2
         /// A message the page's replies quote (columns 11-27).
         case quoted = 3
+        /// Someone who wrote a message of the page or one it quotes (columns 4-10).
+        case author = 4
     }
 
-    /// The list, and the open chat's newest (or older) messages with what they quote, the contact and both
-    /// read marks, as one statement of four kinds of rows. A viewer who is not a member gets the list only.
+    /// The list, and the open chat's newest (or older) messages with what they quote, their authors, the
+    /// contact and both read marks, as one statement of five kinds of rows. A viewer who is not a member gets
+    /// the list only.
     static func screen(
         _ connection: PostgresConnection, viewer: UserID, open chat: ChatID, before: MessageID?, limit: Int, _ logger: Logger
     ) async throws -> ChatsScreen {
         let limit = max(0, limit)
         let nullUser = Array(repeating: "NULL", count: 7).joined(separator: ", ")
         let nullMessage = Array(repeating: "NULL", count: 17).joined(separator: ", ")
+        let nullChat = "NULL, NULL, NULL, NULL::BIGINT, NULL"
         let rows = try await connection.rows("""
             WITH opened AS (
-                SELECT me.lastReadMessageID AS viewerMark, other.userID AS contactID, other.lastReadMessageID AS contactMark
-                FROM member me JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
+                SELECT me.lastReadMessageID AS viewerMark, other.userID AS contactID, other.lastReadMessageID AS contactMark,
+                    c.kind, c.name, c.topic, c.memberCount
+                FROM member me JOIN chat c ON c.id = me.chatID
+                LEFT JOIN member other ON c.kind = 'direct' AND c.memberCount = 2 AND other.chatID = me.chatID AND other.userID <> me.userID
                 WHERE me.chatID = \(chat.rawValue) AND me.userID = \(viewer.rawValue)
             ), page AS (
                 SELECT \(unescaped: Columns.message) FROM message
                 WHERE chatID = \(chat.rawValue) AND id < \(before?.rawValue ?? Int64.max) AND EXISTS (SELECT 1 FROM opened)
                 ORDER BY id DESC LIMIT \(limit + 1)
+            ), quotes AS (
+                SELECT \(unescaped: Columns.message(in: "q")) FROM message q
+                WHERE q.chatID = \(chat.rawValue) AND q.id IN (SELECT replyToID FROM page)
             )
             SELECT 0, \(unescaped: summaryColumnsAndJoins)
             WHERE me.userID = \(viewer.rawValue)
             UNION ALL
-            SELECT 1, NULL, NULL, o.viewerMark, \(unescaped: Columns.user(in: "u")), \(unescaped: nullMessage), o.contactMark
-            FROM opened o JOIN account u ON u.id = o.contactID
+            SELECT 1, NULL, NULL, o.viewerMark, \(unescaped: Columns.user(in: "u")), \(unescaped: nullMessage), o.contactMark,
+                o.kind, o.name, o.topic, o.memberCount, NULL
+            FROM opened o LEFT JOIN account u ON u.id = o.contactID
             UNION ALL
-            SELECT 2, NULL, NULL, NULL, \(unescaped: nullUser), \(unescaped: Columns.message), NULL FROM page
+            SELECT 2, NULL, NULL, NULL, \(unescaped: nullUser), \(unescaped: Columns.message), NULL, \(unescaped: nullChat) FROM page
             UNION ALL
-            SELECT 3, NULL, NULL, NULL, \(unescaped: nullUser), \(unescaped: Columns.message(in: "q")), NULL
-            FROM message q WHERE q.chatID = \(chat.rawValue) AND q.id IN (SELECT replyToID FROM page)
+            SELECT 3, NULL, NULL, NULL, \(unescaped: nullUser), \(unescaped: Columns.message), NULL, \(unescaped: nullChat) FROM quotes
+            UNION ALL
+            SELECT 4, NULL, NULL, NULL, \(unescaped: Columns.user(in: "a")), \(unescaped: nullMessage), NULL, \(unescaped: nullChat)
+            FROM account a WHERE a.id IN (SELECT senderID FROM page UNION SELECT senderID FROM quotes)
             """, logger: logger)
         var summaries: [ChatSummary] = []
-        var opened: (viewerMark: MessageID?, contact: User, contactMark: MessageID?)?
+        var opened: (viewerMark: MessageID?, heading: ChatHeading, contactMark: MessageID?)?
         var newestFirst: [Message] = []
         var quotable: [Message] = []
+        var authors: [User] = []
         for row in rows {
             switch ScreenRow(rawValue: try row.at(0, as: Int32.self)) {
-            case .summary: summaries.append(try ChatSummary(row: row, at: 1))
-            case .opened: opened = (Self.mark(try row.at(3, as: Int64?.self)), try User(row: row, at: 4), Self.mark(try row.at(28, as: Int64?.self)))
+            case .summary: if let summary = try ChatSummary(row: row, at: 1) { summaries.append(summary) }
+            case .opened:
+                opened = (Self.mark(try row.at(3, as: Int64?.self)), try ChatHeading(row: row, at: 29, contactAt: 4), Self.mark(try row.at(28, as: Int64?.self)))
             case .message: if let message = try Message(row: row, at: 11) { newestFirst.append(message) }
             case .quoted: if let message = try Message(row: row, at: 11) { quotable.append(message) }
+            case .author: if let author = try User(optionalRow: row, at: 4) { authors.append(author) }
             case nil: continue
             }
         }
         summaries = summaries.newestActivityFirst()
-        guard let opened else { return ChatsScreen(summaries: summaries, conversation: nil, viewerLastRead: nil) }
+        guard let opened, !(opened.heading.kind == .direct && opened.heading.memberCount == 2 && opened.heading.contact == nil) else {
+            return ChatsScreen(summaries: summaries, conversation: nil, viewerLastRead: nil)
+        }
         newestFirst.sort { $0.id.rawValue > $1.id.rawValue }
         let messages = Array(newestFirst.prefix(limit).reversed())
         // Only what the page's own replies quote and the page does not show (the extra row is not shown).
         let onPage = Set(messages.map(\.id))
         let wanted = Set(messages.compactMap(\.replyTo)).subtracting(onPage)
         let quoted = quotable.filter { wanted.contains($0.id) }.sorted { $0.id.rawValue < $1.id.rawValue }
+        let shown = Set(ConversationSnapshot.authors(of: messages, quoted))
         let conversation = ConversationSnapshot(
-            chatID: chat, contact: opened.contact, messages: messages, quoted: quoted, contactLastRead: opened.contactMark,
-            hasOlder: newestFirst.count > limit
+            chatID: chat, heading: opened.heading, messages: messages, quoted: quoted, people: authors.filter { shown.contains($0.id) },
+            contactLastRead: opened.contactMark, hasOlder: newestFirst.count > limit
         )
         return ChatsScreen(summaries: summaries, conversation: conversation, viewerLastRead: opened.viewerMark)
     }
@@ -399,9 +470,13 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     static func conversation(
         _ connection: PostgresConnection, _ chat: ChatID, viewer: UserID, before: MessageID?, limit: Int, _ logger: Logger
     ) async throws -> ConversationSnapshot? {
-        guard let stored = try await Self.chat(connection, chat, logger), stored.hasMember(viewer), let contactID = stored.contact(of: viewer),
-              let contact = try await Self.user(connection, contactID, logger)
-        else { return nil }
+        guard let stored = try await Self.chat(connection, chat, logger), stored.hasMember(viewer) else { return nil }
+        let contactID = stored.contact(of: viewer)
+        var contact: User?
+        if let contactID {
+            contact = try await Self.user(connection, contactID, logger)
+            if contact == nil { return nil }
+        }
         let page = try await Self.messages(connection, chat, before: before, limit: limit, logger)
         let onPage = Set(page.messages.map(\.id))
         let wanted = Set(page.messages.compactMap(\.replyTo)).subtracting(onPage).map(\.rawValue).sorted()
@@ -411,9 +486,17 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
                 SELECT \(unescaped: Columns.message) FROM message WHERE id = ANY(\(wanted)) AND chatID = \(chat.rawValue) ORDER BY id
                 """, logger: logger).compactMap { try Message(row: $0) }
         }
+        let authors = ConversationSnapshot.authors(of: page.messages, quoted).filter { $0 != contactID }.map(\.rawValue)
+        var people: [User] = []
+        if !authors.isEmpty {
+            people = try await connection.rows("SELECT \(unescaped: Columns.user) FROM account WHERE id = ANY(\(authors))", logger: logger)
+                .map { try User(row: $0) }
+        }
+        var contactLastRead: MessageID?
+        if let contactID { contactLastRead = try await Self.membership(connection, chat, contactID, logger)?.lastRead }
         return ConversationSnapshot(
-            chatID: chat, contact: contact, messages: page.messages, quoted: quoted,
-            contactLastRead: try await Self.membership(connection, chat, contactID, logger)?.lastRead, hasOlder: page.hasOlder
+            chatID: chat, heading: stored.heading(contact: contact), messages: page.messages, quoted: quoted, people: people,
+            contactLastRead: contactLastRead, hasOlder: page.hasOlder
         )
     }
 }

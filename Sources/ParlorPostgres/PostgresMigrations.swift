@@ -169,6 +169,12 @@ enum PostgresMigrations {
             "ALTER TABLE member ADD COLUMN joinedAt DOUBLE PRECISION NOT NULL DEFAULT 0",
             "UPDATE member SET joinedAt = chat.createdAt FROM chat WHERE chat.id = member.chatID",
         ]),
+        // As SQLite's "9-rooms": rooms found by "#id", member counts kept, open rooms found at sign-up.
+        ("3-rooms", [
+            "ALTER TABLE chat ADD COLUMN memberCount BIGINT NOT NULL DEFAULT 0",
+            "UPDATE chat SET memberCount = (SELECT count(*) FROM member WHERE member.chatID = chat.id)",
+            "CREATE INDEX chat_open ON chat (id) WHERE kind = 'open'",
+        ]),
     ]
 
     /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an

@@ -40,6 +40,14 @@ extension User {
     }
 }
 
+extension User {
+    /// As ``init(row:at:)``; nil when the id is NULL (an outer join found nobody).
+    init?(optionalRow row: PostgresRandomAccessRow, at start: Int) throws {
+        guard try row.at(start, as: Int64?.self) != nil else { return nil }
+        try self.init(row: row, at: start)
+    }
+}
+
 extension Message {
     /// From the seventeen columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL.
     init?(row: PostgresRandomAccessRow, at start: Int = 0) throws {
@@ -77,16 +85,31 @@ extension Message {
 
 extension ChatSummary {
     /// From the columns of the chat list's query, starting at `start`: the chat's id, last activity and the
-    /// viewer's unread count, the contact (``Columns/user(in:)``), the last message (``Columns/message(in:)``)
-    /// and the viewer's read mark.
-    init(row: PostgresRandomAccessRow, at start: Int = 0) throws {
+    /// viewer's unread count, the contact (``Columns/user(in:)``, NULL in a room), the last message
+    /// (``Columns/message(in:)``), the viewer's read mark, the chat's kind, name, topic and member count, and
+    /// the last sender's name. Nil for a direct chat of two whose other member is gone.
+    init?(row: PostgresRandomAccessRow, at start: Int = 0) throws {
+        let heading = try ChatHeading(row: row, at: start + 28, contactAt: start + 3)
+        if heading.kind == .direct, heading.memberCount == 2, heading.contact == nil { return nil }
         self.init(
             chatID: ChatID(try row.at(start, as: Int64.self)),
-            contact: try User(row: row, at: start + 3),
+            heading: heading,
             lastMessage: try Message(row: row, at: start + 10),
+            lastSenderName: try row.at(start + 32, as: String?.self),
             unreadCount: Int(try row.at(start + 2, as: Int64.self)),
             lastActivity: Date(timeIntervalSince1970: try row.at(start + 1)),
             lastRead: try row.at(start + 27, as: Int64?.self).flatMap { $0 > 0 ? MessageID($0) : nil }
+        )
+    }
+}
+
+extension ChatHeading {
+    /// From a chat's kind, name, topic and member count at `start`, and the contact's columns at `contactAt`.
+    init(row: PostgresRandomAccessRow, at start: Int, contactAt: Int) throws {
+        self.init(
+            kind: RoomKind(rawValue: try row.at(start, as: String.self)) ?? .direct, name: try row.at(start + 1, as: String?.self),
+            topic: try row.at(start + 2, as: String?.self), memberCount: Int(try row.at(start + 3, as: Int64.self)),
+            contact: try User(optionalRow: row, at: contactAt)
         )
     }
 }

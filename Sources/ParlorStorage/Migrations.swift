@@ -173,6 +173,16 @@ enum Migrations {
                 UPDATE member SET joinedAt = (SELECT createdAt FROM chat WHERE chat.id = member.chatID);
                 """)
         }
+        migrator.registerMigration("9-rooms") { db in
+            // Rooms are found by their id ("#12" in pairKey), direct chats by their members; a chat keeps its
+            // member count, so the list shows "500 members" without counting them. Open rooms are looked up
+            // when someone signs up (they join every one).
+            try db.execute(sql: """
+                ALTER TABLE chat ADD COLUMN memberCount INTEGER NOT NULL DEFAULT 0;
+                UPDATE chat SET memberCount = (SELECT COUNT(*) FROM member WHERE member.chatID = chat.id);
+                CREATE INDEX chat_open ON chat(id) WHERE kind = 'open';
+                """)
+        }
         return migrator
     }
 }

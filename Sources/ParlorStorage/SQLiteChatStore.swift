@@ -65,8 +65,15 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
                     user.handle, user.displayName, user.timeZoneIdentifier, user.localeIdentifier, user.isBot,
                     date.timeIntervalSince1970, user.passwordHash,
                 ])
+                let id = db.lastInsertedRowID
+                // A member of every open room from now on; what was said there before is not unread for them.
+                try db.cachedStatement(sql: """
+                    INSERT INTO member (chatID, userID, lastReadMessageID, involvement, joinedAt)
+                    SELECT id, ?, lastMessageID, ?, ? FROM chat WHERE kind = 'open'
+                    """).execute(arguments: [id, Involvement.joining(.open).rawValue, date.timeIntervalSince1970])
+                try db.cachedStatement(sql: "UPDATE chat SET memberCount = memberCount + 1 WHERE kind = 'open'").execute()
                 return User(
-                    id: UserID(db.lastInsertedRowID), handle: user.handle, displayName: user.displayName,
+                    id: UserID(id), handle: user.handle, displayName: user.displayName,
                     timeZoneIdentifier: user.timeZoneIdentifier, localeIdentifier: user.localeIdentifier, isBot: user.isBot
                 )
             }
@@ -133,7 +140,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
             }
             let known = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM user WHERE id IN (?, ?)"), arguments: [members[0].rawValue, members[1].rawValue])
             guard known == 2 else { throw Refusal.notFound }
-            try db.cachedStatement(sql: "INSERT INTO chat (pairKey, createdAt, lastActivity) VALUES (?, ?, ?)").execute(arguments: [pairKey, date.timeIntervalSince1970, date.timeIntervalSince1970])
+            try db.cachedStatement(sql: "INSERT INTO chat (pairKey, createdAt, lastActivity, memberCount) VALUES (?, ?, ?, 2)").execute(arguments: [pairKey, date.timeIntervalSince1970, date.timeIntervalSince1970])
             let chat = Chat(id: ChatID(db.lastInsertedRowID), members: members, createdAt: date)
             for member in members {
                 try db.cachedStatement(sql: "INSERT INTO member (chatID, userID, involvement, joinedAt) VALUES (?, ?, ?, ?)").execute(arguments: [
@@ -142,6 +149,42 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
             }
             return chat
         }
+    }
+
+    public func createRoom(_ room: NewRoom) async throws -> Chat {
+        try await pool.write { db in try Self.insert(db, room) }
+    }
+
+    public func createFirstRoom(_ room: NewRoom) async throws -> Chat? {
+        try await pool.write { db in
+            guard try !(Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM chat WHERE kind = 'open')")) ?? false) else { return nil }
+            return try Self.insert(db, room)
+        }
+    }
+
+    /// A room and its members, in the caller's transaction.
+    static func insert(_ db: Database, _ room: NewRoom) throws -> Chat {
+        guard room.kind != .direct else { throw Refusal.notFound }
+        let members: [UserID]
+        if room.kind == .open {
+            members = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM user")).map { UserID($0) }
+        } else {
+            members = room.closedMembers
+            let known = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE id IN (\(members.map { String($0.rawValue) }.joined(separator: ",")))")
+            guard known == members.count else { throw Refusal.notFound }
+        }
+        let date = room.createdAt.timeIntervalSince1970
+        // Found by its id: the key is set once the id is known.
+        try db.cachedStatement(sql: """
+            INSERT INTO chat (pairKey, createdAt, lastActivity, kind, name, topic, memberCount) VALUES ('#', ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [date, date, room.kind.rawValue, room.name, room.topic, members.count])
+        let id = db.lastInsertedRowID
+        try db.cachedStatement(sql: "UPDATE chat SET pairKey = '#' || id WHERE id = ?").execute(arguments: [id])
+        let insert = try db.cachedStatement(sql: "INSERT INTO member (chatID, userID, involvement, joinedAt) VALUES (?, ?, ?, ?)")
+        for member in members {
+            try insert.execute(arguments: [id, member.rawValue, Involvement.joining(room.kind).rawValue, date])
+        }
+        return Chat(id: ChatID(id), members: members, createdAt: room.createdAt, kind: room.kind, name: room.name, topic: room.topic)
     }
 
     public func chat(_ id: ChatID) async throws -> Chat? {
@@ -175,13 +218,20 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         var summaries: [ChatSummary] = []
         summaries.reserveCapacity(chat == nil ? 64 : 1)
         try statement.forEachRow(arguments: chat.map { [viewer.rawValue, $0.rawValue] } ?? [viewer.rawValue]) { row in
+            let heading = ChatHeading(
+                kind: RoomKind(rawValue: row.string(28)) ?? .direct, name: row.stringOrNil(29), topic: row.stringOrNil(30),
+                memberCount: Int(row.int64(31)), contact: User(optional: row, at: 3)
+            )
+            // A direct chat of two whose other member is gone is no row.
+            if heading.kind == .direct, heading.memberCount == 2, heading.contact == nil { return }
             summaries.append(ChatSummary(
                 chatID: ChatID(row.int64(0)),
-                contact: User(row, at: 3),
+                heading: heading,
                 lastMessage: Message(row, at: 10),
+                lastSenderName: row.stringOrNil(32),
                 unreadCount: Int(row.int64(2)),
                 lastActivity: row.date(1),
-                lastRead: row.int64OrNil(Self.summaryLastReadColumn).flatMap { $0 > 0 ? MessageID($0) : nil }
+                lastRead: row.int64OrNil(27).flatMap { $0 > 0 ? MessageID($0) : nil }
             ))
         }
         // Ordered here rather than by SQLite: its sorter copies every selected column of every row,
@@ -189,16 +239,21 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         return summaries.newestActivityFirst()
     }
 
+    /// One row per membership: a room's other members are not joined (a room of 500 is one row, not 499);
+    /// a direct chat of two names its other member.
+    /// Columns: the id, activity, count (0-2), the contact's 7 (3-9; NULL in a room), the last message's 17
+    /// (10-26), the read mark (27), the kind, name, topic and member count (28-31), the last sender's name (32).
     private static let summariesSelect = """
-        SELECT c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID
+        SELECT c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID,
+            c.kind, c.name, c.topic, c.memberCount, s.displayName
         FROM member me
         JOIN chat c ON c.id = me.chatID
-        JOIN member other ON other.chatID = me.chatID AND other.userID <> me.userID
-        JOIN user u ON u.id = other.userID
+        LEFT JOIN user u ON u.id = (
+            SELECT other.userID FROM member other
+            WHERE c.kind = 'direct' AND c.memberCount = 2 AND other.chatID = me.chatID AND other.userID <> me.userID)
         LEFT JOIN message m ON m.id = c.lastMessageID
+        LEFT JOIN user s ON s.id = m.senderID
         """
-    /// After the id, activity, count, the user's 8 and the message's 17 columns.
-    private static let summaryLastReadColumn = 27
     private static let summariesSQL = summariesSelect + " WHERE me.userID = ?1"
     private static let summarySQL = summariesSelect + " WHERE me.userID = ?1 AND me.chatID = ?2"
 
@@ -365,18 +420,20 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
 
     /// The same reads as the composed `ChatStore.conversation`, in the caller's transaction.
     static func conversation(_ db: Database, _ chat: ChatID, viewer: UserID, before: MessageID?, limit: Int) throws -> ConversationSnapshot? {
-        guard let stored = try Self.chat(db, chat), stored.hasMember(viewer), let contactID = stored.contact(of: viewer),
-              let contact = try Self.user(db, contactID)
-        else { return nil }
+        guard let stored = try Self.chat(db, chat), stored.hasMember(viewer) else { return nil }
+        let contactID = stored.contact(of: viewer)
+        let contact = try contactID.flatMap { try Self.user(db, $0) }
+        if contactID != nil, contact == nil { return nil }
         let page = try Self.messages(db, chat, before: before, limit: limit)
         let onPage = Set(page.messages.map(\.id))
         var quoted: [Message] = []
         for id in Set(page.messages.compactMap(\.replyTo)).sorted() where !onPage.contains(id) {
             if let message = try Self.message(db, id), message.chatID == chat { quoted.append(message) }
         }
+        let people = try ConversationSnapshot.authors(of: page.messages, quoted).filter { $0 != contactID }.compactMap { try Self.user(db, $0) }
         return ConversationSnapshot(
-            chatID: chat, contact: contact, messages: page.messages, quoted: quoted,
-            contactLastRead: try Self.membership(db, chat, contactID)?.lastRead, hasOlder: page.hasOlder
+            chatID: chat, heading: stored.heading(contact: contact), messages: page.messages, quoted: quoted, people: people,
+            contactLastRead: try contactID.flatMap { try Self.membership(db, chat, $0)?.lastRead }, hasOlder: page.hasOlder
         )
     }
 

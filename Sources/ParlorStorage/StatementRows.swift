@@ -78,6 +78,14 @@ extension User {
     }
 }
 
+extension User {
+    /// From the seven columns of ``Columns/user(in:)`` at `start`; nil when the id is NULL (an outer join).
+    init?(optional row: StatementRow, at start: Int) {
+        guard !row.isNull(start) else { return nil }
+        self.init(row, at: start)
+    }
+}
+
 extension Message {
     /// From the seventeen columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL
     /// (a LEFT JOIN with no match).

@@ -39,6 +39,7 @@ final class WebFront: Sendable {
         let operations: OperationRoutes
         let accounts: AccountRoutes
         let chats: ChatRoutes
+        let rooms: RoomRoutes
         let messages: MessageRoutes
         let streams: EventStreamRoutes
         let settings: SettingsRoutes
@@ -104,6 +105,7 @@ final class WebFront: Sendable {
                 decoyHash: try await passwords.hashed("parlor-decoy-password"), metrics: metrics, logger: logger
             )),
             chats: ChatRoutes(.init(gate: gate, chats: chats, events: events, store: store)),
+            rooms: RoomRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             messages: MessageRoutes(.init(
                 gate: gate, chats: chats, events: events, store: store, photos: photos, maximumPhotoBytes: maximumPhotoBytes, logger: logger
             )),
@@ -140,6 +142,7 @@ final class WebFront: Sendable {
         try routes.operations.register(on: &router)
         routes.accounts.register(on: &router)
         routes.chats.register(on: &router)
+        routes.rooms.register(on: &router)
         routes.messages.register(on: &router)
         routes.streams.register(on: &router)
         routes.settings.register(on: &router)

@@ -31,6 +31,8 @@ import Testing
         func createChat(between first: UserID, and second: UserID, at date: Date) async throws -> Chat {
             try await inner.createChat(between: first, and: second, at: date)
         }
+        func createRoom(_ room: NewRoom) async throws -> Chat { try await inner.createRoom(room) }
+        func createFirstRoom(_ room: NewRoom) async throws -> Chat? { try await inner.createFirstRoom(room) }
         func chat(_ id: ChatID) async throws -> Chat? { try await inner.chat(id) }
         func chatList(for viewer: UserID) async throws -> [ChatSummary] { try await inner.chatList(for: viewer) }
         func chatSummary(_ chat: ChatID, for viewer: UserID) async throws -> ChatSummary? {

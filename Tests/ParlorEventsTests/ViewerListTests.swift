@@ -88,7 +88,7 @@ import Testing
         #expect(list.unreadTotal == 2)
         let renamed = User(id: Self.ben.id, handle: "ben", displayName: "Benjamin")
         #expect(list.contactChanged(renamed) == [ChatID(7)])
-        #expect(list.chats[ChatID(7)]?.contact.displayName == "Benjamin")
+        #expect(list.chats[ChatID(7)]?.contact?.displayName == "Benjamin")
         #expect(list.contactChanged(renamed).isEmpty, "nothing left to change")
     }
 }

@@ -24,9 +24,10 @@ import Testing
 
         // Ana's list: the chats with Chloé (the feed's post came last), Ben and Parlor Bot.
         let list = try await store.chatList(for: ana.id)
-        #expect(list.map(\.contact.handle) == ["chloe", "ben", "parlor"])
-        let withBen = try #require(list.first { $0.contact.id == ben.id })
-        let withChloe = try #require(list.first { $0.contact.id == chloe.id })
+        #expect(list.map(\.contact?.handle) == ["chloe", "ben", "parlor"])
+        #expect(list.allSatisfy { $0.heading.kind == .direct && $0.heading.memberCount == 2 }, "every chat became a direct chat of two")
+        let withBen = try #require(list.first { $0.contact?.id == ben.id })
+        let withChloe = try #require(list.first { $0.contact?.id == chloe.id })
         #expect(withBen.lastMessage?.body == "Our office" && withBen.unreadCount == 1, "Ben's photo is unread for Ana")
 
         // The conversation with Ben: a reply, an edit, a deletion, a processed photo, in order.

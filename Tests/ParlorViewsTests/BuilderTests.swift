@@ -11,13 +11,16 @@ import Testing
 
     @Test func theChatListKeepsTheOrderAndFormatsEachRow() {
         let list = ChatListBuilder(context: world.context).loaded(world.summaries, current: ChatID(8))
-        #expect(list.items.map(\.domID) == ["chat-item-7", "chat-item-8", "chat-item-9", "chat-item-10", "chat-item-11"])
-        #expect(list.items.map(\.lastDate) == ["1:58\u{202F}PM", "Yesterday", "Tuesday", "Mar 2", "11/20/2025"])
-        #expect(list.items.map(\.unreadBadge) == ["3", nil, "99+", "1", nil])
-        #expect(list.items.map(\.isCurrent) == [false, true, false, false, false])
+        #expect(list.items.map(\.domID) == ["chat-item-7", "chat-item-13", "chat-item-8", "chat-item-9", "chat-item-10", "chat-item-11"])
+        #expect(list.items.map(\.lastDate) == ["1:58\u{202F}PM", "10:12\u{202F}AM", "Yesterday", "Tuesday", "Mar 2", "11/20/2025"])
+        #expect(list.items.map(\.unreadBadge) == ["3", "2", nil, "99+", "1", nil])
+        #expect(list.items.map(\.isCurrent) == [false, false, true, false, false, false])
         #expect(list.items[0].lastMessagePreview == "See you at the station at 6? I'll bring the tickets.")
-        #expect(list.items[1].lastMessagePreview == "You: Merci ! The photos are lovely.")
-        #expect(list.items[1].avatar.imageURL == "/images/31/avatarSmall")
+        #expect(list.items[2].lastMessagePreview == "You: Merci ! The photos are lovely.")
+        #expect(list.items[2].avatar.imageURL == "/images/31/avatarSmall")
+        // A room: its name, its size, its own initials, and who wrote the last message.
+        #expect(list.items[1].title == "General" && list.items[1].subtitle == "500 members" && list.items[1].avatar.initials == "G")
+        #expect(list.items[1].lastMessagePreview == "Dmitri Volkov: Who is bringing cake on Friday?" && list.items[1].avatar.imageURL == nil)
         #expect(list.items[0].avatar.imageURL == nil)
         #expect(list.items[0].avatar.initials == "BO")
         #expect(!list.isEmpty && !list.isLoading && list.errorMessage == nil)
@@ -126,7 +129,7 @@ import Testing
 
     @Test func everyURLCarriesTheBasePath() {
         let context = ViewerContext(viewer: world.ana, now: world.now, basePath: "/parlor/", csrfToken: "x")
-        let item = ChatListBuilder(context: context).item(world.summaries[1], isCurrent: false)
+        let item = ChatListBuilder(context: context).item(world.summaries[2], isCurrent: false)
         #expect(item.url == "/parlor/chats/8")
         #expect(item.avatar.imageURL == "/parlor/images/31/avatarSmall")
         let layout = PageBuilder(context: context).layout(unreadTotal: 4, liveChat: ChatID(8))

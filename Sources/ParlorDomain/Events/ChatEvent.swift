@@ -2,10 +2,30 @@
 public enum ChatEvent: Hashable, Sendable {
     /// `creator` asks for a chat with the person whose handle they typed.
     case creating(creator: UserID, contactHandle: String)
+    /// `request.creator` asks for an open or closed room.
+    case creatingRoom(RoomRequest)
     /// The chat exists now; both members' chat lists show it.
     case created(Chat)
     /// Nothing was created; `reason` says why (`chatExists` carries the chat to go to).
     case createFailed(creator: UserID, reason: Refusal)
+}
+
+/// A room as someone asked for it in a form: the name, topic and handles as typed.
+public struct RoomRequest: Hashable, Sendable {
+    public let creator: UserID
+    public let kind: RoomKind
+    public let name: String
+    public let topic: String
+    /// The people to add to a closed room, by handle ("@ana" or "ana"); an open room has everyone.
+    public let memberHandles: [String]
+
+    public init(creator: UserID, kind: RoomKind, name: String, topic: String = "", memberHandles: [String] = []) {
+        self.creator = creator
+        self.kind = kind
+        self.name = name
+        self.topic = topic
+        self.memberHandles = memberHandles
+    }
 }
 
 /// What happens to accounts. Passwords and sessions belong to the web layer; the model knows people.

@@ -7,6 +7,7 @@ import Foundation
 /// thrown as ``Refusal``; anything else (a full disk) as another error.
 public protocol ChatStore: Sendable {
     // People
+    /// Stores the person, a member of every open room from now on.
     func createUser(_ user: NewUser, at date: Date) async throws -> User
     func user(_ id: UserID) async throws -> User?
     func user(handle: String) async throws -> User?
@@ -17,6 +18,12 @@ public protocol ChatStore: Sendable {
     // Chats
     /// Creates the one-to-one chat of two people; throws `Refusal.chatExists` when they have one.
     func createChat(between first: UserID, and second: UserID, at date: Date) async throws -> Chat
+    /// Creates an open room (its members: everyone, and whoever signs up later) or a closed one (the creator
+    /// and the members chosen); `notFound` when one of them does not exist.
+    func createRoom(_ room: NewRoom) async throws -> Chat
+    /// Creates `room` (open) unless an open room exists already: the room a new Parlor starts with. Nil when
+    /// there was one.
+    func createFirstRoom(_ room: NewRoom) async throws -> Chat?
     func chat(_ id: ChatID) async throws -> Chat?
     /// The chat list of `viewer`, newest activity first, with each chat's last message and unread count.
     func chatList(for viewer: UserID) async throws -> [ChatSummary]

@@ -1,56 +1,135 @@
 import Foundation
 
-/// One row of a person's chat list: the chat, the other member, its last message and what is unread.
+/// How a chat is called on its members' screens: a room by its name (and topic), a direct chat of two by the
+/// other person.
+public struct ChatHeading: Hashable, Sendable {
+    public let kind: RoomKind
+    /// A room's name; nil for a direct chat.
+    public let name: String?
+    public let topic: String?
+    public let memberCount: Int
+    /// The other member of a direct chat of two, as the viewer sees it; nil in a room.
+    public let contact: User?
+
+    public init(kind: RoomKind, name: String?, topic: String?, memberCount: Int, contact: User?) {
+        self.kind = kind
+        self.name = name
+        self.topic = topic
+        self.memberCount = memberCount
+        self.contact = contact
+    }
+
+    /// A direct chat of the viewer and `contact`.
+    public static func direct(with contact: User) -> ChatHeading {
+        ChatHeading(kind: .direct, name: nil, topic: nil, memberCount: 2, contact: contact)
+    }
+
+    /// Whether this is a room (open or closed) rather than a direct chat.
+    public var isRoom: Bool { kind != .direct }
+
+    /// This heading with a new profile of its contact.
+    public func with(contact: User) -> ChatHeading {
+        ChatHeading(kind: kind, name: name, topic: topic, memberCount: memberCount, contact: contact)
+    }
+}
+
+/// One row of a person's chat list: the chat, how it is called, its last message and what is unread.
 public struct ChatSummary: Hashable, Sendable {
     public let chatID: ChatID
-    public let contact: User
+    public let heading: ChatHeading
     public let lastMessage: Message?
-    /// Messages from the contact newer than the viewer's last-read message.
+    /// The display name of whoever wrote `lastMessage` (a room's preview says "Ana: …").
+    public let lastSenderName: String?
+    /// Messages from others newer than the viewer's last-read message.
     public let unreadCount: Int
     /// The time the list is ordered by: the last message, or the chat's creation.
     public let lastActivity: Date
     /// The newest message the viewer has read (nil: none yet); what the live pages keep counting from.
     public let lastRead: MessageID?
 
-    public init(chatID: ChatID, contact: User, lastMessage: Message?, unreadCount: Int, lastActivity: Date, lastRead: MessageID? = nil) {
+    public init(
+        chatID: ChatID, heading: ChatHeading, lastMessage: Message?, lastSenderName: String? = nil, unreadCount: Int, lastActivity: Date,
+        lastRead: MessageID? = nil
+    ) {
         self.chatID = chatID
-        self.contact = contact
+        self.heading = heading
         self.lastMessage = lastMessage
+        self.lastSenderName = lastSenderName
         self.unreadCount = unreadCount
         self.lastActivity = lastActivity
         self.lastRead = lastRead
     }
+
+    /// A direct chat with `contact`.
+    public init(chatID: ChatID, contact: User, lastMessage: Message?, unreadCount: Int, lastActivity: Date, lastRead: MessageID? = nil) {
+        self.init(
+            chatID: chatID, heading: .direct(with: contact), lastMessage: lastMessage, unreadCount: unreadCount, lastActivity: lastActivity,
+            lastRead: lastRead
+        )
+    }
+
+    /// The other member of a direct chat of two.
+    public var contact: User? { heading.contact }
 }
 
 /// What a conversation screen shows: a page of history (oldest first) and what the viewer has in flight.
 public struct ConversationSnapshot: Hashable, Sendable {
     public let chatID: ChatID
-    public let contact: User
+    public let heading: ChatHeading
     /// Oldest first.
     public let messages: [Message]
     /// Messages quoted by `messages` that are not themselves on this page.
     public let quoted: [Message]
     public let pending: [PendingMessage]
-    /// The newest message the contact has read, for "Read" marks on the viewer's messages.
+    /// Who wrote the messages here and the ones they quote (and the contact of a direct chat).
+    public let people: [UserID: User]
+    /// The newest message the contact of a direct chat of two has read, for "Read" marks on the viewer's
+    /// messages.
     public let contactLastRead: MessageID?
     /// Whether older messages exist before the first one here.
     public let hasOlder: Bool
 
     public init(
         chatID: ChatID,
-        contact: User,
+        heading: ChatHeading,
         messages: [Message],
         quoted: [Message] = [],
         pending: [PendingMessage] = [],
+        people: [User] = [],
         contactLastRead: MessageID? = nil,
         hasOlder: Bool = false
     ) {
         self.chatID = chatID
-        self.contact = contact
+        self.heading = heading
         self.messages = messages
         self.quoted = quoted
         self.pending = pending
+        var known = Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        if let contact = heading.contact { known[contact.id] = contact }
+        self.people = known
         self.contactLastRead = contactLastRead
         self.hasOlder = hasOlder
+    }
+
+    /// A direct chat with `contact`.
+    public init(
+        chatID: ChatID, contact: User, messages: [Message], quoted: [Message] = [], pending: [PendingMessage] = [],
+        contactLastRead: MessageID? = nil, hasOlder: Bool = false
+    ) {
+        self.init(
+            chatID: chatID, heading: .direct(with: contact), messages: messages, quoted: quoted, pending: pending, contactLastRead: contactLastRead,
+            hasOlder: hasOlder
+        )
+    }
+
+    /// The other member of a direct chat of two.
+    public var contact: User? { heading.contact }
+
+    /// The ids of the people a page of `messages` and `quoted` shows as authors (feeds' posts show the feed).
+    public static func authors(of messages: [Message], _ quoted: [Message]) -> [UserID] {
+        var seen = Set<UserID>()
+        var ids: [UserID] = []
+        for message in messages + quoted where message.feed == nil && seen.insert(message.senderID).inserted { ids.append(message.senderID) }
+        return ids
     }
 }

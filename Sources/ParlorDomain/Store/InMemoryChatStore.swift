@@ -16,6 +16,8 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         var messageIDsByChat: [ChatID: [MessageID]] = [:]
         var messageIDsByToken: [String: MessageID] = [:]
         var lastRead: [ChatKey: MessageID] = [:]
+        /// When a member joined a chat after it was made (a person who signed up after an open room was made).
+        var joinedAt: [ChatKey: Date] = [:]
         var passwordHashes: [UserID: String] = [:]
         var sessions: [String: StoredSession] = [:]
         var images: [ImageID: StoredImage] = [:]
@@ -53,6 +55,13 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
             state.users[id] = created
             state.userIDsByHandle[key] = id
             state.passwordHashes[id] = user.passwordHash
+            for chat in state.chats.values where chat.kind == .open {
+                state.chats[chat.id] = chat.with(members: chat.members + [id])
+                state.chatIDsByUser[id, default: []].insert(chat.id)
+                state.joinedAt[ChatKey(chat: chat.id, user: id)] = date
+                // What was said there before is not unread for them.
+                state.lastRead[ChatKey(chat: chat.id, user: id)] = state.messageIDsByChat[chat.id]?.last
+            }
             return created
         }
     }
@@ -156,6 +165,29 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
             state.lastActivity[chat.id] = date
             return chat
         }
+    }
+
+    public func createRoom(_ room: NewRoom) async throws -> Chat {
+        try state.withLock { state throws(Refusal) in try Self.insert(room, in: &state) }
+    }
+
+    public func createFirstRoom(_ room: NewRoom) async throws -> Chat? {
+        try state.withLock { state throws(Refusal) in
+            guard !state.chats.values.contains(where: { $0.kind == .open }) else { return nil }
+            return try Self.insert(room, in: &state)
+        }
+    }
+
+    private static func insert(_ room: NewRoom, in state: inout State) throws(Refusal) -> Chat {
+        guard room.kind != .direct else { throw .notFound }
+        let members = room.kind == .open ? Array(state.users.keys) : room.closedMembers
+        guard members.allSatisfy({ state.users[$0] != nil }), state.users[room.creator] != nil else { throw .notFound }
+        let chat = Chat(id: ChatID(state.nextChat), members: members, createdAt: room.createdAt, kind: room.kind, name: room.name, topic: room.topic)
+        state.nextChat += 1
+        state.chats[chat.id] = chat
+        for member in members { state.chatIDsByUser[member, default: []].insert(chat.id) }
+        state.lastActivity[chat.id] = room.createdAt
+        return chat
     }
 
     public func chat(_ id: ChatID) async throws -> Chat? { state.withLock { $0.chats[id] } }
@@ -271,21 +303,22 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         state.withLock { state in
             guard state.chats[chat]?.hasMember(user) == true else { return nil }
             guard let stored = state.chats[chat] else { return nil }
-            // Chats are made with all their members at once: each joined when it was made.
+            let key = ChatKey(chat: chat, user: user)
             return Membership(
-                chatID: chat, userID: user, lastRead: state.lastRead[ChatKey(chat: chat, user: user)], involvement: .joining(stored.kind),
-                joinedAt: stored.createdAt
+                chatID: chat, userID: user, lastRead: state.lastRead[key], involvement: .joining(stored.kind),
+                joinedAt: state.joinedAt[key] ?? stored.createdAt
             )
         }
     }
 
     private static func summary(_ id: ChatID, for viewer: UserID, in state: State) -> ChatSummary? {
-        guard let chat = state.chats[id], chat.hasMember(viewer),
-              let contactID = chat.contact(of: viewer), let contact = state.users[contactID]
-        else { return nil }
+        guard let chat = state.chats[id], chat.hasMember(viewer) else { return nil }
+        let contact = chat.contact(of: viewer).flatMap { state.users[$0] }
+        if chat.contact(of: viewer) != nil, contact == nil { return nil }
         let last = state.messageIDsByChat[id]?.last.flatMap { state.messages[$0] }
         return ChatSummary(
-            chatID: id, contact: contact, lastMessage: last, unreadCount: unread(id, for: viewer, in: state),
+            chatID: id, heading: chat.heading(contact: contact), lastMessage: last,
+            lastSenderName: last.flatMap { state.users[$0.senderID]?.displayName }, unreadCount: unread(id, for: viewer, in: state),
             lastActivity: state.lastActivity[id] ?? chat.createdAt, lastRead: state.lastRead[ChatKey(chat: chat.id, user: viewer)]
         )
     }

@@ -49,21 +49,31 @@ extension ChatStore {
         return ChatsScreen(summaries: summaries, conversation: conversation, viewerLastRead: mark)
     }
 
-    /// Composed of single reads: the chat, the contact, a page of history, the quoted messages, the
-    /// contact's read mark.
+    /// Composed of single reads: the chat, the contact, a page of history, the quoted messages, their
+    /// authors, the contact's read mark.
     public func conversation(_ chat: ChatID, viewer: UserID, before: MessageID?, limit: Int) async throws -> ConversationSnapshot? {
-        guard let stored = try await self.chat(chat), stored.hasMember(viewer), let contactID = stored.contact(of: viewer),
-              let contact = try await user(contactID)
-        else { return nil }
+        guard let stored = try await self.chat(chat), stored.hasMember(viewer) else { return nil }
+        let contactID = stored.contact(of: viewer)
+        var contact: User?
+        if let contactID {
+            contact = try await user(contactID)
+            if contact == nil { return nil }
+        }
         let page = try await messages(in: chat, before: before, limit: limit)
         let onPage = Set(page.messages.map(\.id))
         var quoted: [Message] = []
         for id in Set(page.messages.compactMap(\.replyTo)).sorted() where !onPage.contains(id) {
             if let message = try await message(id), message.chatID == chat { quoted.append(message) }
         }
+        var people: [User] = []
+        for id in ConversationSnapshot.authors(of: page.messages, quoted) where id != contactID {
+            if let person = try await user(id) { people.append(person) }
+        }
+        var contactLastRead: MessageID?
+        if let contactID { contactLastRead = try await membership(chat, contactID)?.lastRead }
         return ConversationSnapshot(
-            chatID: chat, contact: contact, messages: page.messages, quoted: quoted,
-            contactLastRead: try await membership(chat, contactID)?.lastRead, hasOlder: page.hasOlder
+            chatID: chat, heading: stored.heading(contact: contact), messages: page.messages, quoted: quoted, people: people,
+            contactLastRead: contactLastRead, hasOlder: page.hasOlder
         )
     }
 }

@@ -13,4 +13,34 @@ public enum AvatarBuilder {
             label: user.displayName
         )
     }
+
+    /// A room's face: the initials of its name on a colour that depends on its id only.
+    public static func avatar(forRoom chat: ChatID, name: String) -> AvatarViewModel {
+        AvatarViewModel(
+            imageURL: nil,
+            initials: Initials.of(displayName: name, handle: name),
+            colorClass: colorClasses[Initials.paletteIndex(for: chat.rawValue)],
+            label: name
+        )
+    }
+
+    /// How a chat shows on screens: a room by its name, a direct chat by its other person.
+    public static func avatar(for chat: ChatID, _ heading: ChatHeading, paths: Paths) -> AvatarViewModel {
+        if let contact = heading.contact { return avatar(for: contact, paths: paths) }
+        return avatar(forRoom: chat, name: Headings.title(heading))
+    }
+}
+
+/// What a chat is called on screens.
+public enum Headings {
+    /// The room's name, or the other person's name in a direct chat.
+    public static func title(_ heading: ChatHeading) -> String {
+        heading.name ?? heading.contact?.displayName ?? "Direct chat"
+    }
+
+    /// "@ana" for a direct chat of two, "12 members" for a room.
+    public static func subtitle(_ heading: ChatHeading) -> String {
+        if let contact = heading.contact { return "@" + contact.handle }
+        return CountLabels.members(heading.memberCount)
+    }
 }

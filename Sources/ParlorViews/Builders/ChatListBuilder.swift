@@ -31,10 +31,10 @@ public struct ChatListBuilder: Sendable {
         return ChatListItemViewModel(
             domID: "chat-item-\(summary.chatID)",
             url: context.paths.chat(summary.chatID),
-            contactName: summary.contact.displayName,
-            contactHandle: "@" + summary.contact.handle,
-            avatar: AvatarBuilder.avatar(for: summary.contact, paths: context.paths),
-            lastMessagePreview: preview(summary.lastMessage),
+            title: Headings.title(summary.heading),
+            subtitle: Headings.subtitle(summary.heading),
+            avatar: AvatarBuilder.avatar(for: summary.chatID, summary.heading, paths: context.paths),
+            lastMessagePreview: preview(summary.lastMessage, sender: summary.heading.isRoom ? summary.lastSenderName : nil),
             lastDate: context.dates.listDate(date, days: context.days),
             lastDateTooltip: context.dates.fullDate(date),
             lastDateISO: DateLabels.iso(date),
@@ -45,10 +45,11 @@ public struct ChatListBuilder: Sendable {
         )
     }
 
-    private func preview(_ message: Message?) -> String {
+    /// The last message on one line; in a room, with who wrote it ("Ana Lima: …").
+    private func preview(_ message: Message?, sender: String?) -> String {
         guard let message else { return "No messages yet" }
         if message.isDeleted { return MessageCellBuilder.deletedText }
-        let prefix = message.senderID == context.viewer.id ? "You: " : message.feed.map { $0.source + ": " } ?? ""
+        let prefix = message.senderID == context.viewer.id ? "You: " : message.feed.map { $0.source + ": " } ?? sender.map { $0 + ": " } ?? ""
         return prefix + TextPreview.excerpt(MessageCellBuilder.previewText(message), limit: Self.previewLimit - prefix.count)
     }
 
@@ -59,6 +60,7 @@ public struct ChatListBuilder: Sendable {
             errorMessage: errorMessage,
             items: items,
             newChatURL: context.paths.newChat,
+            newRoomURL: context.paths.newRoom,
             retryURL: context.paths.chats
         )
     }

@@ -43,10 +43,9 @@ public struct ConversationBuilder: Sendable {
     public func conversation(
         _ snapshot: ConversationSnapshot, draft: ComposerDraft, history: Bool = false, unreadAfter: MessageID? = nil
     ) -> ConversationViewModel {
-        let contact = snapshot.contact
-        return ConversationViewModel(
+        ConversationViewModel(
             domID: "conversation-\(snapshot.chatID)",
-            header: header(snapshot.chatID, contact: contact),
+            header: header(snapshot.chatID, snapshot.heading),
             olderMessagesURL: snapshot.hasOlder ? snapshot.messages.first.map { context.paths.olderMessages(snapshot.chatID, before: $0.id) } : nil,
             newestMessagesURL: history ? context.paths.chat(snapshot.chatID) : nil,
             messages: messages(snapshot, unreadAfter: unreadAfter),
@@ -56,17 +55,18 @@ public struct ConversationBuilder: Sendable {
                     excerpt: TextPreview.excerpt(message.body, limit: MessageCellBuilder.quoteLimit), cancelURL: context.paths.chat(snapshot.chatID)
                 )
             },
-            composer: composer(chat: snapshot.chatID, contact: contact, draft: draft, autofocus: !history)
+            composer: composer(chat: snapshot.chatID, heading: snapshot.heading, people: snapshot.people, draft: draft, autofocus: !history)
         )
     }
 
-    /// Who the conversation is with.
-    public func header(_ chat: ChatID, contact: User) -> ConversationHeaderViewModel {
+    /// Which room, or who the conversation is with.
+    public func header(_ chat: ChatID, _ heading: ChatHeading) -> ConversationHeaderViewModel {
         ConversationHeaderViewModel(
             domID: Self.headerDomID(chat),
-            contactName: contact.displayName,
-            contactHandle: "@" + contact.handle,
-            avatar: AvatarBuilder.avatar(for: contact, paths: context.paths),
+            title: Headings.title(heading),
+            subtitle: Headings.subtitle(heading),
+            topic: heading.topic,
+            avatar: AvatarBuilder.avatar(for: chat, heading, paths: context.paths),
             backURL: context.paths.chats,
             feedsURL: context.paths.feeds(chat)
         )
@@ -78,15 +78,19 @@ public struct ConversationBuilder: Sendable {
     /// The history alone, grouped by day: what a page that (re)connects is sent. `unreadAfter` as for
     /// ``conversation(_:draft:history:unreadAfter:)``; nil shows no "New messages" line.
     public func messages(_ snapshot: ConversationSnapshot, unreadAfter: MessageID? = nil) -> ConversationMessagesViewModel {
-        let contact = snapshot.contact
         var known: [MessageID: Message] = [:]
         known.reserveCapacity(snapshot.quoted.count + snapshot.messages.count)
         for message in snapshot.quoted { known[message.id] = message }
         for message in snapshot.messages { known[message.id] = message }
-        func author(of message: Message) -> User { message.senderID == context.viewer.id ? context.viewer : contact }
-        // Two people write a conversation: each one's avatar is made once, not once per cell.
-        let viewerAvatar = AvatarBuilder.avatar(for: context.viewer, paths: context.paths)
-        let contactAvatar = AvatarBuilder.avatar(for: contact, paths: context.paths)
+        func author(of message: Message) -> User { Self.author(of: message, viewer: context.viewer, people: snapshot.people) }
+        // Each author's avatar is made once, not once per cell.
+        var avatars: [UserID: AvatarViewModel] = [context.viewer.id: AvatarBuilder.avatar(for: context.viewer, paths: context.paths)]
+        func avatar(of author: User) -> AvatarViewModel {
+            if let made = avatars[author.id] { return made }
+            let made = AvatarBuilder.avatar(for: author, paths: context.paths)
+            avatars[author.id] = made
+            return made
+        }
         func quoted(_ id: MessageID?) -> (message: Message, author: User)? {
             guard let id, let message = known[id] else { return nil }
             return (message, author(of: message))
@@ -101,8 +105,7 @@ public struct ConversationBuilder: Sendable {
         for message in snapshot.messages {
             let cell = cells.cell(
                 message, sender: author(of: message), quoted: quoted(message.replyTo), contactLastRead: snapshot.contactLastRead,
-                after: previous, startsUnread: message.id == firstUnread,
-                senderAvatar: message.senderID == context.viewer.id ? viewerAvatar : contactAvatar
+                after: previous, startsUnread: message.id == firstUnread, senderAvatar: avatar(of: author(of: message))
             )
             entries.append((message.createdAt, cell))
             previous = message
@@ -134,8 +137,15 @@ public struct ConversationBuilder: Sendable {
             domID: Self.messagesDomID(snapshot.chatID),
             days: days,
             isEmpty: entries.isEmpty,
-            emptyText: "No messages yet. Say hello to \(contact.displayName)!"
+            emptyText: snapshot.heading.contact.map { "No messages yet. Say hello to \($0.displayName)!" }
+                ?? "No messages yet in \(Headings.title(snapshot.heading)). Say hello!"
         )
+    }
+
+    /// Who wrote `message`: the viewer, someone the page knows, or (gone from this Parlor) a nameless person.
+    public static func author(of message: Message, viewer: User, people: [UserID: User]) -> User {
+        if message.senderID == viewer.id { return viewer }
+        return people[message.senderID] ?? User(id: message.senderID, handle: "someone", displayName: "Someone")
     }
 
     /// The id of a conversation's message region.
@@ -154,8 +164,12 @@ public struct ConversationBuilder: Sendable {
         )
     }
 
-    public func composer(chat: ChatID, contact: User, draft: ComposerDraft, autofocus: Bool = false) -> ComposerViewModel {
-        let replyQuote = draft.replyTo.map { cells.quote($0, author: $0.senderID == context.viewer.id ? context.viewer : contact) }
+    public func composer(
+        chat: ChatID, heading: ChatHeading, people: [UserID: User] = [:], draft: ComposerDraft, autofocus: Bool = false
+    ) -> ComposerViewModel {
+        var authors = people
+        if let contact = heading.contact { authors[contact.id] = contact }
+        let replyQuote = draft.replyTo.map { cells.quote($0, author: Self.author(of: $0, viewer: context.viewer, people: authors)) }
         let editing = draft.editing
         return ComposerViewModel(
             domID: "composer-\(chat)",
@@ -170,7 +184,7 @@ public struct ConversationBuilder: Sendable {
             replyQuote: replyQuote,
             replyToID: draft.replyTo.map { String($0.id.rawValue) },
             cancelReplyURL: draft.replyTo == nil && editing == nil ? nil : context.paths.chat(chat),
-            fieldLabel: editing == nil ? "Message \(contact.displayName)" : "Edit your message",
+            fieldLabel: editing == nil ? "Message \(Headings.title(heading))" : "Edit your message",
             submitLabel: editing == nil ? "Send" : "Save",
             maxLength: String(MessageText.maximumLength),
             autofocus: autofocus,

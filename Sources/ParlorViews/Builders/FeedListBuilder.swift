@@ -14,12 +14,12 @@ public struct FeedListBuilder: Sendable {
     static let actionForm = "feed-actions"
 
     public func page(
-        chat: ChatID, contact: User, subscriptions: [FeedSubscription]?, unreadTotal: Int, url: String = "", errorMessage: String? = nil
+        chat: ChatID, heading chatHeading: ChatHeading, subscriptions: [FeedSubscription]?, unreadTotal: Int, url: String = "", errorMessage: String? = nil
     ) -> FeedsPageViewModel {
         let paths = context.paths
         return FeedsPageViewModel(
             layout: PageBuilder(context: context).layout(title: "Feeds", unreadTotal: unreadTotal, liveFeeds: chat),
-            heading: "Feeds of your chat with \(contact.displayName)",
+            heading: chatHeading.contact.map { "Feeds of your chat with \($0.displayName)" } ?? "Feeds of \(Headings.title(chatHeading))",
             chatURL: paths.chat(chat),
             form: SubscribeFeedViewModel(actionURL: paths.feeds(chat), csrfToken: context.csrfToken, url: url, errorMessage: errorMessage),
             list: list(chat: chat, subscriptions: subscriptions)

@@ -51,11 +51,11 @@ public struct PageBuilder: Sendable {
     /// `/chats` or `/chats/{id}`. A page of older history (`showsNewest` false) gets live updates of its
     /// chat list only: live messages are appended to the newest ones.
     public func chats(
-        list: ChatListViewModel, conversation: ConversationViewModel?, contactName: String?, unreadTotal: Int, openChat: ChatID?,
+        list: ChatListViewModel, conversation: ConversationViewModel?, title: String?, unreadTotal: Int, openChat: ChatID?,
         showsNewest: Bool = true
     ) -> ChatsPageViewModel {
         ChatsPageViewModel(
-            layout: layout(title: contactName ?? "Chats", unreadTotal: unreadTotal, liveChat: showsNewest ? openChat : nil),
+            layout: layout(title: title ?? "Chats", unreadTotal: unreadTotal, liveChat: showsNewest ? openChat : nil),
             chatList: list,
             conversation: conversation,
             placeholderText: list.isEmpty ? "Start a chat to see it here." : "Choose a chat to read it."

@@ -12,6 +12,7 @@ public struct Paths: Sendable, Hashable {
 
     public var chats: String { "\(basePath)/chats" }
     public var newChat: String { "\(basePath)/chats/new" }
+    public var newRoom: String { "\(basePath)/rooms/new" }
     public var contactSuggestions: String { "\(basePath)/chats/new/suggestions" }
     public var signIn: String { "\(basePath)/signin" }
     public var signUp: String { "\(basePath)/signup" }

@@ -12,6 +12,11 @@ public enum CountLabels {
         return count == 1 ? "1 unread message" : "\(count) unread messages"
     }
 
+    /// "1 member", "12 members".
+    public static func members(_ count: Int) -> String {
+        count == 1 ? "1 member" : "\(count) members"
+    }
+
     /// The document title with the unread total in front: "(3) Parlor", "(99+) Parlor", "Parlor".
     public static func pageTitle(_ title: String, unread: Int) -> String {
         guard let badge = badge(unread) else { return title }

@@ -11,15 +11,17 @@ public struct ChatListViewModel: Renderable, Hashable {
     /// Newest activity first.
     public let items: [ChatListItemViewModel]
     public let newChatURL: String
+    public let newRoomURL: String
     /// Where "try again" goes when loading failed.
     public let retryURL: String
 
-    public init(isLoading: Bool, isEmpty: Bool, errorMessage: String?, items: [ChatListItemViewModel], newChatURL: String, retryURL: String) {
+    public init(isLoading: Bool, isEmpty: Bool, errorMessage: String?, items: [ChatListItemViewModel], newChatURL: String, newRoomURL: String, retryURL: String) {
         self.isLoading = isLoading
         self.isEmpty = isEmpty
         self.errorMessage = errorMessage
         self.items = items
         self.newChatURL = newChatURL
+        self.newRoomURL = newRoomURL
         self.retryURL = retryURL
     }
 
@@ -29,19 +31,22 @@ public struct ChatListViewModel: Renderable, Hashable {
         .text("errorMessage", \.errorMessage),
         .list("items", \.items),
         .text("newChatURL", \.newChatURL),
+        .text("newRoomURL", \.newRoomURL),
         .text("retryURL", \.retryURL)
     )
 }
 
-/// One chat in the list: who, their last message, when, and how much is unread.
+/// One chat in the list: which room or whom, their last message, when, and how much is unread.
 public struct ChatListItemViewModel: Renderable, Hashable {
     public static let templateName = "partials/chat-list-item"
 
     /// The element id live updates replace ("chat-item-7").
     public let domID: String
     public let url: String
-    public let contactName: String
-    public let contactHandle: String
+    /// A room's name, or the other person of a direct chat.
+    public let title: String
+    /// "@ana", or "12 members".
+    public let subtitle: String
     public let avatar: AvatarViewModel
     /// The last message, on one line, cut on a character boundary ("You: See you at…").
     public let lastMessagePreview: String
@@ -60,14 +65,14 @@ public struct ChatListItemViewModel: Renderable, Hashable {
     public let dateLanguage: String?
 
     public init(
-        domID: String, url: String, contactName: String, contactHandle: String, avatar: AvatarViewModel,
+        domID: String, url: String, title: String, subtitle: String, avatar: AvatarViewModel,
         lastMessagePreview: String, lastDate: String, lastDateTooltip: String, lastDateISO: String,
         unreadBadge: String?, unreadLabel: String?, isCurrent: Bool, dateLanguage: String? = nil
     ) {
         self.domID = domID
         self.url = url
-        self.contactName = contactName
-        self.contactHandle = contactHandle
+        self.title = title
+        self.subtitle = subtitle
         self.avatar = avatar
         self.lastMessagePreview = lastMessagePreview
         self.lastDate = lastDate
@@ -82,8 +87,8 @@ public struct ChatListItemViewModel: Renderable, Hashable {
     public static let templateFields = TemplateFields<ChatListItemViewModel>(
         .text("domID", \.domID),
         .text("url", \.url),
-        .text("contactName", \.contactName),
-        .text("contactHandle", \.contactHandle),
+        .text("title", \.title),
+        .text("subtitle", \.subtitle),
         .object("avatar", \.avatar),
         .text("lastMessagePreview", \.lastMessagePreview),
         .text("lastDate", \.lastDate),

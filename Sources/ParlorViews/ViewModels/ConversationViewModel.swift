@@ -94,24 +94,31 @@ public struct ConversationMessagesViewModel: Renderable, Hashable {
     )
 }
 
-/// The top of a conversation: the contact, and the way back to the list on narrow screens. Replaced live
-/// when the contact changes name.
+/// The top of a conversation: the room (its name, members and topic) or the contact, and the way back to the
+/// list on narrow screens. Replaced live when the contact changes name.
 public struct ConversationHeaderViewModel: Renderable, Hashable {
     public static let templateName = "partials/conversation-header"
 
     /// The element id live updates replace ("conversation-header-7"); its title is "<domID>-title".
     public let domID: String
-    public let contactName: String
-    public let contactHandle: String
+    /// A room's name, or the other person of a direct chat.
+    public let title: String
+    /// "@ana", or "12 members".
+    public let subtitle: String
+    /// A room's topic line.
+    public let topic: String?
     public let avatar: AvatarViewModel
     public let backURL: String
     /// The chat's feeds screen.
     public let feedsURL: String?
 
-    public init(domID: String, contactName: String, contactHandle: String, avatar: AvatarViewModel, backURL: String, feedsURL: String? = nil) {
+    public init(
+        domID: String, title: String, subtitle: String, topic: String? = nil, avatar: AvatarViewModel, backURL: String, feedsURL: String? = nil
+    ) {
         self.domID = domID
-        self.contactName = contactName
-        self.contactHandle = contactHandle
+        self.title = title
+        self.subtitle = subtitle
+        self.topic = topic
         self.avatar = avatar
         self.backURL = backURL
         self.feedsURL = feedsURL
@@ -119,8 +126,9 @@ public struct ConversationHeaderViewModel: Renderable, Hashable {
 
     public static let templateFields = TemplateFields<ConversationHeaderViewModel>(
         .text("domID", \.domID),
-        .text("contactName", \.contactName),
-        .text("contactHandle", \.contactHandle),
+        .text("title", \.title),
+        .text("subtitle", \.subtitle),
+        .text("topic", \.topic),
         .object("avatar", \.avatar),
         .text("backURL", \.backURL),
         .text("feedsURL", \.feedsURL)

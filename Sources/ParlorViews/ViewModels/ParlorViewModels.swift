@@ -5,6 +5,8 @@ public enum ParlorViewModels {
     public static let renderable: [any Renderable.Type] = [
         ChatsPageViewModel.self,
         NewChatPageViewModel.self,
+        NewRoomPageViewModel.self,
+        CreateRoomViewModel.self,
         AuthPageViewModel.self,
         SettingsPageViewModel.self,
         SettingsFormViewModel.self,

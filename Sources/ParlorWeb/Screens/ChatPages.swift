@@ -165,17 +165,17 @@ public struct ChatPages: Sendable {
         unreadAfter: MessageID? = nil
     ) -> ChatsPageViewModel {
         var conversation: ConversationViewModel?
-        var contactName: String?
+        var title: String?
         if let snapshot = screen.conversation {
             conversation = ConversationBuilder(context: context).conversation(
                 snapshot, draft: draft ?? ComposerDraft(token: Self.newToken()), history: before != nil, unreadAfter: unreadAfter
             )
-            contactName = snapshot.contact.displayName
+            title = Headings.title(snapshot.heading)
         }
         let list = ChatListBuilder(context: context).loaded(screen.summaries, current: chat)
         // A page of older history is not live: a live page shows the newest messages.
         return PageBuilder(context: context).chats(
-            list: list, conversation: conversation, contactName: contactName, unreadTotal: screen.unreadTotal, openChat: chat,
+            list: list, conversation: conversation, title: title, unreadTotal: screen.unreadTotal, openChat: chat,
             showsNewest: before == nil
         )
     }

@@ -103,7 +103,8 @@ public struct ChatRoutes: Sendable {
         guard !prefix.isEmpty, prefix.count <= 50 else { return [] }
         let people = try await store.users(matching: prefix, excluding: viewer.id, limit: 8)
         guard !people.isEmpty else { return [] }
-        let chats = Dictionary(try await store.chatList(for: viewer.id).map { ($0.contact.id, $0.chatID) }, uniquingKeysWith: { first, _ in first })
+        let direct = try await store.chatList(for: viewer.id).compactMap { summary in summary.contact.map { ($0.id, summary.chatID) } }
+        let chats = Dictionary(direct, uniquingKeysWith: { first, _ in first })
         return people.map { CreateChatBuilder.Match(user: $0, existingChat: chats[$0.id]) }
     }
 
@@ -119,7 +120,7 @@ public struct ChatRoutes: Sendable {
         case .created(let chat):
             return .redirect(to: pages.paths.chat(chat.id))
         case .createFailed(_, .chatExists(let existing)):
-            let name = try await store.chatSummary(existing, for: signedIn.user.id)?.contact.displayName ?? "@" + handle
+            let name = try await store.chatSummary(existing, for: signedIn.user.id)?.contact?.displayName ?? "@" + handle
             return try await newChatPage(signedIn, handle: typed, problem: .alreadyExists(existing, contactName: name), matches: [], status: .conflict)
         case .createFailed(_, let reason):
             let problem: CreateChatBuilder.Problem = switch reason {

@@ -53,14 +53,17 @@ public struct FeedRoutes: Sendable {
     /// The feeds screen; `url` and `error` put a refused address back in its field with the reason.
     func feedsPage(_ signedIn: SignedIn, chat: ChatID, url: String = "", error: String? = nil, status: HTTPStatus = .ok) async throws -> Response {
         let viewer = signedIn.user
-        guard let stored = try await store.chat(chat), stored.hasMember(viewer.id), let contactID = stored.contact(of: viewer.id),
-              let contact = try await store.user(contactID)
-        else { throw ChatPages.noSuchChat }
+        guard let stored = try await store.chat(chat), stored.hasMember(viewer.id) else { throw ChatPages.noSuchChat }
+        var contact: User?
+        if let contactID = stored.contact(of: viewer.id) {
+            contact = try await store.user(contactID)
+            if contact == nil { throw ChatPages.noSuchChat }
+        }
         // The list alone may fail to read: the page still shows, with the list's error state.
         let subscriptions = try? await store.feedSubscriptions(in: chat, viewer: viewer.id)
         let unread = try await store.unreadTotal(for: viewer.id)
         let page = FeedListBuilder(context: pages.context(signedIn)).page(
-            chat: chat, contact: contact, subscriptions: subscriptions, unreadTotal: unread, url: url, errorMessage: error
+            chat: chat, heading: stored.heading(contact: contact), subscriptions: subscriptions, unreadTotal: unread, url: url, errorMessage: error
         )
         return pages.page(page, status: status)
     }

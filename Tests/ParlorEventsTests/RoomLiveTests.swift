@@ -1,0 +1,71 @@
+import Foundation
+import ParlorDomain
+import ParlorEvents
+import ParlorLive
+import ParlorViews
+import Testing
+
+/// Rooms on the live pages: a new room appears in each member's list, a message reaches every member's open
+/// page once, drawn once per viewer, and whoever signs up later is in the open room from then on.
+@Suite struct RoomLiveTests {
+    @Test(arguments: Backend.allCases)
+    func aNewRoomAppearsForItsMembersAndItsMessagesReachEachOfThem(_ backend: Backend) async throws {
+        let world = try await ChatWorld(backend)
+        let (anaList, _) = try await world.page(world.ana)
+        let (chloeList, _) = try await world.page(world.chloe)
+        anaList.clear()
+        chloeList.clear()
+
+        let created = await world.router.send(.creatingRoom(RoomRequest(creator: world.ben.id, kind: .closed, name: "Launch", topic: "Friday", memberHandles: ["@ana"])))
+        guard case .created(let room) = created else { Issue.record("no room: \(created)"); return }
+        let item = try #require(anaList.fragments.compactMap(\.chatListItem).first)
+        #expect(item.title == "Launch" && item.subtitle == "2 members" && item.domID == "chat-item-\(room.id)", "Ana was added: it is in her list at once")
+        #expect(chloeList.fragments.isEmpty, "Chloé was not")
+
+        let (anaRoom, _) = try await world.page(world.ana, open: room)
+        let (anaSecondTab, _) = try await world.page(world.ana, open: room)
+        let (benRoom, _) = try await world.page(world.ben, open: room)
+        for page in [anaRoom, anaSecondTab, benRoom, anaList] { page.clear() }
+        let rendered = world.handler.renderCount
+        let message = try await world.send(room, world.ben, "Build is green")
+
+        for page in [anaRoom, anaSecondTab] {
+            let cells = Self.cells(page).filter { $0.domID == "message-\(message.id)" }
+            #expect(cells.count == 1 && cells.first?.authorLabel == "Ben Okafor" && cells.first?.isOwn == false, "once, with who wrote it")
+        }
+        #expect(Self.cells(benRoom).first { $0.domID == "message-\(message.id)" }?.isOwn == true)
+        let row = try #require(anaList.fragments.compactMap(\.chatListItem).last)
+        #expect(row.lastMessagePreview == "Ben Okafor: Build is green" && row.unreadBadge == "1")
+        #expect(chloeList.fragments.isEmpty, "nothing reaches someone outside the room")
+        // Ana's two pages share one drawing of the cell; Ben's is his own: never one per page.
+        #expect(world.handler.renderCount - rendered < 12)
+    }
+
+    /// The cells a page was sent: alone, or in the day they start.
+    static func cells(_ page: RecordingListener) -> [MessageCellViewModel] {
+        page.fragments.flatMap { fragment -> [MessageCellViewModel] in
+            switch fragment {
+            case .messageCell(let cell): [cell]
+            case .daySection(let day): day.messages
+            default: []
+            }
+        }
+    }
+
+    @Test func whoeverSignsUpLaterIsInTheOpenRoomAndGetsItsMessagesLive() async throws {
+        let world = try await ChatWorld()
+        let general = try #require(try await world.store.chatList(for: world.ana.id).first { $0.heading.kind == .open })
+        #expect(general.heading.name == "General" && general.heading.memberCount == 3, "made when the first person signed up")
+        let room = try #require(try await world.store.chat(general.chatID))
+        // The live pages know the room (and its members) before Dmitri signs up.
+        _ = try await world.send(room, world.ana, "Morning")
+
+        let dmitri = try await ChatWorld.signUp(world.events, "dmitri", "Dmitri Volkov", "Europe/Paris")
+        await world.handler.settled()
+        let (page, _) = try await world.page(dmitri, open: try await world.store.chat(general.chatID))
+        page.clear()
+        let hello = try await world.send(room, world.ben, "Welcome Dmitri")
+        #expect(Self.cells(page).contains { $0.domID == "message-\(hello.id)" })
+        #expect(try await world.store.chatSummary(general.chatID, for: dmitri.id)?.unreadCount == 1, "Ben's welcome; Ana's morning came before him")
+    }
+}

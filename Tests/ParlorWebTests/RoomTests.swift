@@ -1,0 +1,59 @@
+import Foundation
+import HTTPTestSupport
+import Testing
+
+/// Rooms through the real server: the first room a Parlor starts with, the new-room form and its refusals,
+/// and a closed room that only its members can open, read, write in or listen to.
+@Suite struct RoomTests {
+    @Test func theFirstPersonGetsGeneralAndEveryoneAfterJoinsIt() async throws {
+        try await RunningParlor.with { parlor in
+            let ana = Visitor(port: parlor.port)
+            try await ana.signUp("ana", name: "Ana Lima")
+            let general = try await ana.chat(named: "General")
+            let page = try await ana.get(general).text
+            #expect(page.contains("<h1 id=\"conversation-header-") && page.contains("General <span class=\"handle\">2 members</span>"), "Ana and Parlor Bot")
+            let ben = Visitor(port: parlor.port)
+            try await ben.signUp("ben", name: "Ben Okafor")
+            #expect(try await ben.chat(named: "General") == general, "one General, which Ben joined")
+            #expect(try await ben.say("Hi all", in: general).status == 303)
+            let list = try await ana.get("/chats").text
+            #expect(list.contains("<span class=\"chat-list-preview\">Ben Okafor: Hi all</span>"))
+        }
+    }
+
+    @Test func aClosedRoomIsOnlyForItsMembers() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, _) = try await ConversationTests.anaAndBen(parlor)
+            let chloe = Visitor(port: parlor.port)
+            try await chloe.signUp("chloe", name: "Chloé Martin")
+
+            let form = try await ana.get("/rooms/new")
+            #expect(form.status == 200 && form.text.contains("<h1>New room</h1>"))
+            let long = String(repeating: "n", count: 81)
+            let tooLong = try await ana.post("/rooms/new", [("name", long), ("topic", "Plans"), ("kind", "closed"), ("members", "@ben")])
+            #expect(tooLong.status == 422 && tooLong.text.contains("A room&#39;s name has 1 to 80 characters on one line."))
+            #expect(tooLong.text.contains("value=\"\(long)\"") && tooLong.text.contains("value=\"Plans\""), "what was typed stays")
+            let unknown = try await ana.post("/rooms/new", [("name", "Launch"), ("kind", "closed"), ("members", "@ben, @zed")])
+            #expect(unknown.status == 422 && unknown.text.contains("Nobody is called @zed.") && unknown.text.contains("id=\"new-room-members-error\""))
+            let hostile = try await ana.post("/rooms/new", [("name", "<script>x</script>"), ("kind", "closed")])
+            #expect(hostile.status == 303, "a name is text like any other")
+            #expect(!(try await ana.get(hostile.header("Location") ?? "/").text.contains("<script>x")), "and escaped where it shows")
+
+            let made = try await ana.post("/rooms/new", [("name", "  Launch  "), ("topic", "Friday's release"), ("kind", "closed"), ("members", "@ben")])
+            let room = try #require(made.header("Location"))
+            #expect(made.status == 303 && room.hasPrefix("/chats/"))
+            #expect(try await ben.chat(named: "Launch") == room)
+            let page = try await ben.get(room).text
+            #expect(page.contains("Launch <span class=\"handle\">2 members</span>") && page.contains("Friday&#39;s release"))
+            #expect(try await ben.say("Build is green", in: room).status == 303)
+            #expect(try await ana.get(room).text.contains("Build is green"))
+
+            // Chloé is not a member: the room, its messages and its stream are not hers.
+            #expect(try await chloe.get(room).status == 404)
+            #expect(try await chloe.post(room + "/messages", [("body", "Let me in"), ("token", "t-1")]).status == 404)
+            let id = String(room.split(separator: "/").last!)
+            #expect(try await chloe.get("/events?chat=\(id)").status == 404)
+            #expect(!(try await chloe.get("/chats").text.contains("Launch")))
+        }
+    }
+}

@@ -5,12 +5,12 @@ through the app, against a baseline measured in the same run.
 usage: python3 Benchmarks/composed.py page [--rounds 3] [--seconds 10] [--connections 32] [--no-cache] [--screen chats]
        python3 Benchmarks/composed.py send [--seconds 10] [--connections 64]
 
-page: GET /chats/{id} signed in (50 chats in the list, a conversation of 50 messages open), with wrk, side by
+page: GET /rooms/{id} signed in (50 chats in the list, a conversation of 50 messages open), with wrk, side by
       side with the C libmicrohttpd baseline (baseline/static.c) serving the same bytes; rounds interleaved.
       Prints requests/s, the ratio to C, and server CPU microseconds per request for both. --no-cache: the page
       cache off, so every page is read from the store and built (as after any change), for /chats (50 chats)
       and the conversation; --screen chats: the chat list alone.
-send: POST /chats/{id}/messages as the page script sends them, from N connections, while both members' pages
+send: POST /rooms/{id}/messages as the page script sends them, from N connections, while both members' pages
       stream; against the store's own acknowledged rate (parlor-store-bench --sends) measured in the same run.
       Prints sends/s, the ratio, the POST p50/p99, and checks that every page got every send once and in order.
 pages: one chat, --pages open pages (500) split between its two members, --rate messages a second (20) on a

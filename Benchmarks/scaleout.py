@@ -5,7 +5,7 @@ server started for the run in a temporary folder (fsync on, as in production), a
 usage: python3 Benchmarks/scaleout.py [--seconds 10] [--connections 64] [--probes 200] [--chats 1] [--repeat 3]
                                      [--pages everywhere|first] [--statements]
 
-sends: POST /chats/{id}/messages as the page script sends them (wrk), while four pages stream (two per member,
+sends: POST /rooms/{id}/messages as the page script sends them (wrk), while four pages stream (two per member,
        spread over the instances: one per member on each of two); acknowledged sends/s for SQLite (one instance), PostgreSQL with one instance, and
        PostgreSQL with two instances (wrk split between them), the last two taking turns --repeat times (the median of
        their ratios is the result). Every page must get every send once, in order.

@@ -225,7 +225,7 @@
     if (!link) return;
     const title = toast.querySelector(".toast-text strong");
     const preview = toast.querySelector(".toast-text span");
-    const chat = (link.getAttribute("href").match(/\/chats\/(\d+)/) || [])[1];
+    const chat = (link.getAttribute("href").match(/\/rooms\/(\d+)/) || [])[1];
     notify(toast.id.replace("toast-", ""), chat, title ? title.textContent : "Parlor", preview ? preview.textContent : "", link.href);
   }
 

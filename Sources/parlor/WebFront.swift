@@ -40,6 +40,7 @@ final class WebFront: Sendable {
         let accounts: AccountRoutes
         let chats: ChatRoutes
         let rooms: RoomRoutes
+        let oldChatLinks: OldChatLinks
         let messages: MessageRoutes
         let streams: EventStreamRoutes
         let settings: SettingsRoutes
@@ -106,6 +107,7 @@ final class WebFront: Sendable {
             )),
             chats: ChatRoutes(.init(gate: gate, chats: chats, events: events, store: store)),
             rooms: RoomRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
+            oldChatLinks: OldChatLinks(paths: paths),
             messages: MessageRoutes(.init(
                 gate: gate, chats: chats, events: events, store: store, photos: photos, maximumPhotoBytes: maximumPhotoBytes, logger: logger
             )),
@@ -141,8 +143,10 @@ final class WebFront: Sendable {
         try StaticFiles(folder: configuration.publicFolder).register(on: &router, at: "/public")
         try routes.operations.register(on: &router)
         routes.accounts.register(on: &router)
-        routes.chats.register(on: &router)
+        // `/rooms/new` before `/rooms/{id}`: the first matching route answers.
         routes.rooms.register(on: &router)
+        routes.chats.register(on: &router)
+        routes.oldChatLinks.register(on: &router)
         routes.messages.register(on: &router)
         routes.streams.register(on: &router)
         routes.settings.register(on: &router)

@@ -313,7 +313,7 @@ def main():
         common.sign_up(chloe, chat_base, "chloe", "Chloé Martin")
         common.wait_for(chloe, common.text_in(".chat-list", "Parlor Bot"), "Parlor Bot's chat arrives under /chat")
         bot = chloe.find_element(By.XPATH, "//li[contains(@class,'chat-list-item')][.//span[text()='Parlor Bot']]/a")
-        assert bot.get_attribute("href").startswith(chat_base + "/chats/"), bot.get_attribute("href")
+        assert bot.get_attribute("href").startswith(chat_base + "/rooms/"), bot.get_attribute("href")
         chloe.get(bot.get_attribute("href"))
         common.send(chloe, "help")
         common.wait_for(chloe, lambda d: len(d.find_elements(By.CSS_SELECTOR, "li.message:not(.is-own)")) >= 2,
@@ -338,7 +338,7 @@ def main():
         assert sent >= 2, "the messages sent so far are counted: %s" % sent
         assert before[("parlor_event_streams_open", ())] >= 1, "Ana's and Ben's pages are open"
         assert before[("parlor_process_resident_memory_bytes", ())] > 10e6 and before[("parlor_process_open_fds", ())] > 5
-        posts = ("parlor_http_requests_total", (("method", "POST"), ("route", "/chats/{id}/messages"), ("status", "204")))
+        posts = ("parlor_http_requests_total", (("method", "POST"), ("route", "/rooms/{id}/messages"), ("status", "204")))
         assert before.get(posts, 0) >= 1, [key for key in before if key[0] == "parlor_http_requests_total"]
         assert any(name == "parlor_http_request_duration_seconds_bucket" for name, _ in before)
         ana.get(chat)

@@ -157,7 +157,7 @@ def main():
         ana.get(base + "/chats/new")
         ana.find_element(By.ID, "new-chat-handle").send_keys("ben")
         ana.find_element(By.CSS_SELECTOR, "form.create-chat > button[type=submit]").click()
-        wait_for(ana, lambda d: "/chats/" in d.current_url and d.find_elements(By.CSS_SELECTOR, "form.composer"), "the chat with Ben")
+        wait_for(ana, lambda d: "/rooms/" in d.current_url and d.find_elements(By.CSS_SELECTOR, "form.composer"), "the chat with Ben")
         chat = ana.current_url.split("#")[0]
         chat_id = chat.rsplit("/", 1)[1]
 

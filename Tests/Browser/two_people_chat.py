@@ -131,7 +131,7 @@ def start_chat_by_typing(driver, base, typed, name):
     driver.find_element(By.ID, "new-chat-handle").send_keys(typed)
     wait_for(driver, text_in("#contact-suggestions", name), name + " is suggested")
     driver.find_element(By.CSS_SELECTOR, "#contact-suggestions button[name=pick]").click()
-    wait_for(driver, lambda d: re.search(r"/chats/\d+$", d.current_url), "in the new chat with " + name)
+    wait_for(driver, lambda d: re.search(r"/rooms/\d+$", d.current_url), "in the new chat with " + name)
     return driver.current_url
 
 
@@ -176,7 +176,7 @@ def main():
         wait_for(ana, text_in("#contact-suggestions", "Ben Okafor"), "Ben is suggested as Ana types")
         step("type-to-find", ana)
         ana.find_element(By.CSS_SELECTOR, "#contact-suggestions button[name=pick]").click()
-        wait_for(ana, lambda d: re.search(r"/chats/\d+$", d.current_url), "Ana is in the new chat")
+        wait_for(ana, lambda d: re.search(r"/rooms/\d+$", d.current_url), "Ana is in the new chat")
         chat_url = ana.current_url
         wait_for(ben, text_in(".chat-list", "Ana Lima"), "the new chat appears in Ben's list without a reload")
         ben.get(chat_url)

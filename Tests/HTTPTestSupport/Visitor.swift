@@ -118,7 +118,7 @@ public final class Visitor {
         return try await post("/signup", [("handle", handle), ("displayName", name ?? handle.capitalized), ("password", password)])
     }
 
-    /// Starts a chat with `handle` and returns its path ("/chats/3").
+    /// Starts a chat with `handle` and returns its path ("/rooms/3").
     public func startChat(with handle: String) async throws -> String {
         try await get("/chats/new")
         let response = try await post("/chats/new", [("handle", handle)])
@@ -128,16 +128,16 @@ public final class Visitor {
         return location
     }
 
-    /// The path of the chat with `name` in this visitor's chat list ("/chats/1"). Parlor Bot starts its chat
+    /// The path of the chat with `name` in this visitor's chat list ("/rooms/1"). Parlor Bot starts its chat
     /// on its own after sign-up, so the list is asked again for up to two seconds.
     public func chat(named name: String) async throws -> String {
         for _ in 0..<100 {
             let list = try await get("/chats").text
             if let nameRange = list.range(of: "<span class=\"chat-list-name\">\(name)</span>"),
-               let link = list[..<nameRange.lowerBound].range(of: "<a href=\"/chats/", options: .backwards)
+               let link = list[..<nameRange.lowerBound].range(of: "<a href=\"/rooms/", options: .backwards)
             {
                 let rest = list[link.upperBound...]
-                return "/chats/" + rest.prefix { $0.isNumber }
+                return "/rooms/" + rest.prefix { $0.isNumber }
             }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -217,6 +217,6 @@ import Testing
         let chat = try await world.chat(world.ana, world.chloe)
         #expect(anaPage.steps == ["prepend chat-list-items"])
         #expect(anaPage.fragments.first?.chatListItem?.title == "Chloé Martin")
-        #expect(chloePage.fragments.first?.chatListItem?.url == "/chats/\(chat.id)")
+        #expect(chloePage.fragments.first?.chatListItem?.url == "/rooms/\(chat.id)")
     }
 }

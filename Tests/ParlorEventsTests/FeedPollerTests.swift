@@ -101,7 +101,7 @@ import Testing
         await world.handler.settled()
         let paused = try #require(screen.fragments.compactMap(\.feedList).last?.items.first)
         #expect(paused.stateLine == "Paused after 3 failed checks in a row: the server answered 500")
-        #expect(paused.retryURL == "/chats/\(chat.id)/feeds/\(subscription.id)/retry")
+        #expect(paused.retryURL == "/rooms/\(chat.id)/feeds/\(subscription.id)/retry")
         #expect(await poller.pollOnce() == 0 && fetcher.fetched.count == 3)
 
         fetcher.set(Self.url, [.feed(Self.rss([("1", "Back")]))])

@@ -38,8 +38,8 @@ import Testing
         let conversation = ConversationBuilder(context: world.context).conversation(world.conversationWithBen, draft: ComposerDraft(token: "t"))
         #expect(conversation.days.map(\.label) == ["November 12", "Wednesday", "Yesterday", "Today"])
         #expect(conversation.days.map { $0.messages.count } == [1, 1, 1, 5])
-        #expect(conversation.olderMessagesURL == "/chats/7?before=100")
-        #expect(conversation.composer.actionURL == "/chats/7/messages?csrf=csrf-fixture-token", "the token rides in the head of an upload")
+        #expect(conversation.olderMessagesURL == "/rooms/7?before=100")
+        #expect(conversation.composer.actionURL == "/rooms/7/messages?csrf=csrf-fixture-token", "the token rides in the head of an upload")
         #expect(conversation.composer.csrfToken == "csrf-fixture-token")
     }
 
@@ -109,7 +109,7 @@ import Testing
         #expect(states["pending-tok-sending"] == "Sending")
         #expect(states["pending-tok-failed"] == "Failed")
         let failed = cells.first { $0.domID == "pending-tok-failed" }
-        #expect(failed?.delivery?.retryURL == "/chats/7?retry=tok-failed#composer-7")
+        #expect(failed?.delivery?.retryURL == "/rooms/7?retry=tok-failed#composer-7")
         #expect(failed?.delivery?.failureReason == "Parlor could not reach the server.")
     }
 
@@ -124,13 +124,13 @@ import Testing
         let reply = cells.first { $0.domID == "message-115" }
         #expect(reply?.authorLabel == "You")
         #expect(reply?.replyQuote == ReplyQuoteViewModel(author: "Ben Okafor", excerpt: "Great. I'll check the trains tonight.", url: "#message-110"))
-        #expect(reply?.editURL == "/chats/7?edit=115#composer-7")
+        #expect(reply?.editURL == "/rooms/7?edit=115#composer-7")
     }
 
     @Test func everyURLCarriesTheBasePath() {
         let context = ViewerContext(viewer: world.ana, now: world.now, basePath: "/parlor/", csrfToken: "x")
         let item = ChatListBuilder(context: context).item(world.summaries[2], isCurrent: false)
-        #expect(item.url == "/parlor/chats/8")
+        #expect(item.url == "/parlor/rooms/8")
         #expect(item.avatar.imageURL == "/parlor/images/31/avatarSmall")
         let layout = PageBuilder(context: context).layout(unreadTotal: 4, liveChat: ChatID(8))
         #expect(layout.title == "(4) Parlor")

@@ -31,7 +31,7 @@ import Testing
             try await ana.get("/chat/chats/new")
             let started = try await ana.post("/chat/chats/new", [("handle", "ben")])
             let chat = try #require(started.header("Location"))
-            #expect(chat.hasPrefix("/chat/chats/"))
+            #expect(chat.hasPrefix("/chat/rooms/"))
             let sent = try await ana.say("Under the prefix", in: chat)
             #expect(sent.status == 303 && sent.header("Location")?.hasPrefix(chat + "#message-") == true)
             let id = String(chat.split(separator: "/").last!)

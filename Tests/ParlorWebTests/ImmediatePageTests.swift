@@ -35,8 +35,8 @@ import Testing
             atOnce = metrics.pagesAnsweredAtOnce
 
             // A chat that is not Ben's, a path that is no chat, a composer asked for: refused or read later.
-            #expect(try await ben.get("/chats/999999").status == 404)
-            #expect(try await ben.get("/chats/-3").status == 404)
+            #expect(try await ben.get("/rooms/999999").status == 404)
+            #expect(try await ben.get("/rooms/-3").status == 404)
             #expect(try await ben.get(chat + "?before=1").status == 200)
             #expect(metrics.pagesAnsweredAtOnce == atOnce)
 

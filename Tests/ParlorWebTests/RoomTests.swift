@@ -41,7 +41,7 @@ import Testing
 
             let made = try await ana.post("/rooms/new", [("name", "  Launch  "), ("topic", "Friday's release"), ("kind", "closed"), ("members", "@ben")])
             let room = try #require(made.header("Location"))
-            #expect(made.status == 303 && room.hasPrefix("/chats/"))
+            #expect(made.status == 303 && room.hasPrefix("/rooms/"))
             #expect(try await ben.chat(named: "Launch") == room)
             let page = try await ben.get(room).text
             #expect(page.contains("Launch <span class=\"handle\">2 members</span>") && page.contains("Friday&#39;s release"))
@@ -54,6 +54,21 @@ import Testing
             let id = String(room.split(separator: "/").last!)
             #expect(try await chloe.get("/events?chat=\(id)").status == 404)
             #expect(!(try await chloe.get("/chats").text.contains("Launch")))
+        }
+    }
+
+    @Test func linksFromBeforeRoomsLeadToTheRoom() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, _, chat) = try await ConversationTests.anaAndBen(parlor)
+            let id = String(chat.split(separator: "/").last!)
+            #expect(chat == "/rooms/\(id)")
+            let page = try await ana.get("/chats/\(id)?before=5&reply=x%20y")
+            #expect(page.status == 301 && page.header("Location") == "/rooms/\(id)?before=5&reply=x%20y")
+            #expect(try await ana.get("/chats/\(id)/feeds").header("Location") == "/rooms/\(id)/feeds")
+            let posted = try await ana.post("/chats/\(id)/messages", [("body", "From an old page"), ("token", "t-old")])
+            #expect(posted.status == 308 && posted.header("Location") == "/rooms/\(id)/messages", "the form's method and body go on")
+            #expect(try await ana.get("/chats/abc").status == 404)
+            #expect(try await ana.get("/chats/new").status == 200, "a new direct chat is still made at /chats/new")
         }
     }
 }

@@ -55,12 +55,12 @@ import Testing
     @Test func withoutASessionPagesGoToSignInAndPostsAndStreamsAreRefused() async throws {
         try await RunningParlor.with { parlor in
             let stranger = Visitor(port: parlor.port)
-            for path in ["/chats", "/chats/1", "/chats/new", "/settings", "/"] {
+            for path in ["/chats", "/rooms/1", "/chats/new", "/settings", "/"] {
                 let response = try await stranger.get(path)
                 #expect(response.status == 303, "\(path)")
                 #expect(response.header("Location") == "/signin", "\(path)")
             }
-            #expect(try await stranger.post("/chats/1/messages", [("body", "hi")]).status == 403)
+            #expect(try await stranger.post("/rooms/1/messages", [("body", "hi")]).status == 403)
             #expect(try await stranger.post("/signout", []).status == 403)
             #expect(try await stranger.get("/events").status == 401)
         }
@@ -83,7 +83,7 @@ import Testing
             #expect(try await chloe.post(chat + "/messages", [("body", "let me in"), ("token", "c1")]).status == 404)
             #expect(try await chloe.post(chat + "/messages/2", [("body", "rewritten")]).status == 404)
             #expect(try await chloe.post(chat + "/read", []).status == 404)
-            for guess in ["/chats/999999", "/chats/0", "/chats/-1", "/chats/abc", "/events?chat=abc"] {
+            for guess in ["/rooms/999999", "/rooms/0", "/rooms/-1", "/rooms/abc", "/events?chat=abc"] {
                 #expect(try await chloe.get(guess).status == 404, "\(guess)")
             }
             #expect(!(try await chloe.get("/chats")).text.contains("for ben only"))

@@ -12,6 +12,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let movedPermanently = HTTPStatus(301)
     public static let found = HTTPStatus(302)
     public static let seeOther = HTTPStatus(303)
+    public static let permanentRedirect = HTTPStatus(308)
     public static let notModified = HTTPStatus(304)
     public static let badRequest = HTTPStatus(400)
     public static let unauthorized = HTTPStatus(401)
@@ -35,6 +36,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         case 301: "Moved Permanently"
         case 302: "Found"
         case 303: "See Other"
+        case 308: "Permanent Redirect"
         case 304: "Not Modified"
         case 400: "Bad Request"
         case 401: "Unauthorized"

@@ -48,7 +48,7 @@ public struct PageBuilder: Sendable {
         )
     }
 
-    /// `/chats` or `/chats/{id}`. A page of older history (`showsNewest` false) gets live updates of its
+    /// `/chats` or `/rooms/{id}`. A page of older history (`showsNewest` false) gets live updates of its
     /// chat list only: live messages are appended to the newest ones.
     public func chats(
         list: ChatListViewModel, conversation: ConversationViewModel?, title: String?, unreadTotal: Int, openChat: ChatID?,

@@ -23,22 +23,22 @@ public struct Paths: Sendable, Hashable {
     public var favicon: String { "\(basePath)/public/img/favicon.svg" }
     public var faviconUnread: String { "\(basePath)/public/img/favicon-unread.svg" }
 
-    public func chat(_ id: ChatID) -> String { "\(basePath)/chats/\(id)" }
-    public func messages(_ id: ChatID) -> String { "\(basePath)/chats/\(id)/messages" }
-    public func olderMessages(_ id: ChatID, before: MessageID) -> String { "\(basePath)/chats/\(id)?before=\(before)" }
-    public func reply(_ id: ChatID, to message: MessageID) -> String { "\(basePath)/chats/\(id)?reply=\(message)#composer-\(id)" }
-    public func edit(_ id: ChatID, message: MessageID) -> String { "\(basePath)/chats/\(id)?edit=\(message)#composer-\(id)" }
-    public func editAction(_ id: ChatID, message: MessageID) -> String { "\(basePath)/chats/\(id)/messages/\(message)" }
+    public func chat(_ id: ChatID) -> String { "\(basePath)/rooms/\(id)" }
+    public func messages(_ id: ChatID) -> String { "\(basePath)/rooms/\(id)/messages" }
+    public func olderMessages(_ id: ChatID, before: MessageID) -> String { "\(basePath)/rooms/\(id)?before=\(before)" }
+    public func reply(_ id: ChatID, to message: MessageID) -> String { "\(basePath)/rooms/\(id)?reply=\(message)#composer-\(id)" }
+    public func edit(_ id: ChatID, message: MessageID) -> String { "\(basePath)/rooms/\(id)?edit=\(message)#composer-\(id)" }
+    public func editAction(_ id: ChatID, message: MessageID) -> String { "\(basePath)/rooms/\(id)/messages/\(message)" }
     /// Asks "Delete this message?" in the conversation (pages without the script).
-    public func delete(_ id: ChatID, message: MessageID) -> String { "\(basePath)/chats/\(id)?delete=\(message)#delete-confirmation" }
-    public func deleteAction(_ id: ChatID, message: MessageID) -> String { "\(basePath)/chats/\(id)/messages/\(message)/delete" }
-    public func retry(_ id: ChatID, token: String) -> String { "\(basePath)/chats/\(id)?retry=\(token)#composer-\(id)" }
+    public func delete(_ id: ChatID, message: MessageID) -> String { "\(basePath)/rooms/\(id)?delete=\(message)#delete-confirmation" }
+    public func deleteAction(_ id: ChatID, message: MessageID) -> String { "\(basePath)/rooms/\(id)/messages/\(message)/delete" }
+    public func retry(_ id: ChatID, token: String) -> String { "\(basePath)/rooms/\(id)?retry=\(token)#composer-\(id)" }
     public func events(chat: ChatID?) -> String { "\(basePath)/events" + (chat.map { "?chat=\($0)" } ?? "") }
     /// The event stream of a chat's feeds screen.
     public func events(feedsOf chat: ChatID) -> String { "\(basePath)/events?feeds=\(chat)" }
-    public func feeds(_ id: ChatID) -> String { "\(basePath)/chats/\(id)/feeds" }
-    public func retryFeed(_ id: ChatID, _ feed: FeedSubscriptionID) -> String { "\(basePath)/chats/\(id)/feeds/\(feed)/retry" }
-    public func unsubscribeFeed(_ id: ChatID, _ feed: FeedSubscriptionID) -> String { "\(basePath)/chats/\(id)/feeds/\(feed)/delete" }
+    public func feeds(_ id: ChatID) -> String { "\(basePath)/rooms/\(id)/feeds" }
+    public func retryFeed(_ id: ChatID, _ feed: FeedSubscriptionID) -> String { "\(basePath)/rooms/\(id)/feeds/\(feed)/retry" }
+    public func unsubscribeFeed(_ id: ChatID, _ feed: FeedSubscriptionID) -> String { "\(basePath)/rooms/\(id)/feeds/\(feed)/delete" }
     public func image(_ id: ImageID) -> String { "\(basePath)/images/\(id)" }
     public func imageFile(_ id: ImageID) -> String { "\(basePath)/images/\(id)/display" }
     public func imageThumbnail(_ id: ImageID) -> String { "\(basePath)/images/\(id)/thumbnail" }
@@ -50,9 +50,14 @@ public struct Paths: Sendable, Hashable {
     /// A form's action that carries the session's token in its query: an upload's head is checked before its
     /// body (where the form's own `csrf` field is) is read.
     public func withToken(_ action: String, csrf: String) -> String {
-        // Tokens are base64url, which a query takes as it is; anything else is percent-encoded.
+        action + "?csrf=" + Self.queryValue(csrf)
+    }
+
+    /// `text` as a query takes it: letters, digits, "-" and "_" as they are (tokens are base64url), anything
+    /// else percent-encoded.
+    public static func queryValue(_ text: String) -> String {
         var query = ""
-        for byte in csrf.utf8 {
+        for byte in text.utf8 {
             let plain = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
             if plain {
                 query.unicodeScalars.append(Unicode.Scalar(byte))
@@ -61,7 +66,7 @@ public struct Paths: Sendable, Hashable {
                 query += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
             }
         }
-        return action + "?csrf=" + query
+        return query
     }
     public var removeAvatarAction: String { "\(basePath)/settings/avatar/remove" }
 }

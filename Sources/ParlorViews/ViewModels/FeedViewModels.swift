@@ -1,6 +1,6 @@
 import ParlorTemplates
 
-/// `/chats/{id}/feeds`: the feeds a chat follows, the form that adds one.
+/// `/rooms/{id}/feeds`: the feeds a chat follows, the form that adds one.
 public struct FeedsPageViewModel: Renderable, Hashable {
     public static let templateName = "feeds"
 

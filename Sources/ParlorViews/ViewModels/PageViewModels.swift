@@ -2,7 +2,7 @@ import ParlorTemplates
 
 // Full pages: the layout around one screen's view models. Each has its own template in Templates/.
 
-/// `/chats` and `/chats/{id}`: the list beside the open conversation (one at a time on narrow screens).
+/// `/chats` and `/rooms/{id}`: the list beside the open conversation (one at a time on narrow screens).
 public struct ChatsPageViewModel: Renderable, Hashable {
     public static let templateName = "chats"
 

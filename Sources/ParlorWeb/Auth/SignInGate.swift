@@ -44,7 +44,7 @@ public struct SignInGate: Sendable {
                 guard origin(request).allows(request), Sessions.formCarries(request, token: signedIn.session.csrfToken) else {
                     return try await forged(request, signedIn, refused: refused)
                 }
-                // A change waits while the open pages of its chat (`/chats/{id}/…`) are far behind: under a
+                // A change waits while the open pages of its chat (`/rooms/{id}/…`) are far behind: under a
                 // flood of sends the answers slow down, and every page still shows every message, in order.
                 // A change that names no chat waits for every lane.
                 let chat = request.parameters["id"].flatMap { Int64($0) }.flatMap { $0 > 0 ? ChatID($0) : nil }

@@ -38,7 +38,7 @@ public struct ChatPages: Sendable {
     /// A token for the next message of a composer: the same POST sent twice stores one message.
     static func newToken() -> String { Sodium.randomToken(bytes: 16) }
 
-    /// `/chats` or `/chats/{id}`: the list, and the open conversation. 404 for a chat that is not the viewer's.
+    /// `/chats` or `/rooms/{id}`: the list, and the open conversation. 404 for a chat that is not the viewer's.
     func chatsPage(_ signedIn: SignedIn, chat: ChatID?, before: MessageID? = nil, draft: ComposerDraft? = nil, status: HTTPStatus = .ok)
         async throws -> Response
     {
@@ -82,7 +82,7 @@ public struct ChatPages: Sendable {
         return (try await self.screen(signedIn, chat: chat, before: before), markAfterRead, screen.viewerLastRead ?? MessageID(0))
     }
 
-    /// `/chats` or `/chats/{id}` as a plain GET, the page people load most: served from ``PageCache`` while
+    /// `/chats` or `/rooms/{id}` as a plain GET, the page people load most: served from ``PageCache`` while
     /// nothing it shows has changed, else read, rendered and kept.
     func livePage(_ signedIn: SignedIn, chat: ChatID?, requestID: String) async throws -> Response {
         guard let keeping = keeping(signedIn, chat: chat) else {

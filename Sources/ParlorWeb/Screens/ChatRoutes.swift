@@ -37,7 +37,6 @@ public struct ChatRoutes: Sendable {
             "/chats", immediately: gate.signedInNow { [chats] _, signedIn in try chats.livePageNow(signedIn, chat: nil) },
             gate.signedIn { [self] request, signedIn in try await chats.livePage(signedIn, chat: nil, requestID: request.id.description) }
         )
-        // Before `/chats/{id}`: the first matching route answers.
         router.get("/chats/new", gate.signedIn { [self] request, signedIn in
             let query = request.query["q"] ?? ""
             return try await newChatPage(signedIn, handle: query, problem: nil, matches: try await matches(query, for: signedIn.user))
@@ -48,7 +47,7 @@ public struct ChatRoutes: Sendable {
             return pages.page(CreateChatBuilder(context: pages.context(signedIn)).suggestions(query: query, matches: matches))
         })
         router.post("/chats/new", bodyLimit: 16 * 1024, gate.signedIn { [self] request, signedIn in try await createChat(request, signedIn) })
-        router.get("/chats/{id}", immediately: gate.signedInNow { [chats] request, signedIn in
+        router.get("/rooms/{id}", immediately: gate.signedInNow { [chats] request, signedIn in
             guard Self.isLivePage(request) else { return nil }
             return try chats.livePageNow(signedIn, chat: try ChatPages.chatID(request))
         }, gate.signedIn { [self] request, signedIn in

@@ -34,18 +34,18 @@ public struct FeedRoutes: Sendable {
     }
 
     public func register(on router: inout Router) {
-        router.get("/chats/{id}/feeds", gate.signedIn { [self] request, signedIn in
+        router.get("/rooms/{id}/feeds", gate.signedIn { [self] request, signedIn in
             try await feedsPage(signedIn, chat: try ChatPages.chatID(request))
         })
-        router.post("/chats/{id}/feeds", bodyLimit: 8 * 1024, gate.signedIn(refused: { [self] request, signedIn in
+        router.post("/rooms/{id}/feeds", bodyLimit: 8 * 1024, gate.signedIn(refused: { [self] request, signedIn in
             try await feedsPage(signedIn, chat: try ChatPages.chatID(request), url: request.form["url"] ?? "", error: SignInGate.forgedFormMessage)
         }) { [self] request, signedIn in
             try await subscribe(request, signedIn)
         })
-        router.post("/chats/{id}/feeds/{feed}/retry", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
+        router.post("/rooms/{id}/feeds/{feed}/retry", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
             try await feedRequest(request, signedIn) { .retrying($0) }
         })
-        router.post("/chats/{id}/feeds/{feed}/delete", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
+        router.post("/rooms/{id}/feeds/{feed}/delete", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
             try await feedRequest(request, signedIn) { .unsubscribing($0) }
         })
     }

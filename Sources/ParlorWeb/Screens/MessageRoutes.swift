@@ -60,18 +60,18 @@ public struct MessageRoutes: Sendable {
             return try await chats.chatsPage(signedIn, chat: try ChatPages.chatID(request), draft: draft)
         }
         router.post(
-            "/chats/{id}/messages", bodyLimit: maximumPhotoBytes + Self.messageBodyLimit, uploads: Self.messageParts,
+            "/rooms/{id}/messages", bodyLimit: maximumPhotoBytes + Self.messageBodyLimit, uploads: Self.messageParts,
             admission: gate.uploadAdmission(refused: forgedSend), gate.signedIn(refused: forgedSend) { [self] request, signedIn in
                 try await sendMessage(request, signedIn)
             }
         )
-        router.post("/chats/{id}/messages/{message}", bodyLimit: Self.messageBodyLimit, gate.signedIn { [self] request, signedIn in
+        router.post("/rooms/{id}/messages/{message}", bodyLimit: Self.messageBodyLimit, gate.signedIn { [self] request, signedIn in
             try await editMessage(request, signedIn)
         })
-        router.post("/chats/{id}/messages/{message}/delete", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
+        router.post("/rooms/{id}/messages/{message}/delete", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
             try await deleteMessage(request, signedIn)
         })
-        router.post("/chats/{id}/read", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
+        router.post("/rooms/{id}/read", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
             let chat = try ChatPages.chatID(request)
             let upTo = request.form["upTo"].flatMap(Int64.init).map { MessageID($0) }
             guard try await store.membership(chat, signedIn.user.id) != nil else { throw ChatPages.noSuchChat }

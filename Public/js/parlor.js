@@ -110,6 +110,10 @@
       case "refresh":
         window.location.reload();
         return;
+      case "leave":
+        // The viewer is no longer in the room this page shows: back to the list (an address of this site only).
+        window.location.assign(target.startsWith("/") && !target.startsWith("//") ? target : "/");
+        return;
     }
     afterUpdate();
   }

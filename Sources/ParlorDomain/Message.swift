@@ -17,10 +17,12 @@ public struct Message: Hashable, Sendable {
     public let photo: MessagePhoto?
     /// Set when a feed posted it: the feed is its author, the item's title and date come with the text.
     public let feed: FeedPost?
+    /// Set when it is a line about the room (a member added, a new name): no one's words.
+    public let notice: RoomNotice?
 
     public init(
         id: MessageID, chatID: ChatID, senderID: UserID, body: String, createdAt: Date, editedAt: Date? = nil, replyTo: MessageID? = nil,
-        deletedAt: Date? = nil, photo: MessagePhoto? = nil, feed: FeedPost? = nil
+        deletedAt: Date? = nil, photo: MessagePhoto? = nil, feed: FeedPost? = nil, notice: RoomNotice? = nil
     ) {
         self.id = id
         self.chatID = chatID
@@ -32,13 +34,23 @@ public struct Message: Hashable, Sendable {
         self.deletedAt = deletedAt
         self.photo = photo
         self.feed = feed
+        self.notice = notice
     }
 
     public var isDeleted: Bool { deletedAt != nil }
 
     /// The same message with `photo` in its new state.
     public func with(photo: MessagePhoto?) -> Message {
-        Message(id: id, chatID: chatID, senderID: senderID, body: body, createdAt: createdAt, editedAt: editedAt, replyTo: replyTo, deletedAt: deletedAt, photo: photo, feed: feed)
+        Message(
+            id: id, chatID: chatID, senderID: senderID, body: body, createdAt: createdAt, editedAt: editedAt, replyTo: replyTo, deletedAt: deletedAt,
+            photo: photo, feed: feed, notice: notice
+        )
+    }
+
+    /// Whether it counts as unread for `member`: someone else's words (a feed's posts are everyone's), never a
+    /// line about the room, never once deleted.
+    public func isUnread(for member: UserID) -> Bool {
+        notice == nil && !isDeleted && (feed != nil || senderID != member)
     }
 
     /// The same message after its sender deleted it: no text, no photo, the time it went.

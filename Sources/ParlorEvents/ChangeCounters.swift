@@ -59,14 +59,13 @@ public final class ChangeCounters: Sendable {
             touch(chat: message.chatID)
         case .message(.userRead(let chat, _, _, _)):
             touch(chat: chat)
+        case .chat(.membersChanged(let change)):
+            // The newcomers' lists gain a row; everyone else's pages show the room (its count) already.
+            noteNew(change.chat, for: change.added)
+        case .chat(.roomRenamed(let change)):
+            touch(chat: change.chat.id)
         case .chat(.created(let chat)):
-            let slots = chat.members.map { slot($0.rawValue) }
-            let chatSlot = slot(chat.id.rawValue)
-            state.withLock { state in
-                state.sequence += 1
-                for user in slots { state.users[user] = state.sequence }
-                state.chats[chatSlot] = state.sequence
-            }
+            noteNew(chat, for: chat.members)
         case .user(.profileUpdated), .user(.signedUp):
             // A new account joins every open room: their member counts moved.
             state.withLock { state in
@@ -75,9 +74,21 @@ public final class ChangeCounters: Sendable {
             }
         case .message(.sending), .message(.failedSending), .message(.editing), .message(.failedEditing), .message(.userReads),
              .message(.deleting), .message(.failedDeleting), .message(.processingPhoto),
-             .chat(.creating), .chat(.creatingRoom), .chat(.createFailed), .user(.signingUp), .user(.signUpFailed),
+             .chat(.creating), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers), .chat(.memberChangeFailed),
+             .chat(.renamingRoom), .chat(.renameFailed), .user(.signingUp), .user(.signUpFailed),
              .user(.updatingProfile), .user(.profileUpdateFailed), .feed:
             break
+        }
+    }
+
+    /// `chat` changed, and `people`'s lists have a new row.
+    private func noteNew(_ chat: Chat, for people: [UserID]) {
+        let slots = people.map { slot($0.rawValue) }
+        let chatSlot = slot(chat.id.rawValue)
+        state.withLock { state in
+            state.sequence += 1
+            for user in slots { state.users[user] = state.sequence }
+            state.chats[chatSlot] = state.sequence
         }
     }
 

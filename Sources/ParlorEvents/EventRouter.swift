@@ -110,9 +110,46 @@ public final class EventRouter: EventSink {
             } catch {
                 return .createFailed(creator: request.creator, reason: refusal(error, "chat.creatingRoom", requestID))
             }
-        case .created, .createFailed:
+        case .changingMembers(let change):
+            do {
+                var people: [UserID] = []
+                for handle in change.adding { people.append(try await person(handle).id) }
+                let stored = try await timed("change_members") {
+                    if let removing = change.removing {
+                        return try await store.removeMember(removing, from: change.chatID, by: change.by, at: clock.now)
+                    }
+                    return try await store.addMembers(people, to: change.chatID, by: change.by, at: clock.now)
+                }
+                // Nobody new (all of them were in already): nothing changed, nothing to tell.
+                guard !stored.added.isEmpty || !stored.removed.isEmpty else { return .membersChanged(stored) }
+                return await publish(.membersChanged(stored), stored, requestID)
+            } catch {
+                return .memberChangeFailed(change, reason: refusal(error, "chat.changingMembers", requestID))
+            }
+        case .renamingRoom(let rename):
+            do {
+                let name = try RoomName.validated(rename.name)
+                let topic = try RoomTopic.validated(rename.topic)
+                let stored = try await timed("rename_room") {
+                    try await store.renameRoom(rename.chatID, name: name, topic: topic, by: rename.by, at: clock.now)
+                }
+                guard !stored.notices.isEmpty else { return .roomRenamed(stored) }
+                return await publish(.roomRenamed(stored), stored, requestID)
+            } catch {
+                return .renameFailed(rename, reason: refusal(error, "chat.renamingRoom", requestID))
+            }
+        case .created, .createFailed, .membersChanged, .memberChangeFailed, .roomRenamed, .renameFailed:
             return event
         }
+    }
+
+    /// Publishes a stored change to a room, then the lines its conversation shows for it, as messages sent.
+    private func publish(_ change: ChatEvent, _ stored: RoomChange, _ requestID: String?) async -> ChatEvent {
+        _ = await publish(.chat(change), (), requestID)
+        for notice in stored.notices {
+            _ = await publish(.message(.sent(notice, token: "notice-\(notice.id)")), (), requestID)
+        }
+        return change
     }
 
     /// The person with the handle someone typed ("@ana" or "ana"); `unknownHandle` for nobody.

@@ -62,6 +62,8 @@ public struct FixtureWorld: Sendable {
             chatID: ChatID(14),
             heading: ChatHeading(kind: .closed, name: "Launch", topic: "Friday's release: checklist pinned in the wiki", memberCount: 6, contact: nil),
             messages: [
+                Message(id: MessageID(138), chatID: ChatID(14), senderID: ana.id, body: "", createdAt: Self.date("2026-11-20T10:50:00Z"), notice: RoomNotice(kind: .added, subject: dmitri.id)),
+                Message(id: MessageID(139), chatID: ChatID(14), senderID: ben.id, body: "", createdAt: Self.date("2026-11-20T10:55:00Z"), notice: RoomNotice(kind: .topicChanged, text: "Friday's release: checklist pinned in the wiki")),
                 message(140, chat: 14, from: ben, "Build 2.4 is green.", at: "2026-11-20T11:00:00Z"),
                 message(141, chat: 14, from: ben, "Release notes next.", at: "2026-11-20T11:01:00Z"),
                 message(142, chat: 14, from: chloe, "I'll write them.", at: "2026-11-20T11:03:00Z"),

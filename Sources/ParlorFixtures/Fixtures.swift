@@ -54,6 +54,22 @@ public enum Fixtures {
                 conversation: conversation.conversation(world.launchRoom, draft: ComposerDraft(token: "tok-next")), title: "Launch", unreadTotal: unread,
                 openChat: ChatID(14)
             ), isPage: true),
+            Fixture("room-members-page/closed", RoomPagesBuilder(context: world.context).members(
+                ChatID(14), world.launchRoom.heading, members: [world.ana, world.ben, world.chloe, world.dmitri], layout: pages.layout(title: "Members of Launch")
+            ), isPage: true),
+            Fixture("room-members-page/unknown-handle", RoomPagesBuilder(context: world.context).members(
+                ChatID(14), world.launchRoom.heading, members: [world.ana, world.ben], layout: pages.layout(title: "Members of Launch"), handles: "@zed",
+                error: Refusal.unknownHandle("zed").message
+            ), isPage: true),
+            Fixture("room-members-page/open-room", RoomPagesBuilder(context: world.context).members(
+                ChatID(13), world.general, members: [world.ana, world.bot, world.ben], layout: pages.layout(title: "Members of General")
+            ), isPage: true),
+            Fixture("room-settings-page/current", RoomPagesBuilder(context: world.context).settings(
+                ChatID(14), world.launchRoom.heading, layout: pages.layout(title: "Settings of Launch")
+            ), isPage: true),
+            Fixture("room-settings-page/name-refused", RoomPagesBuilder(context: world.context).settings(
+                ChatID(14), world.launchRoom.heading, layout: pages.layout(title: "Settings of Launch"), name: "", topic: "Friday", refusal: .invalidRoomName
+            ), isPage: true),
             Fixture("auth-page/sign-in", AuthPageViewModel(layout: signedOut.layout(title: "Sign in", hasLiveUpdates: false), form: auth.signIn()), isPage: true),
             Fixture("auth-page/sign-in-failed", AuthPageViewModel(layout: signedOut.layout(title: "Sign in", hasLiveUpdates: false), form: auth.signIn(handle: "ana", error: "That handle and password do not match.", field: .password)), isPage: true),
             Fixture("auth-page/sign-up-taken", AuthPageViewModel(layout: signedOut.layout(title: "Create account", hasLiveUpdates: false), form: auth.signUp(handle: "ben", displayName: "Ben", error: "@ben is taken. Try another handle.", field: .handle)), isPage: true),

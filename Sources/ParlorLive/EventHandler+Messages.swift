@@ -112,7 +112,9 @@ extension EventHandler {
             quotes[id] = try await quotedMessage(id, in: chat.id)
         }
         // The people these messages show: their senders and the authors they quote (not every member).
-        let people = try await people(window.map(\.senderID) + quotes.values.map(\.senderID) + group.map(\.message.senderID))
+        let people = try await people(
+            window.map(\.senderID) + quotes.values.map(\.senderID) + group.map(\.message.senderID) + window.compactMap(\.notice?.subject)
+        )
         let added = group.map(\.message).sorted { $0.id < $1.id }
         for member in chat.members {
             guard let entry = lists.entry(member) else { continue }
@@ -140,7 +142,7 @@ extension EventHandler {
                             let cell = MessageCellBuilder(context: context).cell(
                                 message, sender: people[message.senderID] ?? viewer,
                                 quoted: quote(message.replyTo.flatMap { quotes[$0] }, people), contactLastRead: contactRead,
-                                after: index > 0 ? window[index - 1] : nil
+                                after: index > 0 ? window[index - 1] : nil, people: people
                             )
                             return appendUpdates(cell, date: message.createdAt, after: index > 0 ? window[index - 1] : nil, chat: chat.id, context: context)
                         }()
@@ -164,7 +166,7 @@ extension EventHandler {
                 let context = context(for: list.user)
                 sendRow(chat.id, of: list, to: pages, movingToTop: true)
                 if change.unread { deliver([badgeUpdate(total: list.unreadTotal, context: context)], to: pages) }
-                if let newest = added.last(where: { $0.senderID != member }), let sender = people[newest.senderID] {
+                if let newest = added.last(where: { $0.senderID != member && $0.notice == nil }), let sender = people[newest.senderID] {
                     let elsewhere = pages.filter { $0.page.openChat != chat.id }
                     if !elsewhere.isEmpty {
                         let toast = PageBuilder(context: context).toast(newest, from: sender)

@@ -296,6 +296,8 @@ public final class EventHandler: Sendable {
         switch event {
         case .message(let event): try await handle(event)
         case .chat(.created(let chat)): try await chatCreated(chat)
+        case .chat(.membersChanged(let change)): try await membersChanged(change)
+        case .chat(.roomRenamed(let change)): try await roomRenamed(change)
         case .user(.profileUpdated(let user)):
             known.forget(user.id)
             try await profileUpdated(user)

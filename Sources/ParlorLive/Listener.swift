@@ -59,6 +59,8 @@ public protocol UpdateEncoding: Sendable {
 /// What a page does with an update (DESIGN.md, "Listeners").
 public enum StreamAction: String, Hashable, Sendable {
     case replace, append, prepend, remove, toast, badge, refresh
+    /// The page shows a room its viewer is no longer in: it goes to the address in `target` (the chat list).
+    case leave
 }
 
 /// The view model inside an update.

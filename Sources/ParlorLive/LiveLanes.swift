@@ -130,13 +130,16 @@ extension DomainEvent {
             .chat(chat)
         case .chat(.created(let chat)):
             .chat(chat.id)
+        case .chat(.membersChanged(let change)), .chat(.roomRenamed(let change)):
+            .chat(change.chat.id)
         case .user(.profileUpdated), .user(.signedUp):
             .everyChat
         case .feed(.subscribed(let subscription)), .feed(.unsubscribed(let subscription)), .feed(.retried(let subscription)),
              .feed(.checked(let subscription)):
             .chat(subscription.chatID)
         case .message(.editing), .message(.failedEditing), .message(.deleting), .message(.failedDeleting), .message(.userReads),
-             .message(.processingPhoto), .chat(.creating), .chat(.creatingRoom), .chat(.createFailed), .user(.signingUp),
+             .message(.processingPhoto), .chat(.creating), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers),
+             .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .user(.signingUp),
              .user(.signUpFailed), .user(.updatingProfile), .user(.profileUpdateFailed), .feed(.subscribing), .feed(.subscribeFailed),
              .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed), .feed(.checking):
             .none

@@ -102,6 +102,21 @@ struct ViewerList: Sendable {
         return true
     }
 
+    /// The person is no longer in `chat`: its row goes, with what it counted as unread.
+    mutating func removed(_ chat: ChatID) -> Change {
+        guard let old = chats.removeValue(forKey: chat) else { return Change() }
+        counted[chat] = nil
+        unreadTotal -= old.unreadCount
+        if top?.chat == chat.rawValue { top = chats.values.map { (activity: $0.lastActivity, chat: $0.chatID.rawValue) }.max { ($0.activity, $0.chat) < ($1.activity, $1.chat) } }
+        return Change(row: true, unread: old.unreadCount != 0)
+    }
+
+    /// The room's name, topic or number of members changed.
+    mutating func renamed(_ chat: ChatID, _ heading: ChatHeading) -> Change {
+        guard let old = chats[chat], old.heading != heading else { return Change() }
+        return replaceRow(old.with(heading: heading))
+    }
+
     /// A contact's profile changed: the chats whose rows show them.
     mutating func contactChanged(_ contact: User) -> [ChatID] {
         let affected = chats.values.filter { $0.contact?.id == contact.id && $0.contact != contact }.map(\.chatID)
@@ -112,7 +127,7 @@ struct ViewerList: Sendable {
     }
 
     private func isUnread(_ message: Message) -> Bool {
-        message.feed != nil || message.senderID != user.id
+        message.notice == nil && (message.feed != nil || message.senderID != user.id)
     }
 
     private mutating func replaceRow(_ summary: ChatSummary) -> Change {

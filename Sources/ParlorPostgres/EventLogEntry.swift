@@ -9,6 +9,8 @@ enum EventLogEntry: Hashable, Sendable {
     case userSignedUp(UserID)
     case profileUpdated(UserID)
     case chatCreated(ChatID)
+    case membersChanged(ChatID, by: UserID, added: [UserID], removed: [UserID])
+    case roomRenamed(ChatID)
     case messageSent(MessageID, token: String)
     case messageEdited(MessageID)
     case messageDeleted(MessageID)
@@ -31,6 +33,8 @@ enum EventLogEntry: Hashable, Sendable {
         case .userSignedUp: "user.signedUp"
         case .profileUpdated: "user.profileUpdated"
         case .chatCreated: "chat.created"
+        case .membersChanged: "chat.membersChanged"
+        case .roomRenamed: "chat.roomRenamed"
         case .messageSent: Self.sentKind
         case .messageEdited: "message.edited"
         case .messageDeleted: "message.deleted"
@@ -46,7 +50,9 @@ enum EventLogEntry: Hashable, Sendable {
     var ids: [Int64] {
         switch self {
         case .userSignedUp(let user), .profileUpdated(let user): [user.rawValue]
-        case .chatCreated(let chat): [chat.rawValue]
+        case .chatCreated(let chat), .roomRenamed(let chat): [chat.rawValue]
+        case .membersChanged(let chat, let by, let added, let removed):
+            [chat.rawValue, by.rawValue, Int64(added.count)] + added.map(\.rawValue) + removed.map(\.rawValue)
         case .messageSent(let message, _), .messageEdited(let message), .messageDeleted(let message), .photoProcessed(let message):
             [message.rawValue]
         case .userRead(let chat, let reader, let previous, let upTo): [chat.rawValue, reader.rawValue, previous?.rawValue ?? 0, upTo.rawValue]
@@ -69,6 +75,11 @@ enum EventLogEntry: Hashable, Sendable {
         case "user.signedUp": self = .userSignedUp(UserID(first))
         case "user.profileUpdated": self = .profileUpdated(UserID(first))
         case "chat.created": self = .chatCreated(ChatID(first))
+        case "chat.roomRenamed": self = .roomRenamed(ChatID(first))
+        case "chat.membersChanged":
+            guard let by = id(1), let count = id(2), count >= 0, count <= Int64(ids.count - 3) else { return nil }
+            let people = ids.dropFirst(3).map { UserID($0) }
+            self = .membersChanged(ChatID(first), by: UserID(by), added: Array(people.prefix(Int(count))), removed: Array(people.dropFirst(Int(count))))
         case "message.sent": self = .messageSent(MessageID(first), token: token ?? "")
         case "message.edited": self = .messageEdited(MessageID(first))
         case "message.deleted": self = .messageDeleted(MessageID(first))

@@ -243,7 +243,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             FOR UPDATE
             """, logger: logger), let message = try Message(row: row)
         else { throw Refusal.notFound }
-        guard message.senderID == person else { throw Refusal.notYourMessage }
+        guard message.senderID == person, message.notice == nil else { throw Refusal.notYourMessage }
         return message
     }
 
@@ -325,7 +325,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
                 UPDATE member SET unreadCount = (
                     SELECT count(*) FROM message
                     WHERE message.chatID = member.chatID AND message.id > COALESCE(member.lastReadMessageID, 0) AND message.senderID <> member.userID
-                        AND message.deletedAt IS NULL)
+                        AND message.deletedAt IS NULL AND message.noticeKind IS NULL)
                 WHERE chatID = \(report.chatID.rawValue) AND userID = \(report.readerID.rawValue)
                 """, logger: logger)
             if mark > previous {
@@ -373,15 +373,18 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
         /// A chat of the list: the columns of ``summaries(_:viewer:chat:_:)`` from the second on.
         case summary = 0
         /// The open chat: the viewer's read mark (column 3), the contact of a direct chat of two (4-10), the
-        /// contact's read mark (28), the chat's kind, name, topic and member count (29-32).
+        /// contact's read mark (``markColumn``), the chat's kind, name, topic and member count (after it).
         case opened = 1
-        /// A message of the page, newest first, one more than the page holds (columns 11-27).
+        /// A message of the page, newest first, one more than the page holds (columns from 11).
         case message = 2
-        /// A message the page's replies quote (columns 11-27).
+        /// A message the page's replies quote (columns from 11).
         case quoted = 3
         /// Someone who wrote a message of the page or one it quotes (columns 4-10).
         case author = 4
     }
+
+    /// After the tag, id, activity, count or mark, a person's 7 columns and a message's.
+    private static let markColumn = 11 + Columns.messageCount
 
     /// The list, and the open chat's newest (or older) messages with what they quote, their authors, the
     /// contact and both read marks, as one statement of five kinds of rows. A viewer who is not a member gets
@@ -391,7 +394,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     ) async throws -> ChatsScreen {
         let limit = max(0, limit)
         let nullUser = Array(repeating: "NULL", count: 7).joined(separator: ", ")
-        let nullMessage = Array(repeating: "NULL", count: 17).joined(separator: ", ")
+        let nullMessage = Array(repeating: "NULL", count: Columns.messageCount).joined(separator: ", ")
         let nullChat = "NULL, NULL, NULL, NULL::BIGINT, NULL"
         let rows = try await connection.rows("""
             WITH opened AS (
@@ -431,7 +434,10 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             switch ScreenRow(rawValue: try row.at(0, as: Int32.self)) {
             case .summary: if let summary = try ChatSummary(row: row, at: 1) { summaries.append(summary) }
             case .opened:
-                opened = (Self.mark(try row.at(3, as: Int64?.self)), try ChatHeading(row: row, at: 29, contactAt: 4), Self.mark(try row.at(28, as: Int64?.self)))
+                opened = (
+                    Self.mark(try row.at(3, as: Int64?.self)), try ChatHeading(row: row, at: Self.markColumn + 1, contactAt: 4),
+                    Self.mark(try row.at(Self.markColumn, as: Int64?.self))
+                )
             case .message: if let message = try Message(row: row, at: 11) { newestFirst.append(message) }
             case .quoted: if let message = try Message(row: row, at: 11) { quotable.append(message) }
             case .author: if let author = try User(optionalRow: row, at: 4) { authors.append(author) }

@@ -262,6 +262,10 @@ public final class PostgresEventBus: EventBus {
         case .userSignedUp(let id): return try await store.user(id).map { .user(.signedUp($0)) }
         case .profileUpdated(let id): return try await store.user(id).map { .user(.profileUpdated($0)) }
         case .chatCreated(let id): return try await store.chat(id).map { .chat(.created($0)) }
+        case .roomRenamed(let id): return try await store.chat(id).map { .chat(.roomRenamed(RoomChange(chat: $0, notices: []))) }
+        case .membersChanged(let id, _, let added, let removed):
+            // The lines that say so are entries of their own, which follow.
+            return try await store.chat(id).map { .chat(.membersChanged(RoomChange(chat: $0, added: added, removed: removed, notices: []))) }
         case .messageSent(let id, let token): return messages[id].map { .message(.sent($0, token: token)) }
         case .messageEdited(let id): return messages[id].map { .message(.edited($0)) }
         case .messageDeleted(let id): return messages[id].map { .message(.deleted($0)) }

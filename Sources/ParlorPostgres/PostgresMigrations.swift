@@ -175,6 +175,12 @@ enum PostgresMigrations {
             "UPDATE chat SET memberCount = (SELECT count(*) FROM member WHERE member.chatID = chat.id)",
             "CREATE INDEX chat_open ON chat (id) WHERE kind = 'open'",
         ]),
+        // As SQLite's "10-room-notices".
+        ("4-room-notices", [
+            "ALTER TABLE message ADD COLUMN noticeKind TEXT",
+            "ALTER TABLE message ADD COLUMN noticeSubject BIGINT REFERENCES account(id)",
+            "ALTER TABLE message ADD COLUMN noticeText TEXT",
+        ]),
     ]
 
     /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an

@@ -8,9 +8,12 @@ enum Columns {
     static func message(in table: String? = nil) -> String {
         qualified([
             "id", "chatID", "senderID", "body", "createdAt", "editedAt", "replyToID", "deletedAt", "photoID", "photoState", "photoWidth", "photoHeight",
-            "feedSource", "feedTitle", "feedLink", "feedDate", "feedIconID",
+            "feedSource", "feedTitle", "feedLink", "feedDate", "feedIconID", "noticeKind", "noticeSubject", "noticeText",
         ], by: table)
     }
+
+    /// How many columns ``message(in:)`` lists.
+    static let messageCount = 20
 
     static func user(in table: String? = nil) -> String {
         qualified(["id", "handle", "displayName", "timeZone", "locale", "avatarID", "isBot"], by: table)
@@ -49,7 +52,7 @@ extension User {
 }
 
 extension Message {
-    /// From the seventeen columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL.
+    /// From the twenty columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL.
     init?(row: PostgresRandomAccessRow, at start: Int = 0) throws {
         guard let id = try row.at(start, as: Int64?.self) else { return nil }
         var photo: MessagePhoto?
@@ -78,7 +81,12 @@ extension Message {
             replyTo: try row.at(start + 6, as: Int64?.self).map { MessageID($0) },
             deletedAt: try row.at(start + 7, as: Double?.self).map { Date(timeIntervalSince1970: $0) },
             photo: photo,
-            feed: feed
+            feed: feed,
+            notice: try row.at(start + 17, as: String?.self).flatMap(RoomNotice.Kind.init(rawValue:)).map { kind in
+                RoomNotice(
+                    kind: kind, subject: try row.at(start + 18, as: Int64?.self).map { UserID($0) }, text: try row.at(start + 19, as: String?.self)
+                )
+            }
         )
     }
 }
@@ -89,16 +97,17 @@ extension ChatSummary {
     /// (``Columns/message(in:)``), the viewer's read mark, the chat's kind, name, topic and member count, and
     /// the last sender's name. Nil for a direct chat of two whose other member is gone.
     init?(row: PostgresRandomAccessRow, at start: Int = 0) throws {
-        let heading = try ChatHeading(row: row, at: start + 28, contactAt: start + 3)
+        let after = start + 10 + Columns.messageCount
+        let heading = try ChatHeading(row: row, at: after + 1, contactAt: start + 3)
         if heading.kind == .direct, heading.memberCount == 2, heading.contact == nil { return nil }
         self.init(
             chatID: ChatID(try row.at(start, as: Int64.self)),
             heading: heading,
             lastMessage: try Message(row: row, at: start + 10),
-            lastSenderName: try row.at(start + 32, as: String?.self),
+            lastSenderName: try row.at(after + 5, as: String?.self),
             unreadCount: Int(try row.at(start + 2, as: Int64.self)),
             lastActivity: Date(timeIntervalSince1970: try row.at(start + 1)),
-            lastRead: try row.at(start + 27, as: Int64?.self).flatMap { $0 > 0 ? MessageID($0) : nil }
+            lastRead: try row.at(after, as: Int64?.self).flatMap { $0 > 0 ? MessageID($0) : nil }
         )
     }
 }

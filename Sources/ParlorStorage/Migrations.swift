@@ -183,6 +183,15 @@ enum Migrations {
                 CREATE INDEX chat_open ON chat(id) WHERE kind = 'open';
                 """)
         }
+        migrator.registerMigration("10-room-notices") { db in
+            // A line about the room ("Ana added Ben") is a message with a notice: its kind, whom it is about,
+            // the new name or topic. It counts as unread for no one.
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN noticeKind TEXT;
+                ALTER TABLE message ADD COLUMN noticeSubject INTEGER REFERENCES user(id);
+                ALTER TABLE message ADD COLUMN noticeText TEXT;
+                """)
+        }
         return migrator
     }
 }

@@ -9,9 +9,12 @@ enum Columns {
     static func message(in table: String?) -> String {
         qualified([
             "id", "chatID", "senderID", "body", "createdAt", "editedAt", "replyToID", "deletedAt", "photoID", "photoState", "photoWidth", "photoHeight",
-            "feedSource", "feedTitle", "feedLink", "feedDate", "feedIconID",
+            "feedSource", "feedTitle", "feedLink", "feedDate", "feedIconID", "noticeKind", "noticeSubject", "noticeText",
         ], by: table)
     }
+
+    /// How many columns ``message(in:)`` lists.
+    static let messageCount = 20
 
     /// The `user` columns in the order `User(_:at:)` reads them, qualified by `table` when given.
     static func user(in table: String?) -> String {

@@ -219,8 +219,8 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         summaries.reserveCapacity(chat == nil ? 64 : 1)
         try statement.forEachRow(arguments: chat.map { [viewer.rawValue, $0.rawValue] } ?? [viewer.rawValue]) { row in
             let heading = ChatHeading(
-                kind: RoomKind(rawValue: row.string(28)) ?? .direct, name: row.stringOrNil(29), topic: row.stringOrNil(30),
-                memberCount: Int(row.int64(31)), contact: User(optional: row, at: 3)
+                kind: RoomKind(rawValue: row.string(kindColumn)) ?? .direct, name: row.stringOrNil(kindColumn + 1),
+                topic: row.stringOrNil(kindColumn + 2), memberCount: Int(row.int64(kindColumn + 3)), contact: User(optional: row, at: 3)
             )
             // A direct chat of two whose other member is gone is no row.
             if heading.kind == .direct, heading.memberCount == 2, heading.contact == nil { return }
@@ -228,10 +228,10 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
                 chatID: ChatID(row.int64(0)),
                 heading: heading,
                 lastMessage: Message(row, at: 10),
-                lastSenderName: row.stringOrNil(32),
+                lastSenderName: row.stringOrNil(kindColumn + 4),
                 unreadCount: Int(row.int64(2)),
                 lastActivity: row.date(1),
-                lastRead: row.int64OrNil(27).flatMap { $0 > 0 ? MessageID($0) : nil }
+                lastRead: row.int64OrNil(kindColumn - 1).flatMap { $0 > 0 ? MessageID($0) : nil }
             ))
         }
         // Ordered here rather than by SQLite: its sorter copies every selected column of every row,
@@ -239,10 +239,13 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         return summaries.newestActivityFirst()
     }
 
+    /// Where the chat's kind is, after the id, activity and count (0-2), the contact's 7 (from 3; NULL in a room),
+    /// the last message's columns (from 10) and the read mark; the name, topic, member count and the last
+    /// sender's name follow it.
+    private static let kindColumn = 10 + Columns.messageCount + 1
+
     /// One row per membership: a room's other members are not joined (a room of 500 is one row, not 499);
     /// a direct chat of two names its other member.
-    /// Columns: the id, activity, count (0-2), the contact's 7 (3-9; NULL in a room), the last message's 17
-    /// (10-26), the read mark (27), the kind, name, topic and member count (28-31), the last sender's name (32).
     private static let summariesSelect = """
         SELECT c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID,
             c.kind, c.name, c.topic, c.memberCount, s.displayName
@@ -280,7 +283,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
                 WHERE id = ? AND EXISTS (SELECT 1 FROM member WHERE member.chatID = message.chatID AND member.userID = ?)
                 """).first(arguments: [id.rawValue, person.rawValue], { Message($0, at: 0) })
         else { throw Refusal.notFound }
-        guard message.senderID == person else { throw Refusal.notYourMessage }
+        guard message.senderID == person, message.notice == nil else { throw Refusal.notYourMessage }
         return message
     }
 
@@ -365,7 +368,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
                 UPDATE member SET unreadCount = (
                     SELECT COUNT(*) FROM message
                     WHERE message.chatID = ?1 AND message.id > IFNULL(member.lastReadMessageID, 0) AND message.senderID <> ?2
-                        AND message.deletedAt IS NULL)
+                        AND message.deletedAt IS NULL AND message.noticeKind IS NULL)
                 WHERE chatID = ?1 AND userID = ?2
                 """).execute(arguments: [report.chatID.rawValue, report.readerID.rawValue])
             let mark = try Int64.fetchOne(

@@ -87,7 +87,7 @@ extension User {
 }
 
 extension Message {
-    /// From the seventeen columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL
+    /// From the twenty columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL
     /// (a LEFT JOIN with no match).
     init?(_ row: StatementRow, at start: Int) {
         guard let id = row.int64OrNil(start) else { return nil }
@@ -112,6 +112,9 @@ extension Message {
                     source: source, title: row.stringOrNil(start + 13), link: row.stringOrNil(start + 14), date: row.dateOrNil(start + 15),
                     icon: row.int64OrNil(start + 16).map { ImageID($0) }
                 )
+            },
+            notice: row.stringOrNil(start + 17).flatMap(RoomNotice.Kind.init(rawValue:)).map { kind in
+                RoomNotice(kind: kind, subject: row.int64OrNil(start + 18).map { UserID($0) }, text: row.stringOrNil(start + 19))
             }
         )
     }

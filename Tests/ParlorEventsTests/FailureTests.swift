@@ -33,6 +33,16 @@ import Testing
         }
         func createRoom(_ room: NewRoom) async throws -> Chat { try await inner.createRoom(room) }
         func createFirstRoom(_ room: NewRoom) async throws -> Chat? { try await inner.createFirstRoom(room) }
+        func addMembers(_ people: [UserID], to chat: ChatID, by: UserID, at date: Date) async throws -> RoomChange {
+            try await inner.addMembers(people, to: chat, by: by, at: date)
+        }
+        func removeMember(_ person: UserID, from chat: ChatID, by: UserID, at date: Date) async throws -> RoomChange {
+            try await inner.removeMember(person, from: chat, by: by, at: date)
+        }
+        func members(of chat: ChatID, viewer: UserID) async throws -> [User]? { try await inner.members(of: chat, viewer: viewer) }
+        func renameRoom(_ chat: ChatID, name: String, topic: String?, by: UserID, at date: Date) async throws -> RoomChange {
+            try await inner.renameRoom(chat, name: name, topic: topic, by: by, at: date)
+        }
         func chat(_ id: ChatID) async throws -> Chat? { try await inner.chat(id) }
         func chatList(for viewer: UserID) async throws -> [ChatSummary] { try await inner.chatList(for: viewer) }
         func chatSummary(_ chat: ChatID, for viewer: UserID) async throws -> ChatSummary? {

@@ -68,4 +68,38 @@ import Testing
         #expect(Self.cells(page).contains { $0.domID == "message-\(hello.id)" })
         #expect(try await world.store.chatSummary(general.chatID, for: dmitri.id)?.unreadCount == 1, "Ben's welcome; Ana's morning came before him")
     }
+
+    @Test(arguments: Backend.allCases)
+    func whoeverIsAddedSeesTheRoomLiveAndWhoeverIsTakenOutGetsNothingMore(_ backend: Backend) async throws {
+        let world = try await ChatWorld(backend)
+        let created = await world.router.send(.creatingRoom(RoomRequest(creator: world.ana.id, kind: .closed, name: "Launch", memberHandles: ["ben"])))
+        guard case .created(let room) = created else { Issue.record("no room: \(created)"); return }
+        _ = try await world.send(room, world.ben, "Before Chloé")
+        let (chloeList, _) = try await world.page(world.chloe)
+        let (benRoom, _) = try await world.page(world.ben, open: room)
+        let (benList, _) = try await world.page(world.ben)
+        for page in [chloeList, benRoom, benList] { page.clear() }
+
+        let added = await world.router.send(.changingMembers(MemberChange(chatID: room.id, by: world.ana.id, adding: ["@chloe"])))
+        guard case .membersChanged(let change) = added else { Issue.record("not added: \(added)"); return }
+        #expect(change.added == [world.chloe.id])
+        let item = try #require(chloeList.fragments.compactMap(\.chatListItem).first { $0.domID == "chat-item-\(room.id)" })
+        #expect(item.title == "Launch" && item.unreadBadge == nil && item.lastMessagePreview == "Ana Lima added someone", "in her list at once, nothing unread")
+        #expect(benRoom.fragments.compactMap(\.conversationHeader).last?.subtitle == "3 members", "the count moves on every open page")
+        #expect(Self.cells(benRoom).last?.noticeText == "Ana Lima added Chloé Martin")
+        let (chloeRoom, _) = try await world.page(world.chloe, open: room)
+        #expect(chloeRoom.fragments.compactMap(\.messages).first?.days.flatMap(\.messages).map(\.noticeText) == [nil, "Ana Lima added you"])
+
+        for page in [benRoom, benList, chloeRoom] { page.clear() }
+        let removed = await world.router.send(.changingMembers(MemberChange(chatID: room.id, by: world.ana.id, removing: world.ben.id)))
+        guard case .membersChanged = removed else { Issue.record("not removed: \(removed)"); return }
+        #expect(benRoom.steps.contains("leave /chats"), "Ben's open room goes back to the list")
+        #expect(benList.steps.contains("remove chat-item-\(room.id)"))
+        #expect(Self.cells(chloeRoom).last?.noticeText == "Ana Lima removed Ben Okafor")
+        for page in [benRoom, benList, chloeRoom] { page.clear() }
+        let after = try await world.send(room, world.ana, "Ben is gone")
+        #expect(!benRoom.steps.contains { $0.contains("messages") || $0.contains("day-") } && benList.fragments.isEmpty, "nothing reaches him after it")
+        #expect(Self.cells(chloeRoom).contains { $0.domID == "message-\(after.id)" })
+        await #expect(throws: Refusal.notFound) { try await world.page(world.ben, open: room) }
+    }
 }

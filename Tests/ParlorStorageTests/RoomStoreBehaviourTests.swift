@@ -73,4 +73,63 @@ import Testing
         #expect(try await store.unreadTotal(for: dmitri.id) == 1)
         #expect(try await store.chatSummary(general.id, for: world.chloe.id)?.unreadCount == 2, "Chloé has read neither")
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func membersComeAndGoWithALineEachAndNothingUnreadFromBefore(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let store = world.store
+        let room = try await store.createRoom(NewRoom(creator: world.ana.id, kind: .closed, name: "Launch", topic: nil, members: [world.ben.id], createdAt: .at(1)))
+        let before = try await world.send(room.id, from: world.ben, "Before Chloé", at: 2)
+
+        let added = try await store.addMembers([world.chloe.id, world.ben.id], to: room.id, by: world.ana.id, at: .at(3))
+        #expect(added.added == [world.chloe.id] && added.chat.members == [world.ana.id, world.ben.id, world.chloe.id].sorted(), "Ben was in already")
+        let line = try #require(added.notices.first)
+        #expect(added.notices.count == 1 && line.notice == RoomNotice(kind: .added, subject: world.chloe.id) && line.senderID == world.ana.id)
+        let chloes = try #require(try await store.chatSummary(room.id, for: world.chloe.id))
+        #expect(chloes.unreadCount == 0 && chloes.lastRead == before.id && chloes.heading.memberCount == 3, "the history is there, not unread")
+        #expect(try await store.chatSummary(room.id, for: world.ben.id)?.unreadCount == 0, "a line about the room is nobody's unread message")
+        #expect(try await store.members(of: room.id, viewer: world.chloe.id)?.map(\.handle) == ["ana", "ben", "chloe"])
+        let conversation = try #require(try await store.conversation(room.id, viewer: world.chloe.id, before: nil, limit: 50))
+        #expect(conversation.messages.last == line && conversation.people[world.chloe.id] == world.chloe, "the line and whom it names")
+        #expect(try await store.addMembers([world.chloe.id], to: room.id, by: world.ana.id, at: .at(4)).notices.isEmpty, "nothing new, nothing said")
+
+        // A member reads past the line: the recount leaves it out too.
+        _ = try await world.send(room.id, from: world.ana, "Welcome", at: 5)
+        _ = try await store.markRead(ReadReport(chatID: room.id, readerID: world.ben.id, upTo: line.id))
+        #expect(try await store.chatSummary(room.id, for: world.ben.id)?.unreadCount == 1, "Ana's welcome only")
+
+        let removed = try await store.removeMember(world.ben.id, from: room.id, by: world.ana.id, at: .at(6))
+        #expect(removed.removed == [world.ben.id] && removed.notices.first?.notice == RoomNotice(kind: .removed, subject: world.ben.id))
+        #expect(try await store.chatList(for: world.ben.id).isEmpty)
+        #expect(try await store.membership(room.id, world.ben.id) == nil)
+        #expect(try await store.conversation(room.id, viewer: world.ben.id, before: nil, limit: 50) == nil)
+        #expect(try await store.members(of: room.id, viewer: world.ben.id) == nil)
+        await #expect(throws: Refusal.notFound) { try await world.send(room.id, from: world.ben, "Still here?", at: 7) }
+        await #expect(throws: Refusal.notFound) { try await store.addMembers([world.ben.id], to: room.id, by: world.ben.id, at: .at(7)) }
+        await #expect(throws: Refusal.notYourMessage) { try await store.edit(MessageEdit(messageID: line.id, editorID: world.ana.id, body: "x", editedAt: .at(7))) }
+
+        let left = try await store.removeMember(world.chloe.id, from: room.id, by: world.chloe.id, at: .at(8))
+        #expect(left.notices.first?.notice == RoomNotice(kind: .left) && left.chat.members == [world.ana.id])
+        #expect(try await store.chatSummary(room.id, for: world.ana.id)?.heading.memberCount == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aRoomIsRenamedByItsMembersAndADirectChatIsNot(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let store = world.store
+        let room = try await store.createRoom(NewRoom(creator: world.ana.id, kind: .closed, name: "Launch", topic: nil, members: [world.ben.id], createdAt: .at(1)))
+        let renamed = try await store.renameRoom(room.id, name: "Release", topic: "Friday", by: world.ben.id, at: .at(2))
+        #expect(renamed.notices.map(\.notice) == [RoomNotice(kind: .renamed, text: "Release"), RoomNotice(kind: .topicChanged, text: "Friday")])
+        let stored = try await store.chat(room.id)
+        #expect(stored?.name == "Release" && stored?.topic == "Friday")
+        #expect(try await store.chatSummary(room.id, for: world.ana.id)?.heading.name == "Release")
+        #expect(try await store.renameRoom(room.id, name: "Release", topic: nil, by: world.ana.id, at: .at(3)).notices.map(\.notice) == [
+            RoomNotice(kind: .topicChanged, text: nil),
+        ])
+        await #expect(throws: Refusal.notFound) { try await store.renameRoom(room.id, name: "Mine", topic: nil, by: world.chloe.id, at: .at(4)) }
+        let direct = try await store.createChat(between: world.ana.id, and: world.chloe.id, at: .at(5))
+        await #expect(throws: Refusal.notARoom) { try await store.renameRoom(direct.id, name: "Us", topic: nil, by: world.ana.id, at: .at(6)) }
+        await #expect(throws: Refusal.membersFixed) { try await store.addMembers([world.ben.id], to: direct.id, by: world.ana.id, at: .at(6)) }
+        await #expect(throws: Refusal.membersFixed) { try await store.removeMember(world.chloe.id, from: direct.id, by: world.ana.id, at: .at(6)) }
+    }
 }

@@ -71,4 +71,46 @@ import Testing
             #expect(try await ana.get("/chats/new").status == 200, "a new direct chat is still made at /chats/new")
         }
     }
+
+    @Test func membersAreAddedAndTakenOutAndTheRoomIsRenamedByItsMembersOnly() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, _) = try await ConversationTests.anaAndBen(parlor)
+            let chloe = Visitor(port: parlor.port)
+            try await chloe.signUp("chloe", name: "Chloé Martin")
+            try await ana.get("/rooms/new")
+            let room = try #require(try await ana.post("/rooms/new", [("name", "Launch"), ("kind", "closed"), ("members", "@ben")]).header("Location"))
+
+            let members = try await ana.get(room + "/members")
+            #expect(members.status == 200 && members.text.contains("<p class=\"member-count\">2 members</p>"))
+            #expect(try await chloe.get(room + "/members").status == 404, "not hers to see")
+            let unknown = try await ana.post(room + "/members", [("members", "@zed")])
+            #expect(unknown.status == 422 && unknown.text.contains("Nobody is called @zed.") && unknown.text.contains("value=\"@zed\""))
+            let added = try await ana.post(room + "/members", [("members", "@chloe")])
+            #expect(added.status == 303 && added.header("Location") == room + "/members")
+            #expect(try await chloe.get(room).text.contains("Ana Lima added you"))
+            #expect(try await ben.get(room).text.contains("Ana Lima added Chloé Martin"))
+
+            // Settings: a name too long is refused by its field; a good one renames the room for everyone.
+            let long = try await ben.post(room + "/settings", [("name", String(repeating: "x", count: 81)), ("topic", "")])
+            #expect(long.status == 422 && long.text.contains("id=\"room-name-error\""))
+            let renamed = try await ben.post(room + "/settings", [("name", "Release"), ("topic", "Friday at 4")])
+            #expect(renamed.status == 303 && renamed.header("Location") == room)
+            let page = try await chloe.get(room).text
+            #expect(page.contains("Release <span class=\"handle\">3 members</span>") && page.contains("Ben Okafor renamed the room to “Release”"))
+
+            // Taken out: Ben's room, its members page and its stream are gone for him.
+            let benID = try #require(members.text.firstMatch(of: /action="(\/rooms\/\d+\/members\/\d+\/remove)"/).map { String($0.1) })
+            #expect(try await ana.post(benID, []).status == 303)
+            #expect(try await ben.get(room).status == 404)
+            #expect(try await ben.get(room + "/members").status == 404)
+            let id = String(room.split(separator: "/").last!)
+            #expect(try await ben.get("/events?chat=\(id)").status == 404)
+            #expect(try await ben.post(room + "/settings", [("name", "Mine"), ("topic", "")]).status == 404)
+            // Chloé leaves: back to her list, without the room.
+            let left = try await chloe.post(room + "/leave", [])
+            #expect(left.status == 303 && left.header("Location") == "/chats")
+            #expect(!(try await chloe.get("/chats").text.contains("Release")))
+            #expect(try await ana.get(room + "/members").text.contains("<p class=\"member-count\">1 member</p>"))
+        }
+    }
 }

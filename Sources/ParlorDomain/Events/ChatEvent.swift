@@ -8,6 +8,45 @@ public enum ChatEvent: Hashable, Sendable {
     case created(Chat)
     /// Nothing was created; `reason` says why (`chatExists` carries the chat to go to).
     case createFailed(creator: UserID, reason: Refusal)
+    /// A member asks to add people to a closed room, to take someone out, or to leave.
+    case changingMembers(MemberChange)
+    /// Stored: whoever was added has the room in their list with its history, whoever was taken out loses it.
+    case membersChanged(RoomChange)
+    case memberChangeFailed(MemberChange, reason: Refusal)
+    /// A member asks for a new name and topic.
+    case renamingRoom(RoomRename)
+    case roomRenamed(RoomChange)
+    case renameFailed(RoomRename, reason: Refusal)
+}
+
+/// People to add to a closed room (by handle, as typed), or one to take out (the one asking: they leave).
+public struct MemberChange: Hashable, Sendable {
+    public let chatID: ChatID
+    public let by: UserID
+    public let adding: [String]
+    public let removing: UserID?
+
+    public init(chatID: ChatID, by: UserID, adding: [String] = [], removing: UserID? = nil) {
+        self.chatID = chatID
+        self.by = by
+        self.adding = adding
+        self.removing = removing
+    }
+}
+
+/// A room's new name and topic, as typed.
+public struct RoomRename: Hashable, Sendable {
+    public let chatID: ChatID
+    public let by: UserID
+    public let name: String
+    public let topic: String
+
+    public init(chatID: ChatID, by: UserID, name: String, topic: String) {
+        self.chatID = chatID
+        self.by = by
+        self.name = name
+        self.topic = topic
+    }
 }
 
 /// A room as someone asked for it in a form: the name, topic and handles as typed.

@@ -25,6 +25,16 @@ public protocol ChatStore: Sendable {
     /// there was one.
     func createFirstRoom(_ room: NewRoom) async throws -> Chat?
     func chat(_ id: ChatID) async throws -> Chat?
+    /// Adds people to a closed room `by` one of its members (who is there already stays as they are), each with
+    /// a line saying so; joined now, with the history to read. `membersFixed` for another kind of chat.
+    func addMembers(_ people: [UserID], to chat: ChatID, by: UserID, at date: Date) async throws -> RoomChange
+    /// Takes `person` out of a closed room `by` one of its members (`by` themselves: they leave), with a line
+    /// saying so. `notFound` when either is not a member.
+    func removeMember(_ person: UserID, from chat: ChatID, by: UserID, at date: Date) async throws -> RoomChange
+    /// Everyone in `chat`, by display name; nil when `viewer` is not one of them.
+    func members(of chat: ChatID, viewer: UserID) async throws -> [User]?
+    /// A room's new name and topic, `by` one of its members, with a line for each that changed.
+    func renameRoom(_ chat: ChatID, name: String, topic: String?, by: UserID, at date: Date) async throws -> RoomChange
     /// The chat list of `viewer`, newest activity first, with each chat's last message and unread count.
     func chatList(for viewer: UserID) async throws -> [ChatSummary]
     /// One row of that list.

@@ -125,11 +125,15 @@ public struct ConversationSnapshot: Hashable, Sendable {
     /// The other member of a direct chat of two.
     public var contact: User? { heading.contact }
 
-    /// The ids of the people a page of `messages` and `quoted` shows as authors (feeds' posts show the feed).
+    /// The ids of the people a page of `messages` and `quoted` shows: authors (feeds' posts show the feed) and
+    /// whom the lines about the room name.
     public static func authors(of messages: [Message], _ quoted: [Message]) -> [UserID] {
         var seen = Set<UserID>()
         var ids: [UserID] = []
-        for message in messages + quoted where message.feed == nil && seen.insert(message.senderID).inserted { ids.append(message.senderID) }
+        for message in messages + quoted where message.feed == nil {
+            if seen.insert(message.senderID).inserted { ids.append(message.senderID) }
+            if let subject = message.notice?.subject, seen.insert(subject).inserted { ids.append(subject) }
+        }
         return ids
     }
 }

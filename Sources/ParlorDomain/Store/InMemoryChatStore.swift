@@ -192,6 +192,78 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
 
     public func chat(_ id: ChatID) async throws -> Chat? { state.withLock { $0.chats[id] } }
 
+    public func addMembers(_ people: [UserID], to id: ChatID, by: UserID, at date: Date) async throws -> RoomChange {
+        try state.withLock { state throws(Refusal) in
+            let chat = try Self.room(id, by: by, in: state, kinds: [.closed], otherwise: .membersFixed)
+            guard people.allSatisfy({ state.users[$0] != nil }) else { throw .notFound }
+            var added: [UserID] = []
+            for person in people where !chat.hasMember(person) && !added.contains(person) { added.append(person) }
+            guard !added.isEmpty else { return RoomChange(chat: chat, notices: []) }
+            let changed = chat.with(members: chat.members + added)
+            state.chats[id] = changed
+            for person in added {
+                state.chatIDsByUser[person, default: []].insert(id)
+                state.joinedAt[ChatKey(chat: id, user: person)] = date
+                // What was said before is not unread for them.
+                state.lastRead[ChatKey(chat: id, user: person)] = state.messageIDsByChat[id]?.last
+            }
+            let notices = added.map { Self.notice(RoomNotice(kind: .added, subject: $0), in: id, by: by, at: date, state: &state) }
+            return RoomChange(chat: changed, added: added, notices: notices)
+        }
+    }
+
+    public func removeMember(_ person: UserID, from id: ChatID, by: UserID, at date: Date) async throws -> RoomChange {
+        try state.withLock { state throws(Refusal) in
+            let chat = try Self.room(id, by: by, in: state, kinds: [.closed], otherwise: .membersFixed)
+            guard chat.hasMember(person) else { throw .notFound }
+            let notice = Self.notice(
+                person == by ? RoomNotice(kind: .left) : RoomNotice(kind: .removed, subject: person), in: id, by: by, at: date, state: &state
+            )
+            let changed = chat.with(members: chat.members.filter { $0 != person })
+            state.chats[id] = changed
+            state.chatIDsByUser[person]?.remove(id)
+            state.lastRead[ChatKey(chat: id, user: person)] = nil
+            return RoomChange(chat: changed, removed: [person], notices: [notice])
+        }
+    }
+
+    public func renameRoom(_ id: ChatID, name: String, topic: String?, by: UserID, at date: Date) async throws -> RoomChange {
+        try state.withLock { state throws(Refusal) in
+            let chat = try Self.room(id, by: by, in: state, kinds: [.open, .closed], otherwise: .notARoom)
+            var notices: [Message] = []
+            if name != chat.name { notices.append(Self.notice(RoomNotice(kind: .renamed, text: name), in: id, by: by, at: date, state: &state)) }
+            if topic != chat.topic { notices.append(Self.notice(RoomNotice(kind: .topicChanged, text: topic), in: id, by: by, at: date, state: &state)) }
+            let changed = Chat(id: id, members: chat.members, createdAt: chat.createdAt, kind: chat.kind, name: name, topic: topic)
+            state.chats[id] = changed
+            return RoomChange(chat: changed, notices: notices)
+        }
+    }
+
+    public func members(of chat: ChatID, viewer: UserID) async throws -> [User]? {
+        state.withLock { state in
+            guard let stored = state.chats[chat], stored.hasMember(viewer) else { return nil }
+            return stored.members.compactMap { state.users[$0] }.sorted { ($0.displayName.lowercased(), $0.handle) < ($1.displayName.lowercased(), $1.handle) }
+        }
+    }
+
+    /// The chat, when `by` is a member and it is of one of `kinds` (else `otherwise`).
+    private static func room(_ id: ChatID, by: UserID, in state: State, kinds: Set<RoomKind>, otherwise: Refusal) throws(Refusal) -> Chat {
+        guard let chat = state.chats[id], chat.hasMember(by) else { throw .notFound }
+        guard kinds.contains(chat.kind) else { throw otherwise }
+        return chat
+    }
+
+    /// A line about the room, stored as the newest message of the chat.
+    private static func notice(_ notice: RoomNotice, in chat: ChatID, by: UserID, at date: Date, state: inout State) -> Message {
+        let message = Message(id: MessageID(state.nextMessage), chatID: chat, senderID: by, body: "", createdAt: date, notice: notice)
+        state.nextMessage += 1
+        state.messages[message.id] = message
+        state.messageIDsByChat[chat, default: []].append(message.id)
+        state.messageIDsByToken["\(by):notice-\(message.id)"] = message.id
+        state.lastActivity[chat] = max(state.lastActivity[chat] ?? date, date)
+        return message
+    }
+
     public func chatList(for viewer: UserID) async throws -> [ChatSummary] {
         state.withLock { state in
             (state.chatIDsByUser[viewer] ?? [])
@@ -244,7 +316,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
     /// not in as for no message at all.
     private static func ownMessage(_ state: State, _ id: MessageID, of person: UserID) throws(Refusal) -> Message {
         guard let message = state.messages[id], state.chats[message.chatID]?.hasMember(person) == true else { throw .notFound }
-        guard message.senderID == person else { throw .notYourMessage }
+        guard message.senderID == person, message.notice == nil else { throw .notYourMessage }
         return message
     }
 
@@ -330,7 +402,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         for id in ids.reversed() {
             guard id > mark else { break }
             // A deleted message is nothing left to read.
-            if let message = state.messages[id], message.senderID != viewer, !message.isDeleted { count += 1 }
+            if let message = state.messages[id], message.isUnread(for: viewer) { count += 1 }
         }
         return count
     }

@@ -28,6 +28,10 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidRoomName
     /// A topic longer than ``RoomTopic/maximumLength`` or more than one line.
     case invalidTopic
+    /// Members are added to and taken out of closed rooms only: an open room has everyone, a direct chat its people.
+    case membersFixed
+    /// Only a room has a name and a topic to change.
+    case notARoom
     /// The store could not do it (a full disk, a lost connection); nothing was changed.
     case unavailable
 
@@ -52,6 +56,8 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .tooManyFeeds(let limit): "A chat can follow at most \(limit) feeds."
         case .invalidRoomName: "A room's name has 1 to \(RoomName.maximumLength) characters on one line."
         case .invalidTopic: "A topic has at most \(RoomTopic.maximumLength) characters on one line."
+        case .membersFixed: "Only a closed room's members change: everyone is in an open room, and a direct chat keeps its people."
+        case .notARoom: "A direct chat has no name or topic to change."
         case .unavailable: "Parlor could not save that just now. Please try again."
         }
     }

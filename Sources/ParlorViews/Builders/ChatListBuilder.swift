@@ -49,6 +49,10 @@ public struct ChatListBuilder: Sendable {
     private func preview(_ message: Message?, sender: String?) -> String {
         guard let message else { return "No messages yet" }
         if message.isDeleted { return MessageCellBuilder.deletedText }
+        if message.notice != nil {
+            let who = message.senderID == context.viewer.id ? "You" : sender ?? "Someone"
+            return TextPreview.excerpt(who + " " + MessageCellBuilder.previewText(message), limit: Self.previewLimit)
+        }
         let prefix = message.senderID == context.viewer.id ? "You: " : message.feed.map { $0.source + ": " } ?? sender.map { $0 + ": " } ?? ""
         return prefix + TextPreview.excerpt(MessageCellBuilder.previewText(message), limit: Self.previewLimit - prefix.count)
     }

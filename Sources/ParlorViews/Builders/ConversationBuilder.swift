@@ -68,7 +68,9 @@ public struct ConversationBuilder: Sendable {
             topic: heading.topic,
             avatar: AvatarBuilder.avatar(for: chat, heading, paths: context.paths),
             backURL: context.paths.chats,
-            feedsURL: context.paths.feeds(chat)
+            feedsURL: context.paths.feeds(chat),
+            membersURL: heading.isRoom ? context.paths.members(chat) : nil,
+            settingsURL: heading.isRoom ? context.paths.roomSettings(chat) : nil
         )
     }
 
@@ -97,7 +99,7 @@ public struct ConversationBuilder: Sendable {
         }
 
         let firstUnread = unreadAfter.flatMap { mark in
-            snapshot.messages.first { $0.id > mark && $0.senderID != context.viewer.id && !$0.isDeleted }?.id
+            snapshot.messages.first { $0.id > mark && $0.isUnread(for: context.viewer.id) }?.id
         }
         var entries: [(date: Date, cell: MessageCellViewModel)] = []
         entries.reserveCapacity(snapshot.messages.count + snapshot.pending.count)
@@ -105,7 +107,7 @@ public struct ConversationBuilder: Sendable {
         for message in snapshot.messages {
             let cell = cells.cell(
                 message, sender: author(of: message), quoted: quoted(message.replyTo), contactLastRead: snapshot.contactLastRead,
-                after: previous, startsUnread: message.id == firstUnread, senderAvatar: avatar(of: author(of: message))
+                after: previous, startsUnread: message.id == firstUnread, senderAvatar: avatar(of: author(of: message)), people: snapshot.people
             )
             entries.append((message.createdAt, cell))
             previous = message

@@ -18,7 +18,7 @@ public struct MessageCellBuilder: Sendable {
     /// Whether a message by `sender` at `date` continues the group of `previous`, the message shown just
     /// before it: same person, same day, within ``groupingWindow``.
     public func continues(sender: UserID, at date: Date, after previous: Message?) -> Bool {
-        guard let previous, previous.senderID == sender else { return false }
+        guard let previous, previous.senderID == sender, previous.notice == nil else { return false }
         let gap = date.timeIntervalSince(previous.createdAt)
         return gap >= 0 && gap < Self.groupingWindow && context.dates.dayKey(previous.createdAt) == context.dates.dayKey(date)
     }
@@ -33,8 +33,10 @@ public struct MessageCellBuilder: Sendable {
         contactLastRead: MessageID? = nil,
         after previous: Message? = nil,
         startsUnread: Bool = false,
-        senderAvatar: AvatarViewModel? = nil
+        senderAvatar: AvatarViewModel? = nil,
+        people: [UserID: User] = [:]
     ) -> MessageCellViewModel {
+        if let notice = message.notice { return noticeCell(message, notice, by: sender, people: people, startsUnread: startsUnread) }
         let feedAuthor = message.feed.map { Self.author(of: $0, id: message.senderID) }
         let sender = feedAuthor ?? sender
         let isOwn = message.senderID == context.viewer.id
@@ -65,6 +67,42 @@ public struct MessageCellBuilder: Sendable {
             photo: isDeleted ? nil : message.photo.map { photo($0, sender: sender) },
             feedItem: isDeleted ? nil : message.feed.flatMap(feedItem)
         )
+    }
+
+    /// A line about the room, in the viewer's words: "You added Ben Okafor", "Ana Lima added you".
+    func noticeCell(_ message: Message, _ notice: RoomNotice, by actor: User, people: [UserID: User], startsUnread: Bool) -> MessageCellViewModel {
+        MessageCellViewModel(
+            domID: "message-\(message.id)",
+            authorLabel: "",
+            avatar: AvatarBuilder.avatar(for: actor, paths: context.paths),
+            time: context.dates.timeOfDay(message.createdAt),
+            fullDate: context.dates.fullDate(message.createdAt),
+            isoDate: DateLabels.iso(message.createdAt),
+            body: [],
+            replyQuote: nil,
+            isOwn: false,
+            delivery: nil,
+            replyURL: nil,
+            editURL: nil,
+            startsUnread: startsUnread,
+            timeLanguage: context.dates.language,
+            noticeText: Self.noticeText(notice, by: actor, subject: notice.subject.flatMap { people[$0] }, viewer: context.viewer.id)
+        )
+    }
+
+    /// What a line about the room says to `viewer`.
+    public static func noticeText(_ notice: RoomNotice, by actor: User, subject: User?, viewer: UserID) -> String {
+        let who = actor.id == viewer ? "You" : actor.displayName
+        let whom = notice.subject == viewer ? "you" : subject?.displayName ?? "someone"
+        switch notice.kind {
+        case .added: return "\(who) added \(whom)"
+        case .removed: return "\(who) removed \(whom)"
+        case .left: return "\(who) left"
+        case .renamed: return "\(who) renamed the room to \u{201C}\(notice.text ?? "")\u{201D}"
+        case .topicChanged:
+            guard let topic = notice.text else { return "\(who) cleared the topic" }
+            return "\(who) changed the topic to \u{201C}\(topic)\u{201D}"
+        }
     }
 
     /// A feed as the author of what it posts: its title as the name, its initials as the avatar.
@@ -98,6 +136,15 @@ public struct MessageCellBuilder: Sendable {
     /// What a preview says of a message: its text, or "Photo" for a photo without words; a feed's post,
     /// its item's title.
     public static func previewText(_ message: Message) -> String {
+        if let notice = message.notice {
+            switch notice.kind {
+            case .added: return "added someone"
+            case .removed: return "removed someone"
+            case .left: return "left"
+            case .renamed: return "renamed the room"
+            case .topicChanged: return "changed the topic"
+            }
+        }
         if let post = message.feed, let title = post.title ?? (message.body.isEmpty ? post.link : nil) { return title }
         return message.body.isEmpty && message.photo != nil ? "Photo" : message.body
     }

@@ -36,6 +36,10 @@ public struct Paths: Sendable, Hashable {
     public func events(chat: ChatID?) -> String { "\(basePath)/events" + (chat.map { "?chat=\($0)" } ?? "") }
     /// The event stream of a chat's feeds screen.
     public func events(feedsOf chat: ChatID) -> String { "\(basePath)/events?feeds=\(chat)" }
+    public func members(_ id: ChatID) -> String { "\(basePath)/rooms/\(id)/members" }
+    public func removeMember(_ id: ChatID, _ member: UserID) -> String { "\(basePath)/rooms/\(id)/members/\(member)/remove" }
+    public func leave(_ id: ChatID) -> String { "\(basePath)/rooms/\(id)/leave" }
+    public func roomSettings(_ id: ChatID) -> String { "\(basePath)/rooms/\(id)/settings" }
     public func feeds(_ id: ChatID) -> String { "\(basePath)/rooms/\(id)/feeds" }
     public func retryFeed(_ id: ChatID, _ feed: FeedSubscriptionID) -> String { "\(basePath)/rooms/\(id)/feeds/\(feed)/retry" }
     public func unsubscribeFeed(_ id: ChatID, _ feed: FeedSubscriptionID) -> String { "\(basePath)/rooms/\(id)/feeds/\(feed)/delete" }

@@ -111,9 +111,13 @@ public struct ConversationHeaderViewModel: Renderable, Hashable {
     public let backURL: String
     /// The chat's feeds screen.
     public let feedsURL: String?
+    /// A room's members page (the subtitle links there) and its settings.
+    public let membersURL: String?
+    public let settingsURL: String?
 
     public init(
-        domID: String, title: String, subtitle: String, topic: String? = nil, avatar: AvatarViewModel, backURL: String, feedsURL: String? = nil
+        domID: String, title: String, subtitle: String, topic: String? = nil, avatar: AvatarViewModel, backURL: String, feedsURL: String? = nil,
+        membersURL: String? = nil, settingsURL: String? = nil
     ) {
         self.domID = domID
         self.title = title
@@ -122,6 +126,8 @@ public struct ConversationHeaderViewModel: Renderable, Hashable {
         self.avatar = avatar
         self.backURL = backURL
         self.feedsURL = feedsURL
+        self.membersURL = membersURL
+        self.settingsURL = settingsURL
     }
 
     public static let templateFields = TemplateFields<ConversationHeaderViewModel>(
@@ -131,7 +137,9 @@ public struct ConversationHeaderViewModel: Renderable, Hashable {
         .text("topic", \.topic),
         .object("avatar", \.avatar),
         .text("backURL", \.backURL),
-        .text("feedsURL", \.feedsURL)
+        .text("feedsURL", \.feedsURL),
+        .text("membersURL", \.membersURL),
+        .text("settingsURL", \.settingsURL)
     )
 }
 

@@ -40,12 +40,15 @@ public struct MessageCellViewModel: Renderable, Hashable {
     public let photo: MessagePhotoViewModel?
     /// Set when a feed posted it: the item's title as a link, and its date.
     public let feedItem: FeedItemHeadlineViewModel?
+    /// A line about the room ("Ana Lima added Ben Okafor"), shown instead of a message; nil for a message.
+    public let noticeText: String?
+    public let isNotice: Bool
 
     public init(
         domID: String, authorLabel: String, avatar: AvatarViewModel, time: String, fullDate: String, isoDate: String,
         body: [BodySegmentViewModel], replyQuote: ReplyQuoteViewModel?, isOwn: Bool, delivery: DeliveryViewModel?,
         replyURL: String?, editURL: String?, deleteURL: String? = nil, isDeleted: Bool = false, continuesGroup: Bool = false, startsUnread: Bool = false,
-        timeLanguage: String? = nil, photo: MessagePhotoViewModel? = nil, feedItem: FeedItemHeadlineViewModel? = nil
+        timeLanguage: String? = nil, photo: MessagePhotoViewModel? = nil, feedItem: FeedItemHeadlineViewModel? = nil, noticeText: String? = nil
     ) {
         self.domID = domID
         self.authorLabel = authorLabel
@@ -66,6 +69,8 @@ public struct MessageCellViewModel: Renderable, Hashable {
         self.timeLanguage = timeLanguage
         self.photo = photo
         self.feedItem = feedItem
+        self.noticeText = noticeText
+        self.isNotice = noticeText != nil
     }
 
     public static let templateFields = TemplateFields<MessageCellViewModel>(
@@ -87,7 +92,9 @@ public struct MessageCellViewModel: Renderable, Hashable {
         .flag("startsUnread", \.startsUnread),
         .text("timeLanguage", \.timeLanguage),
         .object("photo", \.photo),
-        .object("feedItem", \.feedItem)
+        .object("feedItem", \.feedItem),
+        .text("noticeText", \.noticeText),
+        .flag("isNotice", \.isNotice)
     )
 }
 

@@ -7,6 +7,8 @@ public enum ParlorViewModels {
         NewChatPageViewModel.self,
         NewRoomPageViewModel.self,
         CreateRoomViewModel.self,
+        RoomMembersPageViewModel.self,
+        RoomSettingsPageViewModel.self,
         AuthPageViewModel.self,
         SettingsPageViewModel.self,
         SettingsFormViewModel.self,

@@ -178,6 +178,8 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         case .tooManyFeeds: kind = "too_many_feeds"
         case .invalidRoomName: kind = "invalid_room_name"
         case .invalidTopic: kind = "invalid_topic"
+        case .membersFixed: kind = "members_fixed"
+        case .notARoom: kind = "not_a_room"
         case .unavailable: kind = "unavailable"
         @unknown default: kind = "other"
         }

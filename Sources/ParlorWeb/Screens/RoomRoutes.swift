@@ -4,7 +4,8 @@ import ParlorDomain
 import ParlorEvents
 import ParlorViews
 
-/// Making a room: its name, topic, kind and (closed) members, in a form that works without the script.
+/// Making a room (its name, topic, kind and members), its members page (adding, taking out, leaving) and its
+/// settings (name and topic): forms that work without the script, each refusal shown by its field.
 public struct RoomRoutes: Sendable {
     public struct Dependencies: Sendable {
         let gate: SignInGate
@@ -31,6 +32,91 @@ public struct RoomRoutes: Sendable {
     public func register(on router: inout Router) {
         router.get("/rooms/new", gate.signedIn { [self] _, signedIn in try await newRoomPage(signedIn, CreateRoomBuilder.Draft()) })
         router.post("/rooms/new", bodyLimit: 16 * 1024, gate.signedIn { [self] request, signedIn in try await createRoom(request, signedIn) })
+        router.get("/rooms/{id}/members", gate.signedIn { [self] request, signedIn in
+            try await membersPage(signedIn, chat: try ChatPages.chatID(request))
+        })
+        router.post("/rooms/{id}/members", bodyLimit: 16 * 1024, gate.signedIn { [self] request, signedIn in
+            let chat = try ChatPages.chatID(request)
+            let typed = request.form["members"] ?? ""
+            let change = MemberChange(chatID: chat, by: signedIn.user.id, adding: Self.handles(in: typed))
+            return try await changeMembers(change, request, signedIn, typed: typed)
+        })
+        router.post("/rooms/{id}/members/{member}/remove", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
+            let chat = try ChatPages.chatID(request)
+            guard let raw = request.parameters["member"], let id = Int64(raw), id > 0 else { throw ChatPages.noSuchChat }
+            return try await changeMembers(MemberChange(chatID: chat, by: signedIn.user.id, removing: UserID(id)), request, signedIn, typed: "")
+        })
+        router.post("/rooms/{id}/leave", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
+            let chat = try ChatPages.chatID(request)
+            return try await changeMembers(MemberChange(chatID: chat, by: signedIn.user.id, removing: signedIn.user.id), request, signedIn, typed: "")
+        })
+        router.get("/rooms/{id}/settings", gate.signedIn { [self] request, signedIn in
+            try await settingsPage(signedIn, chat: try ChatPages.chatID(request))
+        })
+        router.post("/rooms/{id}/settings", bodyLimit: 8 * 1024, gate.signedIn { [self] request, signedIn in try await rename(request, signedIn) })
+    }
+
+    /// The room as `viewer` may see it; "no such chat" for a stranger.
+    private func room(_ chat: ChatID, for viewer: User) async throws -> Chat {
+        guard let room = try await dependencies.store.chat(chat), room.hasMember(viewer.id) else { throw ChatPages.noSuchChat }
+        return room
+    }
+
+    private func membersPage(
+        _ signedIn: SignedIn, chat: ChatID, handles: String = "", error: String? = nil, status: HTTPStatus = .ok
+    ) async throws -> Response {
+        let room = try await room(chat, for: signedIn.user)
+        guard room.kind != .direct, let members = try await dependencies.store.members(of: chat, viewer: signedIn.user.id) else {
+            throw ChatPages.noSuchChat
+        }
+        let context = pages.context(signedIn)
+        let heading = room.heading(contact: nil)
+        let layout = PageBuilder(context: context).layout(
+            title: "Members of \(Headings.title(heading))", unreadTotal: try await dependencies.store.unreadTotal(for: signedIn.user.id)
+        )
+        return pages.page(RoomPagesBuilder(context: context).members(chat, heading, members: members, layout: layout, handles: handles, error: error), status: status)
+    }
+
+    /// Adds, takes out or leaves; back to the members page (the list, after leaving), or the page with why not.
+    private func changeMembers(_ change: MemberChange, _ request: Request, _ signedIn: SignedIn, typed: String) async throws -> Response {
+        switch await dependencies.events.send(.changingMembers(change), requestID: request.id.description) {
+        case .membersChanged:
+            return .redirect(to: change.removing == signedIn.user.id ? pages.paths.chats : pages.paths.members(change.chatID))
+        case .memberChangeFailed(_, .notFound) where change.removing == nil || change.removing == signedIn.user.id:
+            throw ChatPages.noSuchChat
+        case .memberChangeFailed(_, let reason):
+            return try await membersPage(signedIn, chat: change.chatID, handles: typed, error: reason.message, status: reason.httpStatus)
+        default:
+            return try await membersPage(signedIn, chat: change.chatID, handles: typed, error: Refusal.unavailable.message, status: .serviceUnavailable)
+        }
+    }
+
+    private func settingsPage(
+        _ signedIn: SignedIn, chat: ChatID, name: String? = nil, topic: String? = nil, refusal: Refusal? = nil, status: HTTPStatus = .ok
+    ) async throws -> Response {
+        let room = try await room(chat, for: signedIn.user)
+        guard room.kind != .direct else { throw ChatPages.noSuchChat }
+        let context = pages.context(signedIn)
+        let heading = room.heading(contact: nil)
+        let layout = PageBuilder(context: context).layout(
+            title: "Settings of \(Headings.title(heading))", unreadTotal: try await dependencies.store.unreadTotal(for: signedIn.user.id)
+        )
+        return pages.page(RoomPagesBuilder(context: context).settings(chat, heading, layout: layout, name: name, topic: topic, refusal: refusal), status: status)
+    }
+
+    private func rename(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
+        let chat = try ChatPages.chatID(request)
+        let name = request.form["name"] ?? "", topic = request.form["topic"] ?? ""
+        switch await dependencies.events.send(.renamingRoom(RoomRename(chatID: chat, by: signedIn.user.id, name: name, topic: topic)), requestID: request.id.description) {
+        case .roomRenamed:
+            return .redirect(to: pages.paths.chat(chat))
+        case .renameFailed(_, .notFound), .renameFailed(_, .notARoom):
+            throw ChatPages.noSuchChat
+        case .renameFailed(_, let reason):
+            return try await settingsPage(signedIn, chat: chat, name: name, topic: topic, refusal: reason, status: reason.httpStatus)
+        default:
+            return try await settingsPage(signedIn, chat: chat, name: name, topic: topic, refusal: .unavailable, status: .serviceUnavailable)
+        }
     }
 
     /// The handles typed into the members field: separated by spaces or commas, each with or without "@".

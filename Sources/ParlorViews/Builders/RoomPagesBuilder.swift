@@ -1,0 +1,59 @@
+import ParlorDomain
+
+/// Builds a room's members page and its settings page for one viewer.
+public struct RoomPagesBuilder: Sendable {
+    public let context: ViewerContext
+
+    public init(context: ViewerContext) {
+        self.context = context
+    }
+
+    /// Everyone in the room; in a closed room, with the form that adds people (`handles` and `error` put back
+    /// what was refused), a button to take out each other member and one to leave.
+    public func members(
+        _ chat: ChatID, _ heading: ChatHeading, members: [User], layout: PageLayoutViewModel, handles: String = "", error: String? = nil
+    ) -> RoomMembersPageViewModel {
+        let paths = context.paths
+        let closed = heading.kind == .closed
+        return RoomMembersPageViewModel(
+            layout: layout,
+            heading: "Members of \(Headings.title(heading))",
+            countLabel: CountLabels.members(members.count),
+            chatURL: paths.chat(chat),
+            members: members.map { member in
+                let isYou = member.id == context.viewer.id
+                return RoomMemberViewModel(
+                    avatar: AvatarBuilder.avatar(for: member, paths: paths), name: member.displayName, handle: "@" + member.handle, isYou: isYou,
+                    removeURL: closed && !isYou ? paths.removeMember(chat, member.id) : nil
+                )
+            },
+            addForm: closed
+                ? AddMembersViewModel(
+                    actionURL: paths.members(chat), csrfToken: context.csrfToken, handles: handles, errorMessage: error,
+                    suggestionsURL: paths.contactSuggestions
+                )
+                : nil,
+            leaveURL: closed ? paths.leave(chat) : nil,
+            csrfToken: context.csrfToken
+        )
+    }
+
+    /// The name and topic, as stored or as typed with what was wrong.
+    public func settings(
+        _ chat: ChatID, _ heading: ChatHeading, layout: PageLayoutViewModel, name: String? = nil, topic: String? = nil, refusal: Refusal? = nil
+    ) -> RoomSettingsPageViewModel {
+        RoomSettingsPageViewModel(
+            layout: layout,
+            heading: "Settings of \(Headings.title(heading))",
+            chatURL: context.paths.chat(chat),
+            actionURL: context.paths.roomSettings(chat),
+            csrfToken: context.csrfToken,
+            name: name ?? heading.name ?? "",
+            topic: topic ?? heading.topic ?? "",
+            nameError: refusal == .invalidRoomName ? refusal?.message : refusal.flatMap { $0 == .invalidTopic ? nil : $0.message },
+            topicError: refusal == .invalidTopic ? refusal?.message : nil,
+            nameMaxLength: String(RoomName.maximumLength),
+            topicMaxLength: String(RoomTopic.maximumLength)
+        )
+    }
+}

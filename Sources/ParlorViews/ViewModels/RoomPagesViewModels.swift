@@ -1,0 +1,142 @@
+import ParlorTemplates
+
+/// `/rooms/{id}/members`: who is in the room, how many, and (closed rooms) adding, taking out and leaving.
+public struct RoomMembersPageViewModel: Renderable, Hashable {
+    public static let templateName = "room-members"
+
+    public let layout: PageLayoutViewModel
+    /// "Members of Launch".
+    public let heading: String
+    /// "6 members".
+    public let countLabel: String
+    public let chatURL: String
+    public let members: [RoomMemberViewModel]
+    /// Set in a closed room: the form that adds people by handle.
+    public let addForm: AddMembersViewModel?
+    /// Set in a closed room: the form that takes the viewer out.
+    public let leaveURL: String?
+    public let csrfToken: String
+
+    public init(
+        layout: PageLayoutViewModel, heading: String, countLabel: String, chatURL: String, members: [RoomMemberViewModel], addForm: AddMembersViewModel?,
+        leaveURL: String?, csrfToken: String
+    ) {
+        self.layout = layout
+        self.heading = heading
+        self.countLabel = countLabel
+        self.chatURL = chatURL
+        self.members = members
+        self.addForm = addForm
+        self.leaveURL = leaveURL
+        self.csrfToken = csrfToken
+    }
+
+    public static let templateFields = TemplateFields<RoomMembersPageViewModel>(
+        .object("layout", \.layout),
+        .text("heading", \.heading),
+        .text("countLabel", \.countLabel),
+        .text("chatURL", \.chatURL),
+        .list("members", \.members),
+        .object("addForm", \.addForm),
+        .text("leaveURL", \.leaveURL),
+        .text("csrfToken", \.csrfToken)
+    )
+}
+
+/// One member: face, name, handle, and the button that takes them out (closed rooms, not oneself).
+public struct RoomMemberViewModel: TemplateContext, Hashable {
+    public let avatar: AvatarViewModel
+    public let name: String
+    public let handle: String
+    public let isYou: Bool
+    public let removeURL: String?
+
+    public init(avatar: AvatarViewModel, name: String, handle: String, isYou: Bool, removeURL: String?) {
+        self.avatar = avatar
+        self.name = name
+        self.handle = handle
+        self.isYou = isYou
+        self.removeURL = removeURL
+    }
+
+    public static let templateFields = TemplateFields<RoomMemberViewModel>(
+        .object("avatar", \.avatar),
+        .text("name", \.name),
+        .text("handle", \.handle),
+        .flag("isYou", \.isYou),
+        .text("removeURL", \.removeURL)
+    )
+}
+
+/// Handles to add, put back with the reason when one was refused.
+public struct AddMembersViewModel: TemplateContext, Hashable {
+    public let actionURL: String
+    public let csrfToken: String
+    public let handles: String
+    public let errorMessage: String?
+    public let suggestionsURL: String
+
+    public init(actionURL: String, csrfToken: String, handles: String, errorMessage: String?, suggestionsURL: String) {
+        self.actionURL = actionURL
+        self.csrfToken = csrfToken
+        self.handles = handles
+        self.errorMessage = errorMessage
+        self.suggestionsURL = suggestionsURL
+    }
+
+    public static let templateFields = TemplateFields<AddMembersViewModel>(
+        .text("actionURL", \.actionURL),
+        .text("csrfToken", \.csrfToken),
+        .text("handles", \.handles),
+        .text("errorMessage", \.errorMessage),
+        .text("suggestionsURL", \.suggestionsURL)
+    )
+}
+
+/// `/rooms/{id}/settings`: the room's name and topic.
+public struct RoomSettingsPageViewModel: Renderable, Hashable {
+    public static let templateName = "room-settings"
+
+    public let layout: PageLayoutViewModel
+    public let heading: String
+    public let chatURL: String
+    public let actionURL: String
+    public let csrfToken: String
+    public let name: String
+    public let topic: String
+    public let nameError: String?
+    public let topicError: String?
+    public let nameMaxLength: String
+    public let topicMaxLength: String
+
+    public init(
+        layout: PageLayoutViewModel, heading: String, chatURL: String, actionURL: String, csrfToken: String, name: String, topic: String,
+        nameError: String?, topicError: String?, nameMaxLength: String, topicMaxLength: String
+    ) {
+        self.layout = layout
+        self.heading = heading
+        self.chatURL = chatURL
+        self.actionURL = actionURL
+        self.csrfToken = csrfToken
+        self.name = name
+        self.topic = topic
+        self.nameError = nameError
+        self.topicError = topicError
+        self.nameMaxLength = nameMaxLength
+        self.topicMaxLength = topicMaxLength
+    }
+
+    public static let templateFields = TemplateFields<RoomSettingsPageViewModel>(
+        .object("layout", \.layout),
+        .text("heading", \.heading),
+        .text("chatURL", \.chatURL),
+        .text("actionURL", \.actionURL),
+        .text("csrfToken", \.csrfToken),
+        .text("name", \.name),
+        .text("topic", \.topic),
+        .text("nameError", \.nameError),
+        .text("topicError", \.topicError),
+        .text("nameMaxLength", \.nameMaxLength),
+        .text("topicMaxLength", \.topicMaxLength)
+    )
+}

@@ -47,6 +47,9 @@ public struct Message: Hashable, Sendable {
         )
     }
 
+    /// Whom the text names: counted as the member's mentions while unread.
+    public var named: NamedPeople { notice == nil && feed == nil ? NamedPeople(in: body) : NamedPeople(handles: [], everyone: false) }
+
     /// Whether it counts as unread for `member`: someone else's words (a feed's posts are everyone's), never a
     /// line about the room, never once deleted.
     public func isUnread(for member: UserID) -> Bool {

@@ -64,6 +64,13 @@ public final class ChangeCounters: Sendable {
             noteNew(change.chat, for: change.added)
         case .chat(.roomRenamed(let change)):
             touch(chat: change.chat.id)
+        case .chat(.involvementChanged(let membership)):
+            // Only the member's own list and badge follow it.
+            let user = slot(membership.userID.rawValue)
+            state.withLock { state in
+                state.sequence += 1
+                state.users[user] = state.sequence
+            }
         case .chat(.created(let chat)):
             noteNew(chat, for: chat.members)
         case .user(.profileUpdated), .user(.signedUp):
@@ -75,7 +82,7 @@ public final class ChangeCounters: Sendable {
         case .message(.sending), .message(.failedSending), .message(.editing), .message(.failedEditing), .message(.userReads),
              .message(.deleting), .message(.failedDeleting), .message(.processingPhoto),
              .chat(.creating), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers), .chat(.memberChangeFailed),
-             .chat(.renamingRoom), .chat(.renameFailed), .user(.signingUp), .user(.signUpFailed),
+             .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp), .user(.signUpFailed),
              .user(.updatingProfile), .user(.profileUpdateFailed), .feed:
             break
         }

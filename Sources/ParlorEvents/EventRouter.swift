@@ -138,7 +138,15 @@ public final class EventRouter: EventSink {
             } catch {
                 return .renameFailed(rename, reason: refusal(error, "chat.renamingRoom", requestID))
             }
-        case .created, .createFailed, .membersChanged, .memberChangeFailed, .roomRenamed, .renameFailed:
+        case .changingInvolvement(let chat, let member, let involvement):
+            do {
+                let membership = try await timed("set_involvement") { try await store.setInvolvement(involvement, in: chat, for: member) }
+                return await publish(.chat(.involvementChanged(membership)), ChatEvent.involvementChanged(membership), requestID)
+            } catch {
+                _ = refusal(error, "chat.changingInvolvement", requestID)
+                return event
+            }
+        case .created, .createFailed, .membersChanged, .memberChangeFailed, .roomRenamed, .renameFailed, .involvementChanged:
             return event
         }
     }
@@ -209,6 +217,9 @@ public final class EventRouter: EventSink {
         }
     }
 
+    /// The most members `@everyone` and `@here` may call.
+    public static let everyoneLimit = 500
+
     /// The most feeds one chat follows.
     public static let feedsPerChat = 20
 
@@ -274,6 +285,10 @@ public final class EventRouter: EventSink {
             // the message; before that, "Sending" reaches only pages of members (a page opens only its
             // viewer's chats), so a stranger's attempt shows nowhere and stores nothing.
             let body = try MessageText.validated(outgoing.body, allowingEmpty: outgoing.photo != nil)
+            // Everyone in a very large room is not to be called at once.
+            if NamedPeople(in: body).everyone, let chat = try await store.chat(outgoing.chatID), chat.members.count > Self.everyoneLimit {
+                throw Refusal.tooManyToMention(limit: Self.everyoneLimit)
+            }
             valid = OutgoingMessage(
                 chatID: outgoing.chatID, senderID: outgoing.senderID, body: body, replyTo: outgoing.replyTo,
                 token: outgoing.token, createdAt: outgoing.createdAt, photo: outgoing.photo

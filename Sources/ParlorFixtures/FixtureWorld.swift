@@ -42,7 +42,7 @@ public struct FixtureWorld: Sendable {
             ChatSummary(chatID: ChatID(7), contact: ben, lastMessage: message(120, chat: 7, from: ben, "See you at the station at 6?\nI'll bring the tickets.", at: "2026-11-20T12:58:00Z"), unreadCount: 3, lastActivity: Self.date("2026-11-20T12:58:00Z")),
             ChatSummary(
                 chatID: ChatID(13), heading: general, lastMessage: message(119, chat: 13, from: dmitri, "Who is bringing cake on Friday?", at: "2026-11-20T09:12:00Z"),
-                lastSenderName: dmitri.displayName, unreadCount: 2, lastActivity: Self.date("2026-11-20T09:12:00Z")
+                lastSenderName: dmitri.displayName, unreadCount: 2, lastActivity: Self.date("2026-11-20T09:12:00Z"), mentionCount: 1
             ),
             ChatSummary(chatID: ChatID(8), contact: chloe, lastMessage: message(118, chat: 8, from: ana, "Merci ! The photos are lovely.", at: "2026-11-19T20:15:00Z"), unreadCount: 0, lastActivity: Self.date("2026-11-19T20:15:00Z")),
             ChatSummary(chatID: ChatID(9), contact: bot, lastMessage: message(90, chat: 9, from: bot, "Welcome to Parlor! Write anything and I will answer.", at: "2026-11-17T09:00:00Z"), unreadCount: 150, lastActivity: Self.date("2026-11-17T09:00:00Z")),

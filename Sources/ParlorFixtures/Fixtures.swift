@@ -92,6 +92,14 @@ public enum Fixtures {
             Fixture("chat-list-item/unread", list.item(summaries[0], isCurrent: false)),
             Fixture("chat-list-item/room-with-sender", list.item(summaries[1], isCurrent: false)),
             Fixture("chat-list-item/unread-over-99", list.item(summaries[3], isCurrent: false)),
+            Fixture("chat-list-item/room-unread-dot", list.item(ChatSummary(
+                chatID: ChatID(14), heading: world.launchRoom.heading, lastMessage: world.launchRoom.messages.last, lastSenderName: "Ana Lima", unreadCount: 4,
+                lastActivity: FixtureWorld.date("2026-11-20T12:50:00Z")
+            ), isCurrent: false)),
+            Fixture("chat-list-item/muted", list.item(ChatSummary(
+                chatID: ChatID(13), heading: world.general, lastMessage: summaries[1].lastMessage, lastSenderName: "Dmitri Volkov", unreadCount: 9,
+                lastActivity: summaries[1].lastActivity, involvement: .nothing, mentionCount: 0
+            ), isCurrent: false)),
             Fixture("chat-list-item/current-with-picture", list.item(summaries[2], isCurrent: true)),
             Fixture("chat-list-item/no-messages", list.item(ChatSummary(chatID: ChatID(12), contact: world.dmitri, lastMessage: nil, unreadCount: 0, lastActivity: world.now), isCurrent: false)),
         ]
@@ -110,6 +118,13 @@ public enum Fixtures {
             Fixture("conversation/empty", builder.conversation(empty, draft: ComposerDraft(token: "tok-next"))),
             Fixture("conversation/asking-to-delete", builder.conversation(snapshot, draft: ComposerDraft(token: "tok-next", deleting: own))),
             Fixture("conversation/closed-room", builder.conversation(world.launchRoom, draft: ComposerDraft(token: "tok-next"))),
+            Fixture("conversation/mentions", builder.conversation(ConversationSnapshot(
+                chatID: ChatID(13), heading: world.general, messages: [
+                    world.message(150, chat: 13, from: world.ben, "@ana can you bring the projector? cc @dmitri", at: "2026-11-20T12:00:00Z"),
+                    world.message(151, chat: 13, from: world.dmitri, "Cake in the kitchen, @everyone!", at: "2026-11-20T12:10:00Z"),
+                    world.message(152, chat: 13, from: world.ana, "On it, @ben (mail ana@example.org)", at: "2026-11-20T12:12:00Z"),
+                ], people: [world.ben, world.dmitri]
+            ), draft: ComposerDraft(token: "tok-next"))),
             Fixture("conversation/empty-room", builder.conversation(
                 ConversationSnapshot(chatID: ChatID(15), heading: ChatHeading(kind: .closed, name: "Book club", topic: nil, memberCount: 1, contact: nil), messages: []),
                 draft: ComposerDraft(token: "tok-next")

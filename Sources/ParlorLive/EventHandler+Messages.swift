@@ -116,6 +116,8 @@ extension EventHandler {
             window.map(\.senderID) + quotes.values.map(\.senderID) + group.map(\.message.senderID) + window.compactMap(\.notice?.subject)
         )
         let added = group.map(\.message).sorted { $0.id < $1.id }
+        // Whom each names, read once for every member's count.
+        let named = Dictionary(added.map { ($0.id, $0.named) }, uniquingKeysWith: { first, _ in first })
         for member in chat.members {
             guard let entry = lists.entry(member) else { continue }
             if let openPages = open[member], let viewer = try await viewer(member, entry) {
@@ -157,7 +159,7 @@ extension EventHandler {
             entry.update(.sent(added.map { ($0, people[$0.senderID]?.displayName) })) { list in
                 var change = ViewerList.Change()
                 for message in added {
-                    let one = list.sent(message, senderName: people[message.senderID]?.displayName)
+                    let one = list.sent(message, senderName: people[message.senderID]?.displayName, named: named[message.id])
                     change.row = change.row || one.row
                     change.unread = change.unread || one.unread
                 }
@@ -166,7 +168,17 @@ extension EventHandler {
                 let context = context(for: list.user)
                 sendRow(chat.id, of: list, to: pages, movingToTop: true)
                 if change.unread { deliver([badgeUpdate(total: list.unreadTotal, context: context)], to: pages) }
-                if let newest = added.last(where: { $0.senderID != member && $0.notice == nil }), let sender = people[newest.senderID] {
+                // A toast as the person follows the chat: every message, or those that name them.
+                let involvement = list.chats[chat.id]?.involvement ?? .everything
+                let toasted = added.last { message in
+                    guard message.senderID != member, message.notice == nil else { return false }
+                    switch involvement {
+                    case .everything: return true
+                    case .mentions, .hidden: return named[message.id]?.names(list.user.handle) == true
+                    case .nothing: return false
+                    }
+                }
+                if let newest = toasted, let sender = people[newest.senderID] {
                     let elsewhere = pages.filter { $0.page.openChat != chat.id }
                     if !elsewhere.isEmpty {
                         let toast = PageBuilder(context: context).toast(newest, from: sender)
@@ -281,6 +293,8 @@ extension EventHandler {
     /// A new row (`isNew`) has nothing to remove first.
     func sendRow(_ chat: ChatID, of list: ViewerList, to pages: [ListenerRegistry.Entry], movingToTop: Bool, isNew: Bool = false) {
         guard let summary = list.chats[chat] else { return }
+        // A hidden chat that names nobody: not in the lists (the page that has it open redraws its list).
+        if !summary.isListed { return sendList(list, to: pages) }
         if movingToTop, !list.isAtTop(chat) { return sendList(list, to: pages) }
         let builder = ChatListBuilder(context: context(for: list.user))
         let lists = pages.filter { $0.page.feedsOf == nil }

@@ -36,6 +36,18 @@ extension EventHandler {
         try await headingChanged(chat)
     }
 
+    /// The member follows the chat more or less closely: their list (a row may hide or come back) and badge.
+    func involvementChanged(_ membership: Membership) {
+        guard let entry = lists.entry(membership.userID) else { return }
+        entry.update(.other) { list in
+            let change = list.follows(membership.chatID, membership.involvement)
+            let pages = pages(of: membership.userID)
+            guard change.row else { return }
+            sendList(list, to: pages)
+            if change.unread { deliver([badgeUpdate(total: list.unreadTotal, context: context(for: list.user))], to: pages) }
+        }
+    }
+
     func roomRenamed(_ change: RoomChange) async throws {
         known.remember(change.chat)
         try await headingChanged(change.chat)

@@ -298,6 +298,7 @@ public final class EventHandler: Sendable {
         case .chat(.created(let chat)): try await chatCreated(chat)
         case .chat(.membersChanged(let change)): try await membersChanged(change)
         case .chat(.roomRenamed(let change)): try await roomRenamed(change)
+        case .chat(.involvementChanged(let membership)): involvementChanged(membership)
         case .user(.profileUpdated(let user)):
             known.forget(user.id)
             try await profileUpdated(user)

@@ -132,6 +132,8 @@ extension DomainEvent {
             .chat(chat.id)
         case .chat(.membersChanged(let change)), .chat(.roomRenamed(let change)):
             .chat(change.chat.id)
+        case .chat(.involvementChanged(let membership)):
+            .chat(membership.chatID)
         case .user(.profileUpdated), .user(.signedUp):
             .everyChat
         case .feed(.subscribed(let subscription)), .feed(.unsubscribed(let subscription)), .feed(.retried(let subscription)),
@@ -139,7 +141,7 @@ extension DomainEvent {
             .chat(subscription.chatID)
         case .message(.editing), .message(.failedEditing), .message(.deleting), .message(.failedDeleting), .message(.userReads),
              .message(.processingPhoto), .chat(.creating), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers),
-             .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .user(.signingUp),
+             .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp),
              .user(.signUpFailed), .user(.updatingProfile), .user(.profileUpdateFailed), .feed(.subscribing), .feed(.subscribeFailed),
              .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed), .feed(.checking):
             .none

@@ -20,7 +20,7 @@ struct ViewerList: Sendable {
     init(user: User, summaries: [ChatSummary]) {
         self.user = user
         chats = Dictionary(summaries.map { ($0.chatID, $0) }, uniquingKeysWith: { first, _ in first })
-        unreadTotal = summaries.reduce(0) { $0 + $1.unreadCount }
+        unreadTotal = summaries.reduce(0) { $0 + $1.badgeCount }
         for summary in summaries {
             counted[summary.chatID] = summary.lastMessage?.id
             raiseTop(summary)
@@ -48,30 +48,34 @@ struct ViewerList: Sendable {
 
     /// A message was stored (`senderName`: who wrote it, as a room's preview says). Nothing when the chat is not
     /// in the list.
-    mutating func sent(_ message: Message, senderName: String? = nil) -> Change {
+    mutating func sent(_ message: Message, senderName: String? = nil, named: NamedPeople? = nil) -> Change {
         guard let old = chats[message.chatID] else { return Change() }
         let newer = (old.lastMessage?.id ?? MessageID(0)) < message.id
-        var unread = old.unreadCount
+        var unread = old.unreadCount, mentions = old.mentionCount
         let alreadyCounted = message.id <= (counted[message.chatID] ?? MessageID(0)) || message.id <= (old.lastRead ?? MessageID(0))
-        if isUnread(message), !alreadyCounted { unread += 1 }
+        if isUnread(message), !alreadyCounted {
+            unread += 1
+            if (named ?? message.named).names(user.handle) { mentions += 1 }
+        }
         let summary = old.with(
             lastMessage: newer ? message : old.lastMessage, lastSenderName: newer ? senderName : old.lastSenderName, unreadCount: unread,
-            lastActivity: max(old.lastActivity, message.createdAt)
+            lastActivity: max(old.lastActivity, message.createdAt), mentionCount: mentions
         )
         return replaceRow(summary)
     }
 
     /// A message's text, photo or deletion changed: the row when it is the last message; a deleted one no
     /// longer counts as unread.
-    mutating func changed(_ message: Message) -> Change {
+    mutating func changed(_ message: Message, named: NamedPeople? = nil) -> Change {
         guard let old = chats[message.chatID] else { return Change() }
-        var unread = old.unreadCount
+        var unread = old.unreadCount, mentions = old.mentionCount
         // Counted when it is not newer than the last message here (its own event came, or the read saw it).
         if message.isDeleted, isUnread(message), message.id > (old.lastRead ?? MessageID(0)), message.id <= (old.lastMessage?.id ?? MessageID(0)) {
             unread = max(0, unread - 1)
+            if let named, named.names(user.handle) { mentions = max(0, mentions - 1) }
         }
         let last = old.lastMessage?.id == message.id ? message : old.lastMessage
-        return replaceRow(old.with(lastMessage: last, unreadCount: unread))
+        return replaceRow(old.with(lastMessage: last, unreadCount: unread, mentionCount: mentions))
     }
 
     /// How a read of one's own changed the list.
@@ -86,7 +90,7 @@ struct ViewerList: Sendable {
         guard let old = chats[chat] else { return .changed(Change()) }
         let mark = max(old.lastRead ?? MessageID(0), upTo)
         guard (old.lastMessage?.id ?? MessageID(0)) <= mark else { return .readAgain }
-        return .changed(replaceRow(old.with(unreadCount: 0, lastRead: mark)))
+        return .changed(replaceRow(old.with(unreadCount: 0, lastRead: mark, mentionCount: 0)))
     }
 
     /// The row as the store has it now (after ``read(_:upTo:)`` said `readAgain`, or a new chat).
@@ -106,9 +110,15 @@ struct ViewerList: Sendable {
     mutating func removed(_ chat: ChatID) -> Change {
         guard let old = chats.removeValue(forKey: chat) else { return Change() }
         counted[chat] = nil
-        unreadTotal -= old.unreadCount
+        unreadTotal -= old.badgeCount
         if top?.chat == chat.rawValue { top = chats.values.map { (activity: $0.lastActivity, chat: $0.chatID.rawValue) }.max { ($0.activity, $0.chat) < ($1.activity, $1.chat) } }
-        return Change(row: true, unread: old.unreadCount != 0)
+        return Change(row: true, unread: old.badgeCount != 0)
+    }
+
+    /// The person follows `chat` as `involvement` now.
+    mutating func follows(_ chat: ChatID, _ involvement: Involvement) -> Change {
+        guard let old = chats[chat], old.involvement != involvement else { return Change() }
+        return replaceRow(old.with(involvement: involvement))
     }
 
     /// The room's name, topic or number of members changed.
@@ -133,9 +143,9 @@ struct ViewerList: Sendable {
     private mutating func replaceRow(_ summary: ChatSummary) -> Change {
         let old = chats[summary.chatID]
         chats[summary.chatID] = summary
-        unreadTotal += summary.unreadCount - (old?.unreadCount ?? 0)
+        unreadTotal += summary.badgeCount - (old?.badgeCount ?? 0)
         raiseTop(summary)
-        return Change(row: old != summary, unread: old?.unreadCount != summary.unreadCount)
+        return Change(row: old != summary, unread: old?.badgeCount != summary.badgeCount)
     }
 
     private mutating func raiseTop(_ summary: ChatSummary) {
@@ -149,12 +159,13 @@ extension ChatSummary {
     /// This row with some of its values replaced.
     func with(
         heading: ChatHeading? = nil, lastMessage: Message?? = nil, lastSenderName: String?? = nil, unreadCount: Int? = nil, lastActivity: Date? = nil,
-        lastRead: MessageID? = nil
+        lastRead: MessageID? = nil, involvement: Involvement? = nil, mentionCount: Int? = nil
     ) -> ChatSummary {
         ChatSummary(
             chatID: chatID, heading: heading ?? self.heading, lastMessage: lastMessage ?? self.lastMessage,
             lastSenderName: lastSenderName ?? self.lastSenderName, unreadCount: unreadCount ?? self.unreadCount,
-            lastActivity: lastActivity ?? self.lastActivity, lastRead: lastRead ?? self.lastRead
+            lastActivity: lastActivity ?? self.lastActivity, lastRead: lastRead ?? self.lastRead, involvement: involvement ?? self.involvement,
+            mentionCount: mentionCount ?? self.mentionCount
         )
     }
 }

@@ -11,6 +11,7 @@ enum EventLogEntry: Hashable, Sendable {
     case chatCreated(ChatID)
     case membersChanged(ChatID, by: UserID, added: [UserID], removed: [UserID])
     case roomRenamed(ChatID)
+    case involvementChanged(ChatID, member: UserID)
     case messageSent(MessageID, token: String)
     case messageEdited(MessageID)
     case messageDeleted(MessageID)
@@ -35,6 +36,7 @@ enum EventLogEntry: Hashable, Sendable {
         case .chatCreated: "chat.created"
         case .membersChanged: "chat.membersChanged"
         case .roomRenamed: "chat.roomRenamed"
+        case .involvementChanged: "chat.involvementChanged"
         case .messageSent: Self.sentKind
         case .messageEdited: "message.edited"
         case .messageDeleted: "message.deleted"
@@ -51,6 +53,7 @@ enum EventLogEntry: Hashable, Sendable {
         switch self {
         case .userSignedUp(let user), .profileUpdated(let user): [user.rawValue]
         case .chatCreated(let chat), .roomRenamed(let chat): [chat.rawValue]
+        case .involvementChanged(let chat, let member): [chat.rawValue, member.rawValue]
         case .membersChanged(let chat, let by, let added, let removed):
             [chat.rawValue, by.rawValue, Int64(added.count)] + added.map(\.rawValue) + removed.map(\.rawValue)
         case .messageSent(let message, _), .messageEdited(let message), .messageDeleted(let message), .photoProcessed(let message):
@@ -76,6 +79,9 @@ enum EventLogEntry: Hashable, Sendable {
         case "user.profileUpdated": self = .profileUpdated(UserID(first))
         case "chat.created": self = .chatCreated(ChatID(first))
         case "chat.roomRenamed": self = .roomRenamed(ChatID(first))
+        case "chat.involvementChanged":
+            guard let member = id(1) else { return nil }
+            self = .involvementChanged(ChatID(first), member: UserID(member))
         case "chat.membersChanged":
             guard let by = id(1), let count = id(2), count >= 0, count <= Int64(ids.count - 3) else { return nil }
             let people = ids.dropFirst(3).map { UserID($0) }

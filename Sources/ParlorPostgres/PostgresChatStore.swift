@@ -214,7 +214,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     /// its other member).
     static let summaryColumnsAndJoins = """
         c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID,
-            c.kind, c.name, c.topic, c.memberCount, s.displayName
+            c.kind, c.name, c.topic, c.memberCount, s.displayName, me.involvement, me.mentionCount
         FROM member me
         JOIN chat c ON c.id = me.chatID
         LEFT JOIN member other ON c.kind = 'direct' AND c.memberCount = 2 AND other.chatID = me.chatID AND other.userID <> me.userID
@@ -224,7 +224,10 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
         """
 
     public func unreadTotal(for viewer: UserID) async throws -> Int {
-        let row = try await database.rows("SELECT COALESCE(SUM(unreadCount), 0)::BIGINT FROM member WHERE userID = \(viewer.rawValue)").first
+        let row = try await database.rows("""
+            SELECT COALESCE(SUM(CASE involvement WHEN 'everything' THEN unreadCount WHEN 'nothing' THEN 0 ELSE mentionCount END), 0)::BIGINT
+            FROM member WHERE userID = \(viewer.rawValue)
+            """).first
         return Int(try row?.at(0, as: Int64.self) ?? 0)
     }
 
@@ -274,9 +277,14 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             if let photo = old.photo {
                 try await connection.run("DELETE FROM image WHERE id = \(photo.id.rawValue)", logger: logger)
             }
+            // Whoever had not read it has one message fewer to read, and one mention fewer if it named them.
+            let named = old.named
             try await connection.run("""
-                UPDATE member SET unreadCount = GREATEST(0, unreadCount - 1)
-                WHERE chatID = \(old.chatID.rawValue) AND userID <> \(old.senderID.rawValue) AND COALESCE(lastReadMessageID, 0) < \(old.id.rawValue)
+                UPDATE member SET unreadCount = GREATEST(0, unreadCount - 1),
+                    mentionCount = GREATEST(0, mentionCount - CASE WHEN \(named.everyone) OR lower(a.handle) = ANY(\(Array(named.handles))) THEN 1 ELSE 0 END)
+                FROM account a
+                WHERE a.id = member.userID AND chatID = \(old.chatID.rawValue) AND userID <> \(old.senderID.rawValue)
+                    AND COALESCE(lastReadMessageID, 0) < \(old.id.rawValue)
                 """, logger: logger)
             try await EventLogEntry.messageDeleted(old.id).append(connection, logger: logger)
             return DeletedMessage(message: old.deleted(at: deletion.deletedAt), deletedNow: true)
@@ -322,10 +330,12 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
                 """, logger: logger)
             let mark = try row?.at(0, as: Int64?.self) ?? 0
             try await connection.run("""
-                UPDATE member SET unreadCount = (
-                    SELECT count(*) FROM message
-                    WHERE message.chatID = member.chatID AND message.id > COALESCE(member.lastReadMessageID, 0) AND message.senderID <> member.userID
-                        AND message.deletedAt IS NULL AND message.noticeKind IS NULL)
+                UPDATE member SET (unreadCount, mentionCount) = (
+                    SELECT count(*), count(*) FILTER (WHERE message.mentions IS NOT NULL
+                            AND (position(' * ' IN message.mentions) > 0 OR position(' ' || lower(a.handle) || ' ' IN message.mentions) > 0))
+                    FROM message, account a
+                    WHERE a.id = member.userID AND message.chatID = member.chatID AND message.id > COALESCE(member.lastReadMessageID, 0)
+                        AND message.senderID <> member.userID AND message.deletedAt IS NULL AND message.noticeKind IS NULL)
                 WHERE chatID = \(report.chatID.rawValue) AND userID = \(report.readerID.rawValue)
                 """, logger: logger)
             if mark > previous {
@@ -334,6 +344,17 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
                 ).append(connection, logger: logger)
             }
             return mark > 0 ? MessageID(mark) : nil
+        }
+    }
+
+    public func setInvolvement(_ involvement: Involvement, in chat: ChatID, for user: UserID) async throws -> Membership {
+        try await database.write { [logger] connection in
+            guard try await connection.row("""
+                UPDATE member SET involvement = \(involvement.rawValue) WHERE chatID = \(chat.rawValue) AND userID = \(user.rawValue) RETURNING 1
+                """, logger: logger) != nil, let membership = try await Self.membership(connection, chat, user, logger)
+            else { throw Refusal.notFound }
+            try await EventLogEntry.involvementChanged(chat, member: user).append(connection, logger: logger)
+            return membership
         }
     }
 
@@ -395,7 +416,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
         let limit = max(0, limit)
         let nullUser = Array(repeating: "NULL", count: 7).joined(separator: ", ")
         let nullMessage = Array(repeating: "NULL", count: Columns.messageCount).joined(separator: ", ")
-        let nullChat = "NULL, NULL, NULL, NULL::BIGINT, NULL"
+        let nullChat = "NULL, NULL, NULL, NULL::BIGINT, NULL, NULL, NULL::BIGINT"
         let rows = try await connection.rows("""
             WITH opened AS (
                 SELECT me.lastReadMessageID AS viewerMark, other.userID AS contactID, other.lastReadMessageID AS contactMark,
@@ -415,7 +436,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             WHERE me.userID = \(viewer.rawValue)
             UNION ALL
             SELECT 1, NULL, NULL, o.viewerMark, \(unescaped: Columns.user(in: "u")), \(unescaped: nullMessage), o.contactMark,
-                o.kind, o.name, o.topic, o.memberCount, NULL
+                o.kind, o.name, o.topic, o.memberCount, NULL, NULL, NULL::BIGINT
             FROM opened o LEFT JOIN account u ON u.id = o.contactID
             UNION ALL
             SELECT 2, NULL, NULL, NULL, \(unescaped: nullUser), \(unescaped: Columns.message), NULL, \(unescaped: nullChat) FROM page

@@ -262,6 +262,7 @@ public final class PostgresEventBus: EventBus {
         case .userSignedUp(let id): return try await store.user(id).map { .user(.signedUp($0)) }
         case .profileUpdated(let id): return try await store.user(id).map { .user(.profileUpdated($0)) }
         case .chatCreated(let id): return try await store.chat(id).map { .chat(.created($0)) }
+        case .involvementChanged(let chat, let member): return try await store.membership(chat, member).map { .chat(.involvementChanged($0)) }
         case .roomRenamed(let id): return try await store.chat(id).map { .chat(.roomRenamed(RoomChange(chat: $0, notices: []))) }
         case .membersChanged(let id, _, let added, let removed):
             // The lines that say so are entries of their own, which follow.

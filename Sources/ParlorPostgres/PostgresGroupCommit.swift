@@ -116,21 +116,26 @@ final class PostgresGroupCommit: Sendable {
         let rows = try await connection.rows("""
             WITH new AS (
                 SELECT * FROM unnest(\(batch.map(\.chatID.rawValue)), \(batch.map(\.senderID.rawValue)), \(batch.map(\.body)),
-                    \(batch.map(\.createdAt.timeIntervalSince1970)), \(batch.map { $0.replyTo?.rawValue ?? 0 }), \(batch.map(\.token)))
-                    WITH ORDINALITY AS t(chatID, senderID, body, createdAt, replyTo, token, ord)),
+                    \(batch.map(\.createdAt.timeIntervalSince1970)), \(batch.map { $0.replyTo?.rawValue ?? 0 }), \(batch.map(\.token)),
+                    \(batch.map { NamedPeople(in: $0.body).stored ?? "" }))
+                    WITH ORDINALITY AS t(chatID, senderID, body, createdAt, replyTo, token, mentions, ord)),
             stored AS (
-                INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token)
-                SELECT chatID, senderID, body, createdAt, NULLIF(replyTo, 0), token FROM new
+                INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token, mentions)
+                SELECT chatID, senderID, body, createdAt, NULLIF(replyTo, 0), token, NULLIF(mentions, '') FROM new
                 WHERE (SELECT \(unescaped: ChatLocks.taking) FROM unnest(\(ChatLocks.keys(Set(batch.map(\.chatID))))) AS key) >= 0
                 ORDER BY ord
-                RETURNING id, chatID, senderID, token, createdAt),
+                RETURNING id, chatID, senderID, token, createdAt, mentions),
             lastMessage AS (
                 UPDATE chat SET lastMessageID = s.last, lastActivity = GREATEST(chat.lastActivity, s.at)
                 FROM (SELECT chatID, max(id) AS last, max(createdAt) AS at FROM stored GROUP BY chatID) s WHERE chat.id = s.chatID),
             unread AS (
-                UPDATE member SET unreadCount = member.unreadCount + s.count
-                FROM (SELECT other.chatID, other.userID, count(*) AS count FROM stored
+                UPDATE member SET unreadCount = member.unreadCount + s.count, mentionCount = member.mentionCount + s.mentioned
+                FROM (SELECT other.chatID, other.userID, count(*) AS count,
+                          count(*) FILTER (WHERE position(' * ' IN stored.mentions) > 0 OR position(' ' || lower(a.handle) || ' ' IN stored.mentions) > 0)
+                              AS mentioned
+                      FROM stored
                       JOIN member other ON other.chatID = stored.chatID AND other.userID <> stored.senderID
+                      LEFT JOIN account a ON stored.mentions IS NOT NULL AND a.id = other.userID
                       GROUP BY other.chatID, other.userID) s
                 WHERE member.chatID = s.chatID AND member.userID = s.userID),
             logged AS (
@@ -173,16 +178,19 @@ final class PostgresGroupCommit: Sendable {
             photo = MessagePhoto(id: ImageID(try row!.at(0, as: Int64.self)), state: .pending, width: new.width, height: new.height)
         }
         // The message, the chat's last message, the others' unread counts and the log entry, in one statement.
+        let named = NamedPeople(in: message.body)
         let row = try await connection.row("""
             WITH stored AS (
-                INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token, photoID, photoState, photoWidth, photoHeight)
+                INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token, photoID, photoState, photoWidth, photoHeight, mentions)
                 VALUES (\(chat), \(sender), \(message.body), \(createdAt), \(message.replyTo?.rawValue), \(message.token), \(photo?.id.rawValue),
-                    \(photo?.state.rawValue), \(photo.map { Int64($0.width) }), \(photo.map { Int64($0.height) }))
+                    \(photo?.state.rawValue), \(photo.map { Int64($0.width) }), \(photo.map { Int64($0.height) }), \(named.stored))
                 RETURNING id),
             lastMessage AS (
                 UPDATE chat SET lastMessageID = (SELECT id FROM stored), lastActivity = GREATEST(lastActivity, \(createdAt)) WHERE id = \(chat)),
             unread AS (
-                UPDATE member SET unreadCount = unreadCount + 1 WHERE chatID = \(chat) AND userID <> \(sender)),
+                UPDATE member SET unreadCount = unreadCount + 1,
+                    mentionCount = mentionCount + CASE WHEN \(named.everyone) OR lower(a.handle) = ANY(\(Array(named.handles))) THEN 1 ELSE 0 END
+                FROM account a WHERE a.id = member.userID AND chatID = \(chat) AND userID <> \(sender)),
             logged AS (
                 INSERT INTO eventLog (kind, ids, token) SELECT \(EventLogEntry.sentKind), ARRAY[id], \(message.token) FROM stored)
             SELECT id FROM stored

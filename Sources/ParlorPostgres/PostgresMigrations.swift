@@ -181,6 +181,11 @@ enum PostgresMigrations {
             "ALTER TABLE message ADD COLUMN noticeSubject BIGINT REFERENCES account(id)",
             "ALTER TABLE message ADD COLUMN noticeText TEXT",
         ]),
+        // As SQLite's "11-mentions".
+        ("5-mentions", [
+            "ALTER TABLE message ADD COLUMN mentions TEXT",
+            "ALTER TABLE member ADD COLUMN mentionCount BIGINT NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an

@@ -107,7 +107,8 @@ extension ChatSummary {
             lastSenderName: try row.at(after + 5, as: String?.self),
             unreadCount: Int(try row.at(start + 2, as: Int64.self)),
             lastActivity: Date(timeIntervalSince1970: try row.at(start + 1)),
-            lastRead: try row.at(after, as: Int64?.self).flatMap { $0 > 0 ? MessageID($0) : nil }
+            lastRead: try row.at(after, as: Int64?.self).flatMap { $0 > 0 ? MessageID($0) : nil },
+            involvement: Involvement(rawValue: try row.at(after + 6, as: String.self)), mentionCount: Int(try row.at(after + 7, as: Int64.self))
         )
     }
 }

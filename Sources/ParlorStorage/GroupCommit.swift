@@ -60,14 +60,15 @@ final class GroupCommit: Sendable {
                 .execute(arguments: [sender, createdAt, new.original])
             photo = MessagePhoto(id: ImageID(db.lastInsertedRowID), state: .pending, width: new.width, height: new.height)
         }
+        let named = NamedPeople(in: message.body)
         try db.cachedStatement(
             sql: """
-                INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token, photoID, photoState, photoWidth, photoHeight)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token, photoID, photoState, photoWidth, photoHeight, mentions)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             chat, sender, message.body, createdAt, message.replyTo?.rawValue, message.token,
-            photo?.id.rawValue, photo?.state.rawValue, photo?.width, photo?.height,
+            photo?.id.rawValue, photo?.state.rawValue, photo?.width, photo?.height, named.stored,
         ])
         let id = db.lastInsertedRowID
         try db.cachedStatement(
@@ -76,6 +77,7 @@ final class GroupCommit: Sendable {
         try db.cachedStatement(
             sql: "UPDATE member SET unreadCount = unreadCount + 1 WHERE chatID = ? AND userID <> ?"
         ).execute(arguments: [chat, sender])
+        if !named.isEmpty { try SQLiteChatStore.countMention(db, named, in: message.chatID, from: message.senderID, by: 1) }
         return Message(
             id: MessageID(id), chatID: message.chatID, senderID: message.senderID, body: message.body,
             createdAt: message.createdAt, replyTo: message.replyTo, photo: photo

@@ -192,6 +192,14 @@ enum Migrations {
                 ALTER TABLE message ADD COLUMN noticeText TEXT;
                 """)
         }
+        migrator.registerMigration("11-mentions") { db in
+            // Whom each message names (" ana ben ", "*" for everyone), and each member's unread mentions, kept by
+            // the transactions that store a message, move a read mark or delete one, like the unread count.
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN mentions TEXT;
+                ALTER TABLE member ADD COLUMN mentionCount INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 }

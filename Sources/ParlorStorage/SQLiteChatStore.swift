@@ -231,7 +231,8 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
                 lastSenderName: row.stringOrNil(kindColumn + 4),
                 unreadCount: Int(row.int64(2)),
                 lastActivity: row.date(1),
-                lastRead: row.int64OrNil(kindColumn - 1).flatMap { $0 > 0 ? MessageID($0) : nil }
+                lastRead: row.int64OrNil(kindColumn - 1).flatMap { $0 > 0 ? MessageID($0) : nil },
+                involvement: Involvement(rawValue: row.string(kindColumn + 5)), mentionCount: Int(row.int64(kindColumn + 6))
             ))
         }
         // Ordered here rather than by SQLite: its sorter copies every selected column of every row,
@@ -248,7 +249,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     /// a direct chat of two names its other member.
     private static let summariesSelect = """
         SELECT c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID,
-            c.kind, c.name, c.topic, c.memberCount, s.displayName
+            c.kind, c.name, c.topic, c.memberCount, s.displayName, me.involvement, me.mentionCount
         FROM member me
         JOIN chat c ON c.id = me.chatID
         LEFT JOIN user u ON u.id = (
@@ -263,7 +264,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     public func unreadTotal(for viewer: UserID) async throws -> Int {
         try await pool.read { db in
             try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT IFNULL(SUM(unreadCount), 0) FROM member WHERE userID = ?"),
+                db.cachedStatement(sql: "SELECT IFNULL(SUM(\(Self.badgeCount)), 0) FROM member WHERE userID = ?"),
                 arguments: [viewer.rawValue]
             ) ?? 0
         }
@@ -311,11 +312,13 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
             if let photo = old.photo {
                 try db.cachedStatement(sql: "DELETE FROM image WHERE id = ?").execute(arguments: [photo.id.rawValue])
             }
-            // Whoever had not read it has one message fewer to read.
+            // Whoever had not read it has one message fewer to read, and one mention fewer if it named them.
             try db.cachedStatement(sql: """
                 UPDATE member SET unreadCount = MAX(0, unreadCount - 1)
                 WHERE chatID = ? AND userID <> ? AND IFNULL(lastReadMessageID, 0) < ?
                 """).execute(arguments: [old.chatID.rawValue, old.senderID.rawValue, old.id.rawValue])
+            let named = old.named
+            if !named.isEmpty { try Self.countMention(db, named, in: old.chatID, from: old.senderID, by: -1, unreadBefore: old.id) }
             return DeletedMessage(message: old.deleted(at: deletion.deletedAt), deletedNow: true)
         }
         // Older copies of the page stay in the write-ahead log until it is copied back and emptied: done
@@ -371,6 +374,14 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
                         AND message.deletedAt IS NULL AND message.noticeKind IS NULL)
                 WHERE chatID = ?1 AND userID = ?2
                 """).execute(arguments: [report.chatID.rawValue, report.readerID.rawValue])
+            try db.cachedStatement(sql: """
+                UPDATE member SET mentionCount = (
+                    SELECT COUNT(*) FROM message
+                    WHERE message.chatID = ?1 AND message.id > IFNULL(member.lastReadMessageID, 0) AND message.senderID <> ?2
+                        AND message.deletedAt IS NULL AND message.mentions IS NOT NULL
+                        AND (instr(message.mentions, ' * ') > 0 OR instr(message.mentions, ' ' || lower((SELECT handle FROM user WHERE id = ?2)) || ' ') > 0))
+                WHERE chatID = ?1 AND userID = ?2
+                """).execute(arguments: [report.chatID.rawValue, report.readerID.rawValue])
             let mark = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT lastReadMessageID FROM member WHERE chatID = ? AND userID = ?"),
                 arguments: [report.chatID.rawValue, report.readerID.rawValue]
@@ -381,6 +392,15 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
 
     public func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership? {
         try await pool.read { db in try Self.membership(db, chat, user) }
+    }
+
+    public func setInvolvement(_ involvement: Involvement, in chat: ChatID, for user: UserID) async throws -> Membership {
+        try await pool.write { db in
+            try db.cachedStatement(sql: "UPDATE member SET involvement = ? WHERE chatID = ? AND userID = ?")
+                .execute(arguments: [involvement.rawValue, chat.rawValue, user.rawValue])
+            guard db.changesCount == 1, let membership = try Self.membership(db, chat, user) else { throw Refusal.notFound }
+            return membership
+        }
     }
 
     static func membership(_ db: Database, _ chat: ChatID, _ user: UserID) throws -> Membership? {
@@ -438,6 +458,20 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
             chatID: chat, heading: stored.heading(contact: contact), messages: page.messages, quoted: quoted, people: people,
             contactLastRead: try contactID.flatMap { try Self.membership(db, chat, $0)?.lastRead }, hasOlder: page.hasOlder
         )
+    }
+
+    /// What a member's badge counts, as they follow the chat (``ChatSummary/badgeCount``), in SQL.
+    static let badgeCount = "CASE involvement WHEN 'everything' THEN unreadCount WHEN 'nothing' THEN 0 ELSE mentionCount END"
+
+    /// Moves the mention count of the members `named` (all but the sender; with `unreadBefore`, only those who
+    /// had not read that far) by `step`. Handles go in as JSON (they are letters, digits and `_`).
+    static func countMention(_ db: Database, _ named: NamedPeople, in chat: ChatID, from sender: UserID, by step: Int, unreadBefore: MessageID? = nil) throws {
+        let handles = "[" + named.handles.sorted().map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        try db.cachedStatement(sql: """
+            UPDATE member SET mentionCount = MAX(0, mentionCount + ?5)
+            WHERE chatID = ?1 AND userID <> ?2 AND IFNULL(lastReadMessageID, 0) < ?6
+                AND (?3 OR userID IN (SELECT id FROM user WHERE handle IN (SELECT value FROM json_each(?4))))
+            """).execute(arguments: [chat.rawValue, sender.rawValue, named.everyone, handles, step, unreadBefore?.rawValue ?? Int64.max])
     }
 
     static func isMember(_ db: Database, _ chat: ChatID, _ user: UserID) throws -> Bool {

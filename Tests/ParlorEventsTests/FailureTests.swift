@@ -40,6 +40,9 @@ import Testing
             try await inner.removeMember(person, from: chat, by: by, at: date)
         }
         func members(of chat: ChatID, viewer: UserID) async throws -> [User]? { try await inner.members(of: chat, viewer: viewer) }
+        func setInvolvement(_ involvement: Involvement, in chat: ChatID, for user: UserID) async throws -> Membership {
+            try await inner.setInvolvement(involvement, in: chat, for: user)
+        }
         func renameRoom(_ chat: ChatID, name: String, topic: String?, by: UserID, at date: Date) async throws -> RoomChange {
             try await inner.renameRoom(chat, name: name, topic: topic, by: by, at: date)
         }

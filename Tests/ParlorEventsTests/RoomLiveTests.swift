@@ -35,7 +35,7 @@ import Testing
         }
         #expect(Self.cells(benRoom).first { $0.domID == "message-\(message.id)" }?.isOwn == true)
         let row = try #require(anaList.fragments.compactMap(\.chatListItem).last)
-        #expect(row.lastMessagePreview == "Ben Okafor: Build is green" && row.unreadBadge == "1")
+        #expect(row.lastMessagePreview == "Ben Okafor: Build is green" && row.unreadBadge == nil && row.hasDot, "a room: a dot, no count")
         #expect(chloeList.fragments.isEmpty, "nothing reaches someone outside the room")
         // Ana's two pages share one drawing of the cell; Ben's is his own: never one per page.
         #expect(world.handler.renderCount - rendered < 12)

@@ -70,8 +70,32 @@ import Testing
         #expect(try await store.membership(general.id, dmitri.id)?.joinedAt == .at(3))
         #expect(try await store.chat(general.id)?.members.contains(dmitri.id) == true)
         _ = try await world.send(general.id, from: world.ana, "Welcome Dmitri", at: 4)
-        #expect(try await store.unreadTotal(for: dmitri.id) == 1)
+        #expect(try await store.chatSummary(general.id, for: dmitri.id)?.unreadCount == 1)
+        #expect(try await store.unreadTotal(for: dmitri.id) == 0, "a room is followed for mentions: unread, but not counted")
         #expect(try await store.chatSummary(general.id, for: world.chloe.id)?.unreadCount == 2, "Chloé has read neither")
+
+        // Named, Dmitri's count moves; @everyone names Chloé too; reading past them clears them.
+        let named = try await world.send(general.id, from: world.ana, "@Dmitri are you settled in?", at: 5)
+        #expect(try await store.chatSummary(general.id, for: dmitri.id)?.mentionCount == 1)
+        #expect(try await store.unreadTotal(for: dmitri.id) == 1)
+        _ = try await world.send(general.id, from: world.ben, "Lunch at noon, @everyone", at: 6)
+        #expect(try await store.chatSummary(general.id, for: dmitri.id)?.mentionCount == 2)
+        #expect(try await store.chatSummary(general.id, for: world.chloe.id)?.mentionCount == 1)
+        #expect(try await store.chatSummary(general.id, for: world.ben.id)?.mentionCount == 0, "not for the one who wrote it")
+        _ = try await store.markRead(ReadReport(chatID: general.id, readerID: dmitri.id, upTo: named.id))
+        #expect(try await store.chatSummary(general.id, for: dmitri.id)?.mentionCount == 1, "the read counts again: @everyone is left")
+        _ = try await store.delete(MessageDeletion(messageID: named.id, requesterID: world.ana.id, deletedAt: .at(7)))
+        #expect(try await store.chatSummary(general.id, for: dmitri.id)?.mentionCount == 1, "a deletion behind the mark changes nothing")
+
+        // Followed for everything, every message counts; for nothing, none; hidden, gone from nobody's store list.
+        _ = try await store.setInvolvement(.everything, in: general.id, for: dmitri.id)
+        #expect(try await store.unreadTotal(for: dmitri.id) == 1)
+        #expect(try await store.membership(general.id, dmitri.id)?.involvement == .everything)
+        _ = try await store.setInvolvement(.nothing, in: general.id, for: dmitri.id)
+        #expect(try await store.unreadTotal(for: dmitri.id) == 0)
+        _ = try await store.setInvolvement(.hidden, in: general.id, for: dmitri.id)
+        #expect(try await store.chatSummary(general.id, for: dmitri.id)?.involvement == .hidden)
+        await #expect(throws: Refusal.notFound) { try await store.setInvolvement(.nothing, in: ChatID(999), for: dmitri.id) }
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -17,6 +17,9 @@ public enum ChatEvent: Hashable, Sendable {
     case renamingRoom(RoomRename)
     case roomRenamed(RoomChange)
     case renameFailed(RoomRename, reason: Refusal)
+    /// A member chooses how closely to follow a chat; stored, it changes their list and badge only.
+    case changingInvolvement(chat: ChatID, member: UserID, Involvement)
+    case involvementChanged(Membership)
 }
 
 /// People to add to a closed room (by handle, as typed), or one to take out (the one asking: they leave).

@@ -23,13 +23,13 @@ extension DomainEvent {
     public var isStoredChange: Bool {
         switch self {
         case .message(.sent), .message(.edited), .message(.deleted), .message(.userRead), .message(.photoProcessed),
-             .chat(.created), .chat(.membersChanged), .chat(.roomRenamed), .user(.signedUp), .user(.profileUpdated),
+             .chat(.created), .chat(.membersChanged), .chat(.roomRenamed), .chat(.involvementChanged), .user(.signedUp), .user(.profileUpdated),
              .feed(.subscribed), .feed(.unsubscribed), .feed(.retried), .feed(.checked):
             true
         case .message(.sending), .message(.failedSending), .message(.editing), .message(.failedEditing), .message(.deleting),
              .message(.failedDeleting), .message(.userReads), .message(.processingPhoto),
              .chat(.creating), .chat(.creatingRoom), .chat(.createFailed),
-             .chat(.changingMembers), .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .user(.signingUp), .user(.signUpFailed), .user(.updatingProfile),
+             .chat(.changingMembers), .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp), .user(.signUpFailed), .user(.updatingProfile),
              .user(.profileUpdateFailed),
              .feed(.subscribing), .feed(.subscribeFailed), .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed),
              .feed(.checking):

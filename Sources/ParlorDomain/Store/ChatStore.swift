@@ -60,6 +60,8 @@ public protocol ChatStore: Sendable {
     /// Returns the mark after the call, nil when there is nothing to read.
     func markRead(_ report: ReadReport) async throws -> MessageID?
     func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership?
+    /// How closely `user` follows `chat` from now on; `notFound` when they are not a member.
+    func setInvolvement(_ involvement: Involvement, in chat: ChatID, for user: UserID) async throws -> Membership
 
     // Screens: what one page shows, read at once (composed of the reads above unless a store does better)
     /// The chat list of `viewer` and, when `open` is one of their chats, up to `limit` messages of it before

@@ -46,10 +46,14 @@ public struct ChatSummary: Hashable, Sendable {
     public let lastActivity: Date
     /// The newest message the viewer has read (nil: none yet); what the live pages keep counting from.
     public let lastRead: MessageID?
+    /// How closely the viewer follows the chat.
+    public let involvement: Involvement
+    /// Unread messages that name the viewer (or everyone).
+    public let mentionCount: Int
 
     public init(
         chatID: ChatID, heading: ChatHeading, lastMessage: Message?, lastSenderName: String? = nil, unreadCount: Int, lastActivity: Date,
-        lastRead: MessageID? = nil
+        lastRead: MessageID? = nil, involvement: Involvement? = nil, mentionCount: Int = 0
     ) {
         self.chatID = chatID
         self.heading = heading
@@ -58,7 +62,25 @@ public struct ChatSummary: Hashable, Sendable {
         self.unreadCount = unreadCount
         self.lastActivity = lastActivity
         self.lastRead = lastRead
+        self.involvement = involvement ?? .joining(heading.kind)
+        self.mentionCount = mentionCount
     }
+
+    /// What the row's badge and the unread total count, as the viewer follows the chat: every unread message
+    /// (everything), the mentions (mentions, and hidden: a mention brings it back), nothing (nothing).
+    public var badgeCount: Int {
+        switch involvement {
+        case .everything: unreadCount
+        case .mentions, .hidden: mentionCount
+        case .nothing: 0
+        }
+    }
+
+    /// Whether the row shows a dot for unread messages that are not counted (a room followed for mentions).
+    public var showsDot: Bool { involvement == .mentions && unreadCount > 0 && mentionCount == 0 }
+
+    /// Whether the row is in the list: a hidden chat only while something in it names the viewer.
+    public var isListed: Bool { involvement != .hidden || mentionCount > 0 }
 
     /// A direct chat with `contact`.
     public init(chatID: ChatID, contact: User, lastMessage: Message?, unreadCount: Int, lastActivity: Date, lastRead: MessageID? = nil) {

@@ -16,6 +16,8 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         var messageIDsByChat: [ChatID: [MessageID]] = [:]
         var messageIDsByToken: [String: MessageID] = [:]
         var lastRead: [ChatKey: MessageID] = [:]
+        /// How closely each member follows a chat, when not as they joined it.
+        var involvement: [ChatKey: Involvement] = [:]
         /// When a member joined a chat after it was made (a person who signed up after an open room was made).
         var joinedAt: [ChatKey: Date] = [:]
         var passwordHashes: [UserID: String] = [:]
@@ -239,6 +241,17 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         }
     }
 
+    public func setInvolvement(_ involvement: Involvement, in chat: ChatID, for user: UserID) async throws -> Membership {
+        try state.withLock { state throws(Refusal) in
+            guard let stored = state.chats[chat], stored.hasMember(user) else { throw .notFound }
+            let key = ChatKey(chat: chat, user: user)
+            state.involvement[key] = involvement
+            return Membership(
+                chatID: chat, userID: user, lastRead: state.lastRead[key], involvement: involvement, joinedAt: state.joinedAt[key] ?? stored.createdAt
+            )
+        }
+    }
+
     public func members(of chat: ChatID, viewer: UserID) async throws -> [User]? {
         state.withLock { state in
             guard let stored = state.chats[chat], stored.hasMember(viewer) else { return nil }
@@ -278,7 +291,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
 
     public func unreadTotal(for viewer: UserID) async throws -> Int {
         state.withLock { state in
-            (state.chatIDsByUser[viewer] ?? []).reduce(0) { $0 + Self.unread($1, for: viewer, in: state) }
+            (state.chatIDsByUser[viewer] ?? []).reduce(0) { $0 + (Self.summary($1, for: viewer, in: state)?.badgeCount ?? 0) }
         }
     }
 
@@ -377,7 +390,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
             guard let stored = state.chats[chat] else { return nil }
             let key = ChatKey(chat: chat, user: user)
             return Membership(
-                chatID: chat, userID: user, lastRead: state.lastRead[key], involvement: .joining(stored.kind),
+                chatID: chat, userID: user, lastRead: state.lastRead[key], involvement: state.involvement[key] ?? .joining(stored.kind),
                 joinedAt: state.joinedAt[key] ?? stored.createdAt
             )
         }
@@ -388,21 +401,25 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         let contact = chat.contact(of: viewer).flatMap { state.users[$0] }
         if chat.contact(of: viewer) != nil, contact == nil { return nil }
         let last = state.messageIDsByChat[id]?.last.flatMap { state.messages[$0] }
+        let key = ChatKey(chat: id, user: viewer)
         return ChatSummary(
             chatID: id, heading: chat.heading(contact: contact), lastMessage: last,
             lastSenderName: last.flatMap { state.users[$0.senderID]?.displayName }, unreadCount: unread(id, for: viewer, in: state),
-            lastActivity: state.lastActivity[id] ?? chat.createdAt, lastRead: state.lastRead[ChatKey(chat: chat.id, user: viewer)]
+            lastActivity: state.lastActivity[id] ?? chat.createdAt, lastRead: state.lastRead[key],
+            involvement: state.involvement[key] ?? .joining(chat.kind), mentionCount: unread(id, for: viewer, in: state, mentionsOnly: true)
         )
     }
 
-    private static func unread(_ chat: ChatID, for viewer: UserID, in state: State) -> Int {
+    /// Unread messages (those naming the viewer, with `mentionsOnly`).
+    private static func unread(_ chat: ChatID, for viewer: UserID, in state: State, mentionsOnly: Bool = false) -> Int {
         let mark = state.lastRead[ChatKey(chat: chat, user: viewer)] ?? MessageID(0)
+        let handle = state.users[viewer]?.handle ?? ""
         let ids = state.messageIDsByChat[chat] ?? []
         var count = 0
         for id in ids.reversed() {
             guard id > mark else { break }
             // A deleted message is nothing left to read.
-            if let message = state.messages[id], message.isUnread(for: viewer) { count += 1 }
+            if let message = state.messages[id], message.isUnread(for: viewer), !mentionsOnly || message.named.names(handle) { count += 1 }
         }
         return count
     }

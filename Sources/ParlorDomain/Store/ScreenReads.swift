@@ -18,7 +18,7 @@ public struct ChatsScreen: Hashable, Sendable {
     }
 
     /// Unread messages over every chat: the badge, counted from the list just read.
-    public var unreadTotal: Int { summaries.reduce(0) { $0 + $1.unreadCount } }
+    public var unreadTotal: Int { summaries.reduce(0) { $0 + $1.badgeCount } }
 
     /// Whether opening the conversation moves the viewer's read mark: something in it is unread, or its
     /// newest message is past the mark. False when no conversation is open.

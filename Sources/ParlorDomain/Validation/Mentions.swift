@@ -20,6 +20,43 @@ public struct Mention: Hashable, Sendable {
     }
 }
 
+/// Whom one message names, as the stores keep it beside the message: " ana ben " (handles, lowercased, between
+/// spaces), with "*" for `@everyone` and `@here`. What counts a member's mentions reads it.
+public struct NamedPeople: Hashable, Sendable {
+    public let handles: Set<String>
+    /// `@everyone` or `@here`: every member.
+    public let everyone: Bool
+
+    public init(handles: Set<String>, everyone: Bool) {
+        self.handles = handles
+        self.everyone = everyone
+    }
+
+    /// Whom `text` names.
+    public init(in text: String) {
+        var handles = Set<String>()
+        var everyone = false
+        for mention in Mentions.find(in: text) {
+            switch mention.target {
+            case .person(let handle): handles.insert(handle)
+            case .everyone, .here: everyone = true
+            }
+        }
+        self.init(handles: handles, everyone: everyone)
+    }
+
+    public var isEmpty: Bool { handles.isEmpty && !everyone }
+
+    /// Whether a member with `handle` is named.
+    public func names(_ handle: String) -> Bool { everyone || handles.contains(handle.lowercased()) }
+
+    /// As stored: nil when nobody is named.
+    public var stored: String? {
+        guard !isEmpty else { return nil }
+        return " " + ((everyone ? ["*"] : []) + handles.sorted()).joined(separator: " ") + " "
+    }
+}
+
 public enum Mentions {
     /// Every mention in `text`, in order, read byte by byte (handles are ASCII; anything else ends one).
     public static func find(in text: String) -> [Mention] {

@@ -32,6 +32,8 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
     case membersFixed
     /// Only a room has a name and a topic to change.
     case notARoom
+    /// `@everyone` or `@here` in a room of more members than that.
+    case tooManyToMention(limit: Int)
     /// The store could not do it (a full disk, a lost connection); nothing was changed.
     case unavailable
 
@@ -58,6 +60,7 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidTopic: "A topic has at most \(RoomTopic.maximumLength) characters on one line."
         case .membersFixed: "Only a closed room's members change: everyone is in an open room, and a direct chat keeps its people."
         case .notARoom: "A direct chat has no name or topic to change."
+        case .tooManyToMention(let limit): "@everyone and @here call at most \(limit) people; this room has more. Name the people you need."
         case .unavailable: "Parlor could not save that just now. Please try again."
         }
     }

@@ -13,7 +13,8 @@ public struct ChatListBuilder: Sendable {
 
     /// The list once loaded; `summaries` newest activity first.
     public func loaded(_ summaries: [ChatSummary], current: ChatID?) -> ChatListViewModel {
-        list(items: summaries.map { item($0, isCurrent: $0.chatID == current) }, isLoading: false, errorMessage: nil)
+        // A hidden chat is left out until it names the viewer (or is the one open).
+        list(items: summaries.filter { $0.isListed || $0.chatID == current }.map { item($0, isCurrent: $0.chatID == current) }, isLoading: false, errorMessage: nil)
     }
 
     /// The list while it is being fetched.
@@ -38,10 +39,13 @@ public struct ChatListBuilder: Sendable {
             lastDate: context.dates.listDate(date, days: context.days),
             lastDateTooltip: context.dates.fullDate(date),
             lastDateISO: DateLabels.iso(date),
-            unreadBadge: CountLabels.badge(summary.unreadCount),
-            unreadLabel: CountLabels.unreadLabel(summary.unreadCount),
+            unreadBadge: CountLabels.badge(summary.badgeCount),
+            unreadLabel: summary.involvement == .everything ? CountLabels.unreadLabel(summary.unreadCount)
+                : summary.showsDot ? "Unread messages" : CountLabels.mentionLabel(summary.badgeCount),
             isCurrent: isCurrent,
-            dateLanguage: context.dates.language
+            dateLanguage: context.dates.language,
+            hasDot: summary.showsDot,
+            isMuted: summary.involvement == .nothing
         )
     }
 

@@ -53,7 +53,7 @@ public struct MessageCellBuilder: Sendable {
             time: context.dates.timeOfDay(message.createdAt),
             fullDate: context.dates.fullDate(message.createdAt),
             isoDate: DateLabels.iso(message.createdAt),
-            body: isDeleted ? [] : Self.body(message.body),
+            body: isDeleted ? [] : body(message.body),
             replyQuote: isDeleted ? nil : quoted.map { quote($0.message, author: $0.author) },
             isOwn: isOwn,
             delivery: delivery,
@@ -65,7 +65,8 @@ public struct MessageCellBuilder: Sendable {
             startsUnread: startsUnread,
             timeLanguage: context.dates.language,
             photo: isDeleted ? nil : message.photo.map { photo($0, sender: sender) },
-            feedItem: isDeleted ? nil : message.feed.flatMap(feedItem)
+            feedItem: isDeleted ? nil : message.feed.flatMap(feedItem),
+            mentionsYou: !isOwn && !isDeleted && message.named.names(context.viewer.handle)
         )
     }
 
@@ -167,7 +168,7 @@ public struct MessageCellBuilder: Sendable {
             time: context.dates.timeOfDay(pending.createdAt),
             fullDate: context.dates.fullDate(pending.createdAt),
             isoDate: DateLabels.iso(pending.createdAt),
-            body: Self.body(pending.body),
+            body: body(pending.body),
             replyQuote: quoted.map { quote($0.message, author: $0.author) },
             isOwn: true,
             delivery: delivery,
@@ -195,8 +196,35 @@ public struct MessageCellBuilder: Sendable {
         return edited ? name + " · Edited" : name
     }
 
-    static func body(_ text: String) -> [BodySegmentViewModel] {
-        Linkifier.segments(text).map { BodySegmentViewModel(text: $0.text, linkURL: $0.url) }
+    /// The text in runs: links, mentions (a person's leads to a chat with them), and the rest.
+    func body(_ text: String) -> [BodySegmentViewModel] {
+        var segments: [BodySegmentViewModel] = []
+        for run in Linkifier.segments(text) {
+            if run.url != nil || !run.text.utf8.contains(UInt8(ascii: "@")) {
+                segments.append(BodySegmentViewModel(text: run.text, linkURL: run.url))
+                continue
+            }
+            let bytes = Array(run.text.utf8)
+            var start = 0
+            for mention in Mentions.find(in: run.text) {
+                if mention.range.lowerBound > start {
+                    segments.append(BodySegmentViewModel(text: String(decoding: bytes[start..<mention.range.lowerBound], as: UTF8.self), linkURL: nil))
+                }
+                let name = String(decoding: bytes[mention.range], as: UTF8.self)
+                switch mention.target {
+                case .person(let handle):
+                    segments.append(BodySegmentViewModel(
+                        text: name, linkURL: nil, isMention: true, mentionURL: context.paths.newChat + "?q=" + Paths.queryValue(handle),
+                        isYou: handle == context.viewer.handle.lowercased()
+                    ))
+                case .everyone, .here:
+                    segments.append(BodySegmentViewModel(text: name, linkURL: nil, isMention: true, isYou: true))
+                }
+                start = mention.range.upperBound
+            }
+            if start < bytes.count { segments.append(BodySegmentViewModel(text: String(decoding: bytes[start...], as: UTF8.self), linkURL: nil)) }
+        }
+        return segments
     }
 
     /// What a deleted message shows, in its cell, in quotes and in the chat list.

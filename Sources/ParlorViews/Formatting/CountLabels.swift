@@ -12,6 +12,12 @@ public enum CountLabels {
         return count == 1 ? "1 unread message" : "\(count) unread messages"
     }
 
+    /// For screen readers: "1 mention", "3 mentions"; nil for zero.
+    public static func mentionLabel(_ count: Int) -> String? {
+        guard count > 0 else { return nil }
+        return count == 1 ? "1 mention" : "\(count) mentions"
+    }
+
     /// "1 member", "12 members".
     public static func members(_ count: Int) -> String {
         count == 1 ? "1 member" : "\(count) members"

@@ -63,11 +63,15 @@ public struct ChatListItemViewModel: Renderable, Hashable {
     public let isCurrent: Bool
     /// The language of the date when it is not the page's English ("ja-JP").
     public let dateLanguage: String?
+    /// A dot for unread messages that are not counted (a room followed for mentions).
+    public let hasDot: Bool
+    /// Followed for nothing: shown quieter.
+    public let isMuted: Bool
 
     public init(
         domID: String, url: String, title: String, subtitle: String, avatar: AvatarViewModel,
         lastMessagePreview: String, lastDate: String, lastDateTooltip: String, lastDateISO: String,
-        unreadBadge: String?, unreadLabel: String?, isCurrent: Bool, dateLanguage: String? = nil
+        unreadBadge: String?, unreadLabel: String?, isCurrent: Bool, dateLanguage: String? = nil, hasDot: Bool = false, isMuted: Bool = false
     ) {
         self.domID = domID
         self.url = url
@@ -82,6 +86,8 @@ public struct ChatListItemViewModel: Renderable, Hashable {
         self.unreadLabel = unreadLabel
         self.isCurrent = isCurrent
         self.dateLanguage = dateLanguage
+        self.hasDot = hasDot
+        self.isMuted = isMuted
     }
 
     public static let templateFields = TemplateFields<ChatListItemViewModel>(
@@ -97,6 +103,8 @@ public struct ChatListItemViewModel: Renderable, Hashable {
         .text("unreadBadge", \.unreadBadge),
         .text("unreadLabel", \.unreadLabel),
         .flag("isCurrent", \.isCurrent),
-        .text("dateLanguage", \.dateLanguage)
+        .text("dateLanguage", \.dateLanguage),
+        .flag("hasDot", \.hasDot),
+        .flag("isMuted", \.isMuted)
     )
 }

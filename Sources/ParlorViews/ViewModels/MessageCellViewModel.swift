@@ -43,12 +43,14 @@ public struct MessageCellViewModel: Renderable, Hashable {
     /// A line about the room ("Ana Lima added Ben Okafor"), shown instead of a message; nil for a message.
     public let noticeText: String?
     public let isNotice: Bool
+    /// The text names the viewer (or everyone): the cell is marked.
+    public let mentionsYou: Bool
 
     public init(
         domID: String, authorLabel: String, avatar: AvatarViewModel, time: String, fullDate: String, isoDate: String,
         body: [BodySegmentViewModel], replyQuote: ReplyQuoteViewModel?, isOwn: Bool, delivery: DeliveryViewModel?,
         replyURL: String?, editURL: String?, deleteURL: String? = nil, isDeleted: Bool = false, continuesGroup: Bool = false, startsUnread: Bool = false,
-        timeLanguage: String? = nil, photo: MessagePhotoViewModel? = nil, feedItem: FeedItemHeadlineViewModel? = nil, noticeText: String? = nil
+        timeLanguage: String? = nil, photo: MessagePhotoViewModel? = nil, feedItem: FeedItemHeadlineViewModel? = nil, noticeText: String? = nil, mentionsYou: Bool = false
     ) {
         self.domID = domID
         self.authorLabel = authorLabel
@@ -71,6 +73,7 @@ public struct MessageCellViewModel: Renderable, Hashable {
         self.feedItem = feedItem
         self.noticeText = noticeText
         self.isNotice = noticeText != nil
+        self.mentionsYou = mentionsYou
     }
 
     public static let templateFields = TemplateFields<MessageCellViewModel>(
@@ -94,7 +97,8 @@ public struct MessageCellViewModel: Renderable, Hashable {
         .object("photo", \.photo),
         .object("feedItem", \.feedItem),
         .text("noticeText", \.noticeText),
-        .flag("isNotice", \.isNotice)
+        .flag("isNotice", \.isNotice),
+        .flag("mentionsYou", \.mentionsYou)
     )
 }
 
@@ -123,15 +127,26 @@ public struct BodySegmentViewModel: TemplateContext, Hashable {
     public let text: String
     /// Set when the run is a link.
     public let linkURL: String?
+    /// Set when the run is a mention ("@ana", "@everyone"), highlighted; `mentionURL` leads to the person.
+    public let isMention: Bool
+    public let mentionURL: String?
+    /// The mention names the viewer (or everyone).
+    public let isYou: Bool
 
-    public init(text: String, linkURL: String?) {
+    public init(text: String, linkURL: String?, isMention: Bool = false, mentionURL: String? = nil, isYou: Bool = false) {
         self.text = text
         self.linkURL = linkURL
+        self.isMention = isMention
+        self.mentionURL = mentionURL
+        self.isYou = isYou
     }
 
     public static let templateFields = TemplateFields<BodySegmentViewModel>(
         .text("text", \.text),
-        .text("linkURL", \.linkURL)
+        .text("linkURL", \.linkURL),
+        .flag("isMention", \.isMention),
+        .text("mentionURL", \.mentionURL),
+        .flag("isYou", \.isYou)
     )
 }
 

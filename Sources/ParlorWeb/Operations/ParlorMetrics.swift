@@ -180,6 +180,7 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         case .invalidTopic: kind = "invalid_topic"
         case .membersFixed: kind = "members_fixed"
         case .notARoom: kind = "not_a_room"
+        case .tooManyToMention: kind = "too_many_to_mention"
         case .unavailable: kind = "unavailable"
         @unknown default: kind = "other"
         }

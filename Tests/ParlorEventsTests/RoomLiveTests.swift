@@ -41,6 +41,11 @@ import Testing
         #expect(world.handler.renderCount - rendered < 12)
     }
 
+    /// The whole lists a page was sent.
+    static func lists(_ page: RecordingListener) -> [ChatListViewModel] {
+        page.fragments.compactMap { if case .chatList(let list) = $0 { list } else { nil } }
+    }
+
     /// The cells a page was sent: alone, or in the day they start.
     static func cells(_ page: RecordingListener) -> [MessageCellViewModel] {
         page.fragments.flatMap { fragment -> [MessageCellViewModel] in
@@ -101,5 +106,30 @@ import Testing
         #expect(!benRoom.steps.contains { $0.contains("messages") || $0.contains("day-") } && benList.fragments.isEmpty, "nothing reaches him after it")
         #expect(Self.cells(chloeRoom).contains { $0.domID == "message-\(after.id)" })
         await #expect(throws: Refusal.notFound) { try await world.page(world.ben, open: room) }
+    }
+
+    @Test func followingMoreOrLessChangesTheListAndBadgeLive() async throws {
+        let world = try await ChatWorld()
+        let general = try #require(try await world.store.chatList(for: world.ana.id).first { $0.heading.kind == .open })
+        let room = try #require(try await world.store.chat(general.chatID))
+        let (list, _) = try await world.page(world.ana)
+        list.clear()
+        _ = try await world.send(room, world.ben, "Morning")
+        #expect(list.fragments.compactMap(\.badge).isEmpty, "followed for mentions: no count")
+        #expect(list.fragments.compactMap(\.chatListItem).last?.hasDot == true)
+        let toasts = list.fragments.compactMap(\.toast).count
+        #expect(toasts == 0, "no toast for a message that names nobody")
+
+        list.clear()
+        _ = await world.router.send(.changingInvolvement(chat: room.id, member: world.ana.id, .everything))
+        #expect(list.fragments.compactMap(\.badge).last?.count == "1", "now every message counts")
+        list.clear()
+        _ = await world.router.send(.changingInvolvement(chat: room.id, member: world.ana.id, .hidden))
+        let redrawn = try #require(Self.lists(list).last)
+        #expect(!redrawn.items.contains { $0.domID == "chat-item-\(room.id)" }, "hidden: out of the list")
+        list.clear()
+        _ = try await world.send(room, world.ben, "@ana are you there?")
+        #expect(list.fragments.compactMap(\.chatListItem).last?.domID == "chat-item-\(room.id)", "named: back, at the top")
+        #expect(list.fragments.compactMap(\.toast).count == 1 && list.fragments.compactMap(\.badge).last?.count == "1")
     }
 }

@@ -113,4 +113,33 @@ import Testing
             #expect(try await ana.get(room + "/members").text.contains("<p class=\"member-count\">1 member</p>"))
         }
     }
+
+    @Test func howClosePeopleFollowARoomDecidesItsBadgeAndWhetherItIsListed() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, _) = try await ConversationTests.anaAndBen(parlor)
+            let general = try await ana.chat(named: "General")
+            _ = try await ana.get("/chats")
+            #expect(try await ben.say("Morning all", in: general).status == 303)
+            let quiet = try await ana.get("/chats").text
+            #expect(quiet.contains("class=\"unread-dot\"") && quiet.contains("title=\"Unread messages\""), "a room: a dot, not a count")
+
+            let page = try await ana.get(general + "/members").text
+            #expect(page.contains("value=\"mentions\" checked"))
+            #expect(try await ana.post(general + "/follow", [("follow", "everything")]).status == 303)
+            #expect(try await ana.get("/chats").text.contains("<span class=\"visually-hidden\">1 unread message</span>"))
+            #expect(try await ana.post(general + "/follow", [("follow", "loud")]).status == 422)
+
+            #expect(try await ana.post(general + "/follow", [("follow", "hidden")]).status == 303)
+            #expect(!(try await ana.get("/chats").text.contains("<span class=\"chat-list-name\">General</span>")), "hidden")
+            #expect(try await ben.say("@ana the slides?", in: general).status == 303)
+            let named = try await ana.get("/chats").text
+            #expect(named.contains("<span class=\"chat-list-name\">General</span>") && named.contains("1 mention"), "back when named")
+            let opened = try await ana.get(general).text
+            #expect(opened.contains(" mentions-you\" id=\"message-") && opened.contains("<span class=\"mention is-you\">"))
+            let chloe = Visitor(port: parlor.port)
+            try await chloe.signUp("chloe", name: "Chloé")
+            #expect(try await chloe.get(general + "/members").status == 200)
+            #expect(try await chloe.post(general + "/follow", [("follow", "nothing")]).status == 303, "an open room: everyone is in it")
+        }
+    }
 }

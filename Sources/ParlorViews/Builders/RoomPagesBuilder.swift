@@ -11,8 +11,10 @@ public struct RoomPagesBuilder: Sendable {
     /// Everyone in the room; in a closed room, with the form that adds people (`handles` and `error` put back
     /// what was refused), a button to take out each other member and one to leave.
     public func members(
-        _ chat: ChatID, _ heading: ChatHeading, members: [User], layout: PageLayoutViewModel, handles: String = "", error: String? = nil
+        _ chat: ChatID, _ heading: ChatHeading, members: [User], layout: PageLayoutViewModel, handles: String = "", error: String? = nil,
+        following: Involvement? = nil
     ) -> RoomMembersPageViewModel {
+        let following = following ?? .joining(heading.kind)
         let paths = context.paths
         let closed = heading.kind == .closed
         return RoomMembersPageViewModel(
@@ -34,8 +36,30 @@ public struct RoomPagesBuilder: Sendable {
                 )
                 : nil,
             leaveURL: closed ? paths.leave(chat) : nil,
-            csrfToken: context.csrfToken
+            csrfToken: context.csrfToken,
+            followURL: paths.follow(chat),
+            followChoices: Involvement.allCases.map { level in
+                FollowChoiceViewModel(value: level.rawValue, label: Self.label(level), hint: Self.hint(level), isChosen: level == following)
+            }
         )
+    }
+
+    static func label(_ level: Involvement) -> String {
+        switch level {
+        case .everything: "Everything"
+        case .mentions: "Mentions"
+        case .nothing: "Nothing"
+        case .hidden: "Hidden"
+        }
+    }
+
+    static func hint(_ level: Involvement) -> String {
+        switch level {
+        case .everything: "Every new message is counted and notified."
+        case .mentions: "A dot for new messages; a count and a notification when you are named."
+        case .nothing: "The room stays in your list, quiet."
+        case .hidden: "Out of your list until someone names you."
+        }
     }
 
     /// The name and topic, as stored or as typed with what was wrong.

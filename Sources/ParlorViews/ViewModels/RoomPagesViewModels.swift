@@ -16,10 +16,13 @@ public struct RoomMembersPageViewModel: Renderable, Hashable {
     /// Set in a closed room: the form that takes the viewer out.
     public let leaveURL: String?
     public let csrfToken: String
+    /// How closely the viewer follows the room, as a form of four choices.
+    public let followURL: String
+    public let followChoices: [FollowChoiceViewModel]
 
     public init(
         layout: PageLayoutViewModel, heading: String, countLabel: String, chatURL: String, members: [RoomMemberViewModel], addForm: AddMembersViewModel?,
-        leaveURL: String?, csrfToken: String
+        leaveURL: String?, csrfToken: String, followURL: String, followChoices: [FollowChoiceViewModel]
     ) {
         self.layout = layout
         self.heading = heading
@@ -29,6 +32,8 @@ public struct RoomMembersPageViewModel: Renderable, Hashable {
         self.addForm = addForm
         self.leaveURL = leaveURL
         self.csrfToken = csrfToken
+        self.followURL = followURL
+        self.followChoices = followChoices
     }
 
     public static let templateFields = TemplateFields<RoomMembersPageViewModel>(
@@ -39,7 +44,31 @@ public struct RoomMembersPageViewModel: Renderable, Hashable {
         .list("members", \.members),
         .object("addForm", \.addForm),
         .text("leaveURL", \.leaveURL),
-        .text("csrfToken", \.csrfToken)
+        .text("csrfToken", \.csrfToken),
+        .text("followURL", \.followURL),
+        .list("followChoices", \.followChoices)
+    )
+}
+
+/// One way to follow a room: "Mentions: a dot for new messages, a count and a notification when you are named".
+public struct FollowChoiceViewModel: TemplateContext, Hashable {
+    public let value: String
+    public let label: String
+    public let hint: String
+    public let isChosen: Bool
+
+    public init(value: String, label: String, hint: String, isChosen: Bool) {
+        self.value = value
+        self.label = label
+        self.hint = hint
+        self.isChosen = isChosen
+    }
+
+    public static let templateFields = TemplateFields<FollowChoiceViewModel>(
+        .text("value", \.value),
+        .text("label", \.label),
+        .text("hint", \.hint),
+        .flag("isChosen", \.isChosen)
     )
 }
 

@@ -50,6 +50,16 @@ public struct RoomRoutes: Sendable {
             let chat = try ChatPages.chatID(request)
             return try await changeMembers(MemberChange(chatID: chat, by: signedIn.user.id, removing: signedIn.user.id), request, signedIn, typed: "")
         })
+        router.post("/rooms/{id}/follow", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
+            let chat = try ChatPages.chatID(request)
+            guard let level = request.form["follow"].flatMap(Involvement.init(rawValue:)) else {
+                return try await membersPage(signedIn, chat: chat, error: "Choose how closely to follow the room.", status: .unprocessableContent)
+            }
+            guard case .involvementChanged = await dependencies.events.send(
+                .changingInvolvement(chat: chat, member: signedIn.user.id, level), requestID: request.id.description
+            ) else { throw ChatPages.noSuchChat }
+            return .redirect(to: pages.paths.members(chat))
+        })
         router.get("/rooms/{id}/settings", gate.signedIn { [self] request, signedIn in
             try await settingsPage(signedIn, chat: try ChatPages.chatID(request))
         })
@@ -74,7 +84,11 @@ public struct RoomRoutes: Sendable {
         let layout = PageBuilder(context: context).layout(
             title: "Members of \(Headings.title(heading))", unreadTotal: try await dependencies.store.unreadTotal(for: signedIn.user.id)
         )
-        return pages.page(RoomPagesBuilder(context: context).members(chat, heading, members: members, layout: layout, handles: handles, error: error), status: status)
+        let following = try await dependencies.store.membership(chat, signedIn.user.id)?.involvement
+        return pages.page(
+            RoomPagesBuilder(context: context).members(chat, heading, members: members, layout: layout, handles: handles, error: error, following: following),
+            status: status
+        )
     }
 
     /// Adds, takes out or leaves; back to the members page (the list, after leaving), or the page with why not.

@@ -13,6 +13,8 @@ page: GET /rooms/{id} signed in (50 chats in the list, a conversation of 50 mess
 send: POST /rooms/{id}/messages as the page script sends them, from N connections, while both members' pages
       stream; against the store's own acknowledged rate (parlor-store-bench --sends) measured in the same run.
       Prints sends/s, the ratio, the POST p50/p99, and checks that every page got every send once and in order.
+room: one room of --members people (500; the open room everyone joins), each with one open page, random members
+      sending --rate messages a second; the same measures and baseline as pages.
 pages: one chat, --pages open pages (500) split between its two members, --rate messages a second (20) on a
       schedule; Send -> page p50/p99 over every delivery and server CPU per delivery, against the C broadcaster
       (baseline/sse.c with baseline/sseload.c) fanning as many broadcasts out to as many streams in the same run.
@@ -542,11 +544,15 @@ def fanout_benchmark(seconds, chats, lanes):
 PAGE_TOKEN = re.compile(rb"pz(\d+)z")
 
 
-async def pages_round(port, pid, chat, people, pages, rate, seconds):
-    """`pages` event streams on one chat, split between its two members (as tabs and devices), while the
-    first member sends `rate` messages a second on a schedule (a late answer delays only the next send).
-    Every page is checked for every message; returns the Send -> page times of all deliveries, and the server's
-    CPU from the first send until the pages are quiet (the pages' registration before it is not counted)."""
+async def pages_round(port, pid, chat, people, pages, rate, seconds, senders=None):
+    """`pages` event streams on one chat, page i as people[i % len(people)] (tabs and devices when there are fewer
+    people than pages), while `senders` (the first person, unless given) send `rate` messages a second on a
+    schedule, in a fixed random order (a late answer delays only the next send). Every page is checked for
+    every message; returns the Send -> page times of all deliveries, and the server's CPU from the first send
+    until the pages are quiet (the pages' registration before it is not counted)."""
+    import random
+    choose = random.Random(7)
+    senders = senders or people[:1]
     loop = asyncio.get_running_loop()
     sent, seen, stop, last_byte, closed = {}, [], asyncio.Event(), [loop.time()], [0]
 
@@ -556,12 +562,13 @@ async def pages_round(port, pid, chat, people, pages, rate, seconds):
     readers = []
     for index in range(pages):
         seen.append({})
-        readers.append(asyncio.create_task(read(index, people[index % 2]["cookie"])))
-    await asyncio.sleep(3)  # every page registered and sent its first state
+        readers.append(asyncio.create_task(read(index, people[index % len(people)]["cookie"])))
+    await asyncio.sleep(3 + pages / 250)  # every page registered and sent its first state
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     cpu_before = cpu_seconds(pid)
-    sender, started, failures, late = people[0], loop.time(), 0, 0
+    started, failures, late = loop.time(), 0, 0
     for n in range(int(rate * seconds)):
+        sender = choose.choice(senders)
         due = started + n / rate
         if loop.time() < due:
             await asyncio.sleep(due - loop.time())
@@ -635,6 +642,69 @@ def pages_benchmark(pages, rate, seconds):
         shutil.rmtree(folder, ignore_errors=True)
     except BaseException:
         print(f"pages: kept {folder} (the server's log and database) for a look")
+        raise
+
+
+def room_benchmark(members, rate, seconds):
+    """One room of `members` people (the open room everyone joins), each with one open page, messages from random
+    members at `rate` a second: Send -> page p50/p99 over every page and server CPU per delivery, against the C
+    broadcaster fanning as many broadcasts out to as many streams in the same run."""
+    folder = tempfile.mkdtemp(prefix="parlor-room-bench-")
+    pick = lambda values, q: values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
+    try:
+        with start_parlor(18492, folder, ["--log-level", "warning"]) as parlor:
+            def join(index):
+                visitor = Visitor(18492)
+                visitor.sign_up(f"member{index}", f"Member {index}")
+                return visitor
+            began = time.time()
+            with ThreadPoolExecutor(4) as pool:
+                visitors = list(pool.map(join, range(members)))
+            joined = time.time() - began
+            first = visitors[0]
+            _, _, listing = first.request("GET", "/chats")
+            found = re.search(r'<a href="(/rooms/(\d+))"[^>]*>\s*<span class="avatar[^"]*"[^>]*>[^<]*</span>\s*<span class="chat-list-text">\s*'
+                              r'<span class="chat-list-name">General</span>', listing)
+            if not found:
+                raise SystemExit("room: no General in the first member's list")
+            chat = {"path": found.group(1), "id": found.group(2)}
+            people = []
+            for visitor in visitors:
+                visitor.request("GET", chat["path"])
+                people.append({"cookie": "; ".join(f"{k}={v}" for k, v in visitor.cookies.items()), "csrf": visitor.csrf})
+            rss_before = memory(parlor.process.pid)[0]
+            result = asyncio.run(pages_round(18492, parlor.process.pid, chat, people, members, rate, seconds, senders=people))
+            rss_after = memory(parlor.process.pid)[0]
+            cpu = result["cpu_s"]
+        broadcasts = int(rate * seconds)
+        with Server("C", 18493, [os.path.join(OUT, "sse"), "18493", "2", "suspend", "15", "0", "20000", "16384"]) as c_server:
+            out = subprocess.run(["timeout", "600", os.path.join(OUT, "sseload"), "18493", str(members), str(broadcasts),
+                                  str(c_server.process.pid), "2", str(int(1000 / rate))], capture_output=True, text=True)
+        line = next((l for l in out.stdout.splitlines() if l.startswith("JSON ")), None)
+        if line is None:
+            raise SystemExit(f"sseload failed:\n{out.stdout}\n{out.stderr}")
+        c = json.loads(line[5:])
+        c_us = c["cpu_ms_per_broadcast"] * 1000 / members
+        parlor_us = cpu * 1e6 / max(result["deliveries"], 1)
+        print(f"\nroom: one room of {members} members, each with one open page; random members send {rate} messages/s for "
+              f"{seconds} s ({broadcasts} messages, {broadcasts * members:,} deliveries expected; {members} sign-ups took {joined:.0f} s)")
+        print(f"{'server':34} {'Send->page p50':>15} {'p99':>9} {'last page p99':>14} {'CPU µs/delivery':>16} {'ratio':>6}")
+        print(f"{'C broadcaster, same fan-out':34} {'-':>15} {'-':>9} {c['last_p99_ms']:11.1f} ms {c_us:16.2f} {1.0:6.1f}")
+        print(f"{'Parlor, whole path':34} {pick(result['latencies'], 0.5):12.1f} ms {pick(result['latencies'], 0.99):6.1f} ms "
+              f"{pick(result['last'], 0.99):11.1f} ms {parlor_us:16.2f} {parlor_us / c_us:6.1f}")
+        print(f"  Parlor: {result['deliveries']:,} delivered, {result['missing']} missing, {result['failures']} sends not 2xx, "
+              f"{result['late_sends']} sends late, {result['closed']} streams closed by the server; RSS {rss_before} -> {rss_after} MB; "
+              f"C last-client p50 {c['last_p50_ms']:.1f} ms, {c['missed']} missed")
+        print(f"  targets: p99 <= 100 ms ({'met' if pick(result['latencies'], 0.99) <= 100 else 'NOT met'}), "
+              f"CPU per delivery within 3x of C ({'met' if parlor_us / c_us <= 3 else 'NOT met'})")
+        with open(os.path.join(OUT, "room.json"), "w") as f:
+            json.dump({"parlor": {k: v for k, v in result.items() if k not in ("latencies", "last")}, "parlor_cpu_s": cpu,
+                       "parlor_us_per_delivery": parlor_us, "c": c, "c_us_per_delivery": c_us}, f, indent=1)
+        if result["missing"] or result["failures"]:
+            raise SystemExit(f"room: a page missed a message or a send failed (log: {folder}/parlor.log)")
+        shutil.rmtree(folder, ignore_errors=True)
+    except BaseException:
+        print(f"room: kept {folder} (the server's log and database) for a look")
         raise
 
 
@@ -761,7 +831,7 @@ def photos_benchmark(rounds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("which", choices=["page", "send", "photos", "fanout", "pages"])
+    parser.add_argument("which", choices=["page", "send", "photos", "fanout", "pages", "room"])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=None)
@@ -771,6 +841,7 @@ def main():
     parser.add_argument("--chats", type=int, default=200, help="fanout: chats sending at once")
     parser.add_argument("--lanes", default="1,2", help="fanout: the live lane counts to compare")
     parser.add_argument("--pages", type=int, default=500, help="pages: open pages on the one chat")
+    parser.add_argument("--members", type=int, default=500, help="room: members of the room, one open page each")
     parser.add_argument("--rate", type=float, default=20, help="pages: messages a second")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
@@ -783,6 +854,8 @@ def main():
         photos_benchmark(args.rounds if args.rounds != 3 else 5)
     elif args.which == "pages":
         pages_benchmark(args.pages, args.rate, args.seconds)
+    elif args.which == "room":
+        room_benchmark(args.members, args.rate, args.seconds)
     else:
         send_benchmark(args.seconds, args.connections or 64)
 

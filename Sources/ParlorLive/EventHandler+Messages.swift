@@ -118,8 +118,12 @@ extension EventHandler {
         let added = group.map(\.message).sorted { $0.id < $1.id }
         // Whom each names, read once for every member's count.
         let named = Dictionary(added.map { ($0.id, $0.named) }, uniquingKeysWith: { first, _ in first })
+        let memo = FragmentRenderer.Memo(renderer)
+        let outbox = Outbox()
         for member in chat.members {
             guard let entry = lists.entry(member) else { continue }
+            // Whatever this member's pages get below goes out in one write per page, at the end.
+            defer { outbox.send() }
             if let openPages = open[member], let viewer = try await viewer(member, entry) {
                 let context = context(for: viewer)
                 // "Read" or "Sent" on the viewer's own messages, as far as the contact has read now.
@@ -130,11 +134,11 @@ extension EventHandler {
                 for page in openPages {
                     let cursor = page.cursor ?? MessageID(0)
                     guard let start = window.firstIndex(where: { $0.id > cursor }) else {
-                        deliver(removals, to: [page])
+                        outbox.add(removals, to: page)
                         continue
                     }
                     if start == 0, truncated {
-                        page.listener.receive(renderer.update(.refresh, "page", nil))
+                        outbox.add([renderer.update(.refresh, "page", nil)], to: page)
                         continue
                     }
                     var updates = removals
@@ -146,12 +150,14 @@ extension EventHandler {
                                 quoted: quote(message.replyTo.flatMap { quotes[$0] }, people), contactLastRead: contactRead,
                                 after: index > 0 ? window[index - 1] : nil, people: people
                             )
-                            return appendUpdates(cell, date: message.createdAt, after: index > 0 ? window[index - 1] : nil, chat: chat.id, context: context)
+                            return appendUpdates(
+                                cell, date: message.createdAt, after: index > 0 ? window[index - 1] : nil, chat: chat.id, context: context, memo: memo
+                            )
                         }()
                         rendered[message.id] = cells
                         updates += cells
                     }
-                    deliver(updates, to: [page])
+                    outbox.add(updates, to: page)
                     advance(page, to: window[window.count - 1].id)
                 }
             }
@@ -163,11 +169,16 @@ extension EventHandler {
                     change.row = change.row || one.row
                     change.unread = change.unread || one.unread
                 }
+                // Sent under the person's lock: their badge's totals arrive in order, whatever lanes produce them.
+                defer { outbox.send() }
                 let pages = pages(of: member)
                 guard !pages.isEmpty else { return }
                 let context = context(for: list.user)
-                sendRow(chat.id, of: list, to: pages, movingToTop: true)
-                if change.unread { deliver([badgeUpdate(total: list.unreadTotal, context: context)], to: pages) }
+                sendRow(chat.id, of: list, to: pages, movingToTop: true, memo: memo, outbox: outbox)
+                if change.unread {
+                    let badge = badgeUpdate(total: list.unreadTotal, context: context)
+                    for page in pages { outbox.add([badge], to: page) }
+                }
                 // A toast as the person follows the chat: every message, or those that name them.
                 let involvement = list.chats[chat.id]?.involvement ?? .everything
                 let toasted = added.last { message in
@@ -182,7 +193,8 @@ extension EventHandler {
                     let elsewhere = pages.filter { $0.page.openChat != chat.id }
                     if !elsewhere.isEmpty {
                         let toast = PageBuilder(context: context).toast(newest, from: sender)
-                        deliver([renderer.update(.toast, toast.domID, .toast(toast))], to: elsewhere)
+                        let update = renderer.update(.toast, toast.domID, .toast(toast))
+                        for page in elsewhere { outbox.add([update], to: page) }
                     }
                 }
             }
@@ -279,38 +291,45 @@ extension EventHandler {
 
     /// A cell at the end of the history: into its day's list when the previous message is from the same
     /// day for this viewer, otherwise as a new day section.
-    private func appendUpdates(_ cell: MessageCellViewModel, date: Date, after previous: Message?, chat: ChatID, context: ViewerContext) -> [ScreenUpdate] {
+    private func appendUpdates(
+        _ cell: MessageCellViewModel, date: Date, after previous: Message?, chat: ChatID, context: ViewerContext, memo: FragmentRenderer.Memo? = nil
+    ) -> [ScreenUpdate] {
+        let render = memo?.update ?? renderer.update
         let day = ConversationBuilder(context: context).daySection(chat, date: date, cells: [cell])
         if let previous, context.dates.dayKey(previous.createdAt) == context.dates.dayKey(date) {
-            return [renderer.update(.append, day.listDomID, .messageCell(cell))]
+            return [render(.append, day.listDomID, .messageCell(cell))]
         }
-        return [renderer.update(.append, ConversationBuilder.messagesDomID(chat), .daySection(day))]
+        return [render(.append, ConversationBuilder.messagesDomID(chat), .daySection(day))]
     }
 
     /// The chat's row in each of the viewer's lists, replaced in place or moved to the top. Two variants at
     /// most, each rendered once: the page with this chat open marks the item as current. A row that should
     /// move to the top but is not the newest (another lane moved a newer one there first) redraws the list.
     /// A new row (`isNew`) has nothing to remove first.
-    func sendRow(_ chat: ChatID, of list: ViewerList, to pages: [ListenerRegistry.Entry], movingToTop: Bool, isNew: Bool = false) {
+    func sendRow(
+        _ chat: ChatID, of list: ViewerList, to pages: [ListenerRegistry.Entry], movingToTop: Bool, isNew: Bool = false, memo: FragmentRenderer.Memo? = nil,
+        outbox: Outbox? = nil
+    ) {
+        let render = memo?.update ?? renderer.update
         guard let summary = list.chats[chat] else { return }
         // A hidden chat that names nobody: not in the lists (the page that has it open redraws its list).
         if !summary.isListed { return sendList(list, to: pages) }
         if movingToTop, !list.isAtTop(chat) { return sendList(list, to: pages) }
         let builder = ChatListBuilder(context: context(for: list.user))
         let lists = pages.filter { $0.page.feedsOf == nil }
-        let removal = movingToTop && !isNew ? renderer.update(.remove, "chat-item-\(chat)", nil) : nil
+        let removal = movingToTop && !isNew ? render(.remove, "chat-item-\(chat)", nil) : nil
         var variants: [Bool: ScreenUpdate] = [:]
         for page in lists {
             let isCurrent = page.page.openChat == chat
             let update = variants[isCurrent] ?? {
                 let item = builder.item(summary, isCurrent: isCurrent)
                 return movingToTop
-                    ? renderer.update(.prepend, "chat-list-items", .chatListItem(item))
-                    : renderer.update(.replace, item.domID, .chatListItem(item))
+                    ? render(.prepend, "chat-list-items", .chatListItem(item))
+                    : render(.replace, item.domID, .chatListItem(item))
             }()
             variants[isCurrent] = update
-            if let removal { page.listener.receive(removal) }
-            page.listener.receive(update)
+            let updates = removal.map { [$0, update] } ?? [update]
+            if let outbox { outbox.add(updates, to: page) } else { page.listener.receive(updates) }
         }
     }
 
@@ -359,8 +378,7 @@ extension EventHandler {
     }
 
     func deliver(_ updates: [ScreenUpdate], to pages: [ListenerRegistry.Entry]) {
-        for page in pages {
-            for update in updates { page.listener.receive(update) }
-        }
+        guard !updates.isEmpty else { return }
+        for page in pages { page.listener.receive(updates) }
     }
 }

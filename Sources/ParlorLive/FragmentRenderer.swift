@@ -37,6 +37,32 @@ final class FragmentRenderer: Sendable {
         return ScreenUpdate(action: action, target: target, fragment: fragment, html: envelope, encoded: encoding.encode(update))
     }
 
+    /// Updates rendered once per distinct value for the length of one event's fan-out: in a room, the members
+    /// who see the same thing (the same time zone and language, not the sender, not named) share one
+    /// rendering of a cell or a row instead of one each.
+    final class Memo {
+        private struct Key: Hashable {
+            let action: StreamAction
+            let target: String
+            let fragment: Fragment?
+        }
+
+        private let renderer: FragmentRenderer
+        private var made: [Key: ScreenUpdate] = [:]
+
+        init(_ renderer: FragmentRenderer) {
+            self.renderer = renderer
+        }
+
+        func update(_ action: StreamAction, _ target: String, _ fragment: Fragment?) -> ScreenUpdate {
+            let key = Key(action: action, target: target, fragment: fragment)
+            if let known = made[key] { return known }
+            let update = renderer.update(action, target, fragment)
+            made[key] = update
+            return update
+        }
+    }
+
     private func render<Model: Renderable>(_ model: Model, _ set: TemplateSet) -> String {
         renders.add(1, ordering: .relaxed)
         return set.render(model).string

@@ -8,6 +8,14 @@ public protocol Listener: AnyObject, Sendable {
     /// Called on the publisher's task for every change this page shows. Must return at once (queue the
     /// update); a slow page is the stream's business, never the publisher's.
     func receive(_ update: ScreenUpdate)
+    /// Several changes at once, in order (a stream sends them together).
+    func receive(_ updates: [ScreenUpdate])
+}
+
+extension Listener {
+    public func receive(_ updates: [ScreenUpdate]) {
+        for update in updates { receive(update) }
+    }
 }
 
 /// What a page shows, and so which changes its listener receives.

@@ -30,6 +30,16 @@ import Testing
         }
     }
 
+    /// Tests/Browser/rooms.py: three people in a closed room: made, joined and left live, mentions, following.
+    @Test(.timeLimit(.minutes(5))) func threePeopleShareAClosedRoom() async throws {
+        let output = try await Self.run("rooms.py", artifacts: Self.artifacts + "/rooms")
+        for step in [
+            "general-for-everyone", "closed-room-made", "member-added", "mentioned", "mention-highlighted", "muted", "hidden-and-back", "removed-live",
+        ] {
+            #expect(output.contains(step), "step \(step) did not run")
+        }
+    }
+
     /// Tests/Browser/behind_nginx.py: deploy/ as an operator installs it, Debian's nginx with TLS and HTTP/2 in
     /// front of `parlor serve` started with the systemd unit's arguments.
     @Test(.timeLimit(.minutes(5))) func parlorWorksBehindNginxAsDeployed() async throws {

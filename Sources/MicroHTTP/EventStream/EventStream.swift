@@ -36,6 +36,17 @@ public final class EventStream: Sendable {
         }
     }
 
+    /// Queues several events at once: the connection is woken once, and they go out in as few writes as fit.
+    @discardableResult
+    public func send(_ events: [EncodedEvent]) -> Bool {
+        inner.withLock { inner in
+            var wake = EventStreamState.Wake.none
+            for event in events where inner.machine.enqueue(event) == .resume { wake = .resume }
+            apply(wake, &inner)
+            return inner.machine.phase == .open
+        }
+    }
+
     /// Encodes and queues an event.
     @discardableResult
     public func send(_ event: ServerSentEvent) -> Bool { send(event.encoded) }

@@ -124,25 +124,12 @@ struct EventStreamState {
             }
             ringed = done + count == ticket.count ? nil : (ticket, done + count)
             heartbeatDue = false
-            return .wrote(count)
+            // What was queued after the ticket goes out in the same write when it fits.
+            guard ringed == nil, count < buffer.count, pending.count > sent else { return .wrote(count) }
+            return .wrote(count + copyPending(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...])))
         }
-        let written = min(queuedBytes, buffer.count)
-        if written > 0 {
-            pending.withUnsafeBytes { source in
-                buffer.baseAddress!.copyMemory(from: source.baseAddress!.advanced(by: sent), byteCount: written)
-            }
-            sent += written
-            if sent == pending.count {
-                pending.removeAll(keepingCapacity: pending.capacity <= Self.keptCapacity)
-                sent = 0
-            } else if sent >= 64 * 1024, sent * 2 >= pending.count {
-                // A reader that never quite catches up: drop what it has read.
-                pending.removeFirst(sent)
-                sent = 0
-            }
-            heartbeatDue = false
-            return .wrote(written)
-        }
+        let written = copyPending(into: buffer)
+        if written > 0 { return .wrote(written) }
         if phase == .closing { return .endOfStream }
         if heartbeatDue {
             let ping: StaticString = ": ping\n\n"
@@ -154,6 +141,26 @@ struct EventStreamState {
         }
         isSuspended = true
         return .suspend
+    }
+
+    /// Copies as much of the queued bytes as fits into `buffer`; answers how many.
+    private mutating func copyPending(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let written = min(pending.count - sent, buffer.count)
+        guard written > 0 else { return 0 }
+        pending.withUnsafeBytes { source in
+            buffer.baseAddress!.copyMemory(from: source.baseAddress!.advanced(by: sent), byteCount: written)
+        }
+        sent += written
+        if sent == pending.count {
+            pending.removeAll(keepingCapacity: pending.capacity <= Self.keptCapacity)
+            sent = 0
+        } else if sent >= 64 * 1024, sent * 2 >= pending.count {
+            // A reader that never quite catches up: drop what it has read.
+            pending.removeFirst(sent)
+            sent = 0
+        }
+        heartbeatDue = false
+        return written
     }
 
     /// Moves to a phase that sends nothing more, dropping whatever was queued.

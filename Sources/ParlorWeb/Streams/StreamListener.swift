@@ -15,4 +15,12 @@ final class StreamListener: Listener {
     func receive(_ update: ScreenUpdate) {
         stream.send(encoder.event(for: update))
     }
+
+    func receive(_ updates: [ScreenUpdate]) {
+        switch updates.count {
+        case 0: break
+        case 1: stream.send(encoder.event(for: updates[0]))
+        default: stream.send(updates.map(encoder.event(for:)))
+        }
+    }
 }

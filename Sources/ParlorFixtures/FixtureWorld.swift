@@ -70,7 +70,8 @@ public struct FixtureWorld: Sendable {
                 message(143, chat: 14, from: dmitri, "Translations are in.", at: "2026-11-20T12:40:00Z"),
                 message(144, chat: 14, from: ana, "Thanks all, shipping at 4.", at: "2026-11-20T12:50:00Z", replyTo: 142),
             ],
-            people: [ben, chloe, dmitri]
+            people: [ben, chloe, dmitri],
+            readers: [Reader(user: ben, lastRead: MessageID(144)), Reader(user: chloe, lastRead: MessageID(144)), Reader(user: dmitri, lastRead: MessageID(143))]
         )
     }
 

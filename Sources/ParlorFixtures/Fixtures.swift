@@ -64,6 +64,10 @@ public enum Fixtures {
             Fixture("room-members-page/open-room", RoomPagesBuilder(context: world.context).members(
                 ChatID(13), world.general, members: [world.ana, world.bot, world.ben], layout: pages.layout(title: "Members of General")
             ), isPage: true),
+            Fixture("seen-by-page/three", RoomPagesBuilder(context: world.context).seenBy(
+                world.launchRoom.messages[3], readers: world.launchRoom.readers + [Reader(user: world.ana, lastRead: MessageID(144))],
+                layout: pages.layout(title: "Seen by")
+            ), isPage: true),
             Fixture("room-settings-page/current", RoomPagesBuilder(context: world.context).settings(
                 ChatID(14), world.launchRoom.heading, layout: pages.layout(title: "Settings of Launch")
             ), isPage: true),

@@ -257,8 +257,9 @@ extension EventHandler {
                 }
             }
         }
-        // "Read" shows in direct chats of two; a room's marks are not drawn on its cells.
-        guard chat.contact(of: reader) != nil else { return }
+        // "Read" in a direct chat of two, "Seen by …" in a room small enough to list who.
+        let inRoom = chat.kind != .direct
+        guard chat.contact(of: reader) != nil || (inRoom && chat.members.count <= Reader.roomLimit) else { return }
         let others = chat.members.filter { $0 != reader }.map { ($0, pages(of: $0, showing: chat.id)) }.filter { !$0.1.isEmpty }
         guard !others.isEmpty else { return }
         // The mark is a stored id; the newest possible one has nothing after it to page before.
@@ -271,6 +272,7 @@ extension EventHandler {
             known[replyTo] = try await quotedMessage(replyTo, in: chat.id)
         }
         let people = try await people(known.values.map(\.senderID))
+        let readers = inRoom ? try await store.readers(of: chat.id) : nil
         for (member, open) in others {
             var viewer = people[member]
             if viewer == nil { viewer = try await self.known.user(member, in: store) }
@@ -281,7 +283,7 @@ extension EventHandler {
             let updates = newlyRead.map { message in
                 let cell = cells.cell(
                     message, sender: viewer, quoted: quote(message.replyTo.flatMap { known[$0] }, people), contactLastRead: upTo,
-                    after: before[message.id]
+                    after: before[message.id], people: people, readers: readers
                 )
                 return renderer.update(.replace, cell.domID, .messageCell(cell))
             }

@@ -230,6 +230,7 @@ public final class EventHandler: Sendable {
                 }
             }
             if page.openChat != nil, conversation == nil { throw Refusal.notFound }
+            if let snapshot = conversation, snapshot.showsReaders { conversation = snapshot.with(readers: try await store.readers(of: snapshot.chatID)) }
             var fragments: [ScreenUpdate] = []
             if let chat = page.feedsOf {
                 guard let feeds, let subscriptions = try await feeds.feedSubscriptions(in: chat, viewer: viewer.id) else {
@@ -399,7 +400,8 @@ public final class EventHandler: Sendable {
     /// The header and the newest messages of an open conversation, drawn again for `pages`; each page's
     /// cursor moves to the newest message drawn, so none is appended twice.
     private func redrawConversation(_ chat: ChatID, for viewer: User, context: ViewerContext, pages: [ListenerRegistry.Entry]) async throws {
-        guard let snapshot = try await store.conversation(chat, viewer: viewer.id, before: nil, limit: Self.historyPageSize) else { return }
+        guard var snapshot = try await store.conversation(chat, viewer: viewer.id, before: nil, limit: Self.historyPageSize) else { return }
+        if snapshot.showsReaders { snapshot = snapshot.with(readers: try await store.readers(of: chat)) }
         let builder = ConversationBuilder(context: context)
         let header = builder.header(chat, snapshot.heading)
         let messages = builder.messages(snapshot)

@@ -75,6 +75,13 @@ extension PostgresChatStore {
         for notice in change.notices { try await EventLogEntry.messageSent(notice.id, token: "notice-\(notice.id)").append(connection, logger: logger) }
     }
 
+    public func readers(of chat: ChatID) async throws -> [Reader] {
+        try await database.rows("""
+            SELECT \(unescaped: Columns.user(in: "u")), m.lastReadMessageID FROM member m JOIN account u ON u.id = m.userID
+            WHERE m.chatID = \(chat.rawValue) AND m.lastReadMessageID > 0
+            """).map { Reader(user: try User(row: $0), lastRead: MessageID(try $0.at(7, as: Int64.self))) }
+    }
+
     public func members(of chat: ChatID, viewer: UserID) async throws -> [User]? {
         try await database.read { [logger] connection in
             guard try await Self.isMember(connection, chat, viewer, logger) else { return nil }

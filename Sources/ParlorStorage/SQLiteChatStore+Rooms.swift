@@ -51,6 +51,15 @@ extension SQLiteChatStore {
         }
     }
 
+    public func readers(of chat: ChatID) async throws -> [Reader] {
+        try await pool.read { db in
+            try db.cachedStatement(sql: """
+                SELECT \(Columns.user(in: "u")), m.lastReadMessageID FROM member m JOIN user u ON u.id = m.userID
+                WHERE m.chatID = ? AND m.lastReadMessageID > 0
+                """).all(arguments: [chat.rawValue]) { row in Reader(user: User(row, at: 0), lastRead: MessageID(row.int64(7))) }
+        }
+    }
+
     public func members(of chat: ChatID, viewer: UserID) async throws -> [User]? {
         try await pool.read { db in
             guard try Self.isMember(db, chat, viewer) else { return nil }

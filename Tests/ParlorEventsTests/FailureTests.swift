@@ -40,6 +40,7 @@ import Testing
             try await inner.removeMember(person, from: chat, by: by, at: date)
         }
         func members(of chat: ChatID, viewer: UserID) async throws -> [User]? { try await inner.members(of: chat, viewer: viewer) }
+        func readers(of chat: ChatID) async throws -> [Reader] { try await inner.readers(of: chat) }
         func setInvolvement(_ involvement: Involvement, in chat: ChatID, for user: UserID) async throws -> Membership {
             try await inner.setInvolvement(involvement, in: chat, for: user)
         }

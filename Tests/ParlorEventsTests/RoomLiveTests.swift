@@ -132,4 +132,23 @@ import Testing
         #expect(list.fragments.compactMap(\.chatListItem).last?.domID == "chat-item-\(room.id)", "named: back, at the top")
         #expect(list.fragments.compactMap(\.toast).count == 1 && list.fragments.compactMap(\.badge).last?.count == "1")
     }
+
+    @Test(arguments: Backend.allCases)
+    func seenByGrowsLiveAsMembersRead(_ backend: Backend) async throws {
+        let world = try await ChatWorld(backend)
+        let created = await world.router.send(.creatingRoom(RoomRequest(creator: world.ana.id, kind: .closed, name: "Launch", memberHandles: ["ben", "chloe"])))
+        guard case .created(let room) = created else { Issue.record("no room: \(created)"); return }
+        let (anaRoom, _) = try await world.page(world.ana, open: room)
+        let message = try await world.send(room, world.ana, "Shipping at 4")
+        #expect(Self.cells(anaRoom).last { $0.domID == "message-\(message.id)" }?.delivery?.label == "Sent")
+        _ = await world.router.send(.userReads(ReadReport(chatID: room.id, readerID: world.ben.id)))
+        #expect(Self.cells(anaRoom).last { $0.domID == "message-\(message.id)" }?.delivery?.label == "Seen by Ben Okafor")
+        _ = await world.router.send(.userReads(ReadReport(chatID: room.id, readerID: world.chloe.id)))
+        let seen = try #require(Self.cells(anaRoom).last { $0.domID == "message-\(message.id)" }?.delivery)
+        #expect(seen.label == "Seen by Ben Okafor and Chloé Martin" && seen.detailsURL == "/rooms/\(room.id)/messages/\(message.id)/seen")
+        // A page opened now says the same.
+        let (again, _) = try await world.page(world.ana, open: room)
+        let cell = again.fragments.compactMap(\.messages).first?.days.flatMap(\.messages).first { $0.domID == "message-\(message.id)" }
+        #expect(cell?.delivery?.label == "Seen by Ben Okafor and Chloé Martin")
+    }
 }

@@ -156,4 +156,20 @@ import Testing
         await #expect(throws: Refusal.membersFixed) { try await store.addMembers([world.ben.id], to: direct.id, by: world.ana.id, at: .at(6)) }
         await #expect(throws: Refusal.membersFixed) { try await store.removeMember(world.chloe.id, from: direct.id, by: world.ana.id, at: .at(6)) }
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func readersAreTheMembersWhoHaveReadWithHowFar(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let store = world.store
+        let room = try await store.createRoom(NewRoom(
+            creator: world.ana.id, kind: .closed, name: "Launch", topic: nil, members: [world.ben.id, world.chloe.id], createdAt: .at(1)
+        ))
+        #expect(try await store.readers(of: room.id).isEmpty)
+        let first = try await world.send(room.id, from: world.ana, "One", at: 2)
+        let second = try await world.send(room.id, from: world.ana, "Two", at: 3)
+        _ = try await store.markRead(ReadReport(chatID: room.id, readerID: world.ben.id, upTo: first.id))
+        _ = try await store.markRead(ReadReport(chatID: room.id, readerID: world.chloe.id))
+        let readers = try await store.readers(of: room.id).sorted { $0.user.handle < $1.user.handle }
+        #expect(readers == [Reader(user: world.ben, lastRead: first.id), Reader(user: world.chloe, lastRead: second.id)])
+    }
 }

@@ -142,4 +142,21 @@ import Testing
             #expect(try await chloe.post(general + "/follow", [("follow", "nothing")]).status == 303, "an open room: everyone is in it")
         }
     }
+
+    @Test func whoHasSeenAMessageIsOnItAndListedOnDemand() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, _) = try await ConversationTests.anaAndBen(parlor)
+            try await ana.get("/rooms/new")
+            let room = try #require(try await ana.post("/rooms/new", [("name", "Launch"), ("kind", "closed"), ("members", "@ben")]).header("Location"))
+            let sent = try await ana.say("Shipping at 4", in: room)
+            let id = try #require(sent.header("Location")?.split(separator: "#message-").last.map(String.init))
+            #expect(try await ana.get(room).text.contains("<p class=\"delivery delivery-sent\">Sent</p>"))
+            _ = try await ben.get(room)  // opening reads it
+            let page = try await ana.get(room).text
+            #expect(page.contains("<a href=\"\(room)/messages/\(id)/seen\">Seen by Ben Okafor</a>"))
+            let seen = try await ana.get("\(room)/messages/\(id)/seen")
+            #expect(seen.status == 200 && seen.text.contains("<h1>Seen by 1 person</h1>") && seen.text.contains("Ben Okafor"))
+            #expect(try await ben.get("\(room)/messages/\(id)/seen").status == 404, "only for one's own messages")
+        }
+    }
 }

@@ -94,6 +94,20 @@ public struct ChatSummary: Hashable, Sendable {
     public var contact: User? { heading.contact }
 }
 
+/// A member and the newest message they have read.
+public struct Reader: Hashable, Sendable {
+    public let user: User
+    public let lastRead: MessageID
+
+    public init(user: User, lastRead: MessageID) {
+        self.user = user
+        self.lastRead = lastRead
+    }
+
+    /// Rooms up to this many members say who has seen each message; beyond it, nobody reads a list that long.
+    public static let roomLimit = 100
+}
+
 /// What a conversation screen shows: a page of history (oldest first) and what the viewer has in flight.
 public struct ConversationSnapshot: Hashable, Sendable {
     public let chatID: ChatID
@@ -110,6 +124,8 @@ public struct ConversationSnapshot: Hashable, Sendable {
     public let contactLastRead: MessageID?
     /// Whether older messages exist before the first one here.
     public let hasOlder: Bool
+    /// In a room of up to ``Reader/roomLimit`` members: who has read how far, for "Seen by".
+    public let readers: [Reader]
 
     public init(
         chatID: ChatID,
@@ -119,8 +135,10 @@ public struct ConversationSnapshot: Hashable, Sendable {
         pending: [PendingMessage] = [],
         people: [User] = [],
         contactLastRead: MessageID? = nil,
-        hasOlder: Bool = false
+        hasOlder: Bool = false,
+        readers: [Reader] = []
     ) {
+        self.readers = readers
         self.chatID = chatID
         self.heading = heading
         self.messages = messages
@@ -132,6 +150,17 @@ public struct ConversationSnapshot: Hashable, Sendable {
         self.contactLastRead = contactLastRead
         self.hasOlder = hasOlder
     }
+
+    /// This snapshot with who has read how far.
+    public func with(readers: [Reader]) -> ConversationSnapshot {
+        ConversationSnapshot(
+            chatID: chatID, heading: heading, messages: messages, quoted: quoted, pending: pending, people: Array(people.values),
+            contactLastRead: contactLastRead, hasOlder: hasOlder, readers: readers
+        )
+    }
+
+    /// Whether the room is one whose messages say who has seen them.
+    public var showsReaders: Bool { heading.isRoom && heading.memberCount <= Reader.roomLimit }
 
     /// A direct chat with `contact`.
     public init(

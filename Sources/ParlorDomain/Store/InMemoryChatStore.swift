@@ -252,6 +252,15 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         }
     }
 
+    public func readers(of chat: ChatID) async throws -> [Reader] {
+        state.withLock { state in
+            (state.chats[chat]?.members ?? []).compactMap { member in
+                guard let user = state.users[member], let mark = state.lastRead[ChatKey(chat: chat, user: member)] else { return nil }
+                return Reader(user: user, lastRead: mark)
+            }
+        }
+    }
+
     public func members(of chat: ChatID, viewer: UserID) async throws -> [User]? {
         state.withLock { state in
             guard let stored = state.chats[chat], stored.hasMember(viewer) else { return nil }

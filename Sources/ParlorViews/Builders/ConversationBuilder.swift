@@ -107,7 +107,8 @@ public struct ConversationBuilder: Sendable {
         for message in snapshot.messages {
             let cell = cells.cell(
                 message, sender: author(of: message), quoted: quoted(message.replyTo), contactLastRead: snapshot.contactLastRead,
-                after: previous, startsUnread: message.id == firstUnread, senderAvatar: avatar(of: author(of: message)), people: snapshot.people
+                after: previous, startsUnread: message.id == firstUnread, senderAvatar: avatar(of: author(of: message)), people: snapshot.people,
+                readers: snapshot.showsReaders ? snapshot.readers : nil
             )
             entries.append((message.createdAt, cell))
             previous = message

@@ -34,16 +34,17 @@ public struct MessageCellBuilder: Sendable {
         after previous: Message? = nil,
         startsUnread: Bool = false,
         senderAvatar: AvatarViewModel? = nil,
-        people: [UserID: User] = [:]
+        people: [UserID: User] = [:],
+        readers: [Reader]? = nil
     ) -> MessageCellViewModel {
         if let notice = message.notice { return noticeCell(message, notice, by: sender, people: people, startsUnread: startsUnread) }
         let feedAuthor = message.feed.map { Self.author(of: $0, id: message.senderID) }
         let sender = feedAuthor ?? sender
         let isOwn = message.senderID == context.viewer.id
         let isDeleted = message.isDeleted
-        let delivery: DeliveryViewModel? = isOwn
-            ? (contactLastRead.map { $0 >= message.id } ?? false ? Self.read : Self.sent)
-            : nil
+        let delivery: DeliveryViewModel? = !isOwn ? nil
+            : readers.map { seen(message, by: $0) }
+            ?? (contactLastRead.map { $0 >= message.id } ?? false ? Self.read : Self.sent)
         return MessageCellViewModel(
             domID: "message-\(message.id)",
             authorLabel: authorLabel(sender, edited: message.editedAt != nil && !isDeleted),
@@ -103,6 +104,32 @@ public struct MessageCellBuilder: Sendable {
         case .topicChanged:
             guard let topic = notice.text else { return "\(who) cleared the topic" }
             return "\(who) changed the topic to \u{201C}\(topic)\u{201D}"
+        }
+    }
+
+    /// "Sent", or in a room "Seen by Ana, Ben and 3 others" with a link to everyone who has.
+    func seen(_ message: Message, by readers: [Reader]) -> DeliveryViewModel {
+        let names = Self.seers(of: message.id, among: readers, viewer: context.viewer.id).map(\.displayName)
+        guard !names.isEmpty else { return Self.sent }
+        return DeliveryViewModel(
+            label: Self.seenLabel(names), stateClass: "delivery-read", isFailed: false, failureReason: nil, retryURL: nil,
+            detailsURL: context.paths.seenBy(message.chatID, message: message.id)
+        )
+    }
+
+    /// Who of `readers` has read as far as `message`, but the viewer, by name.
+    public static func seers(of message: MessageID, among readers: [Reader], viewer: UserID) -> [User] {
+        readers.filter { $0.user.id != viewer && $0.lastRead >= message }.map(\.user)
+            .sorted { ($0.displayName.lowercased(), $0.handle) < ($1.displayName.lowercased(), $1.handle) }
+    }
+
+    /// "Seen by Ana", "Seen by Ana and Ben", "Seen by Ana, Ben and Chloé", "Seen by Ana, Ben and 3 others".
+    static func seenLabel(_ names: [String]) -> String {
+        switch names.count {
+        case 1: return "Seen by \(names[0])"
+        case 2: return "Seen by \(names[0]) and \(names[1])"
+        case 3: return "Seen by \(names[0]), \(names[1]) and \(names[2])"
+        default: return "Seen by \(names[0]), \(names[1]) and \(names.count - 2) others"
         }
     }
 

@@ -62,6 +62,23 @@ public struct RoomPagesBuilder: Sendable {
         }
     }
 
+    /// Everyone who has read as far as the viewer's `message`.
+    public func seenBy(_ message: Message, readers: [Reader], layout: PageLayoutViewModel) -> SeenByPageViewModel {
+        let seers = MessageCellBuilder.seers(of: message.id, among: readers, viewer: context.viewer.id)
+        return SeenByPageViewModel(
+            layout: layout,
+            heading: seers.count == 1 ? "Seen by 1 person" : "Seen by \(seers.count) people",
+            excerpt: TextPreview.excerpt(MessageCellBuilder.previewText(message), limit: MessageCellBuilder.quoteLimit),
+            chatURL: context.paths.chat(message.chatID) + "#message-\(message.id)",
+            people: seers.map { person in
+                RoomMemberViewModel(
+                    avatar: AvatarBuilder.avatar(for: person, paths: context.paths), name: person.displayName, handle: "@" + person.handle, isYou: false,
+                    removeURL: nil
+                )
+            }
+        )
+    }
+
     /// The name and topic, as stored or as typed with what was wrong.
     public func settings(
         _ chat: ChatID, _ heading: ChatHeading, layout: PageLayoutViewModel, name: String? = nil, topic: String? = nil, refusal: Refusal? = nil

@@ -182,13 +182,16 @@ public struct DeliveryViewModel: TemplateContext, Hashable {
     /// Opens the composer with the failed text and its idempotency token, so sending again never
     /// duplicates it; set when it failed. (Cells hold links, not forms, so a cell never carries a CSRF token.)
     public let retryURL: String?
+    /// In a room: the page of everyone who has seen the message.
+    public let detailsURL: String?
 
-    public init(label: String, stateClass: String, isFailed: Bool, failureReason: String?, retryURL: String?) {
+    public init(label: String, stateClass: String, isFailed: Bool, failureReason: String?, retryURL: String?, detailsURL: String? = nil) {
         self.label = label
         self.stateClass = stateClass
         self.isFailed = isFailed
         self.failureReason = failureReason
         self.retryURL = retryURL
+        self.detailsURL = detailsURL
     }
 
     public static let templateFields = TemplateFields<DeliveryViewModel>(
@@ -196,6 +199,7 @@ public struct DeliveryViewModel: TemplateContext, Hashable {
         .text("stateClass", \.stateClass),
         .flag("isFailed", \.isFailed),
         .text("failureReason", \.failureReason),
-        .text("retryURL", \.retryURL)
+        .text("retryURL", \.retryURL),
+        .text("detailsURL", \.detailsURL)
     )
 }

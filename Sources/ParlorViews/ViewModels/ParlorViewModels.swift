@@ -9,6 +9,7 @@ public enum ParlorViewModels {
         CreateRoomViewModel.self,
         RoomMembersPageViewModel.self,
         RoomSettingsPageViewModel.self,
+        SeenByPageViewModel.self,
         AuthPageViewModel.self,
         SettingsPageViewModel.self,
         SettingsFormViewModel.self,

@@ -72,6 +72,38 @@ public struct FollowChoiceViewModel: TemplateContext, Hashable {
     )
 }
 
+/// `/rooms/{id}/messages/{message}/seen`: everyone who has seen one of the viewer's messages.
+public struct SeenByPageViewModel: Renderable, Hashable {
+    public static let templateName = "seen-by"
+
+    public let layout: PageLayoutViewModel
+    /// "Seen by 6 people".
+    public let heading: String
+    /// The start of the message.
+    public let excerpt: String
+    public let chatURL: String
+    public let people: [RoomMemberViewModel]
+    public let isEmpty: Bool
+
+    public init(layout: PageLayoutViewModel, heading: String, excerpt: String, chatURL: String, people: [RoomMemberViewModel]) {
+        self.layout = layout
+        self.heading = heading
+        self.excerpt = excerpt
+        self.chatURL = chatURL
+        self.people = people
+        self.isEmpty = people.isEmpty
+    }
+
+    public static let templateFields = TemplateFields<SeenByPageViewModel>(
+        .object("layout", \.layout),
+        .text("heading", \.heading),
+        .text("excerpt", \.excerpt),
+        .text("chatURL", \.chatURL),
+        .list("people", \.people),
+        .flag("isEmpty", \.isEmpty)
+    )
+}
+
 /// One member: face, name, handle, and the button that takes them out (closed rooms, not oneself).
 public struct RoomMemberViewModel: TemplateContext, Hashable {
     public let avatar: AvatarViewModel

@@ -54,8 +54,15 @@ public struct ChatPages: Sendable {
     /// Everything the page shows, in one read; 404 for a chat that is not the viewer's.
     private func screen(_ signedIn: SignedIn, chat: ChatID?, before: MessageID?) async throws -> ChatsScreen {
         let reading = ContinuousClock.now
-        let screen = try await store.chatsScreen(for: signedIn.user.id, open: chat, before: before, limit: EventHandler.historyPageSize)
-        return try checked(screen, chat: chat, readingSince: reading)
+        let screen = try checked(
+            try await store.chatsScreen(for: signedIn.user.id, open: chat, before: before, limit: EventHandler.historyPageSize), chat: chat, readingSince: reading
+        )
+        // A room's "Seen by": who has read how far, read beside the screen.
+        guard let conversation = screen.conversation, conversation.showsReaders else { return screen }
+        return ChatsScreen(
+            summaries: screen.summaries, conversation: conversation.with(readers: try await store.readers(of: conversation.chatID)),
+            viewerLastRead: screen.viewerLastRead
+        )
     }
 
     /// The read timed, and a conversation the viewer may not see refused.
@@ -110,7 +117,8 @@ public struct ChatPages: Sendable {
             return nil
         }
         let screen = try checked(read, chat: chat, readingSince: reading)
-        guard !screen.opensUnread else { return nil }
+        // Opening reads messages (a change), or a room's "Seen by" is to be read as well: the async path.
+        guard !screen.opensUnread, screen.conversation?.showsReaders != true else { return nil }
         metrics.answeredAtOnce()
         guard let keeping else { return chatsPage(signedIn, screen: screen, chat: chat, before: nil, draft: nil) }
         return kept(keeping, screen: screen, chat: chat, mark: mark, unreadAfter: nil)

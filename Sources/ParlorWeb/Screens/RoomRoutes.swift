@@ -60,6 +60,16 @@ public struct RoomRoutes: Sendable {
             ) else { throw ChatPages.noSuchChat }
             return .redirect(to: pages.paths.members(chat))
         })
+        router.get("/rooms/{id}/messages/{message}/seen", gate.signedIn { [self] request, signedIn in
+            let chat = try ChatPages.chatID(request)
+            let room = try await room(chat, for: signedIn.user)
+            guard room.kind != .direct, let raw = request.parameters["message"], let id = Int64(raw), id > 0,
+                  let message = try await dependencies.store.message(MessageID(id)), message.chatID == chat, message.senderID == signedIn.user.id
+            else { throw ChatPages.noSuchChat }
+            let context = pages.context(signedIn)
+            let layout = PageBuilder(context: context).layout(title: "Seen by", unreadTotal: try await dependencies.store.unreadTotal(for: signedIn.user.id))
+            return pages.page(RoomPagesBuilder(context: context).seenBy(message, readers: try await dependencies.store.readers(of: chat), layout: layout))
+        })
         router.get("/rooms/{id}/settings", gate.signedIn { [self] request, signedIn in
             try await settingsPage(signedIn, chat: try ChatPages.chatID(request))
         })

@@ -817,8 +817,93 @@
     form.querySelector("textarea").focus();
   }
 
+  // ---------------------------------------------------------------- mentions
+
+  // Typing "@" and the start of a name offers the room's members under the text box, as a combo box: Up and
+  // Down move through them, Enter or Tab puts "@handle " in the text, Escape closes the list. Without the
+  // script, "@handle" typed by hand names the person just the same.
+  function enhanceMentions(textarea) {
+    const url = textarea.getAttribute("data-mentions-url");
+    if (!url) return;
+    textarea.setAttribute("role", "combobox");
+    textarea.setAttribute("aria-autocomplete", "list");
+    textarea.setAttribute("aria-expanded", "false");
+    textarea.setAttribute("aria-controls", "mention-suggestions");
+    let timer = null, latest = 0, active = -1;
+    const list = () => document.getElementById("mention-suggestions");
+    const options = () => Array.from((list() || document.createElement("ul")).querySelectorAll("[role=option]"));
+    function typed() {
+      const before = textarea.value.slice(0, textarea.selectionStart);
+      const found = before.match(/(^|[\s(\["'])@([A-Za-z0-9_]{0,20})$/);
+      return found ? { prefix: found[2], start: before.length - found[2].length - 1 } : null;
+    }
+    function close() {
+      const open = list();
+      if (open) open.remove();
+      active = -1;
+      textarea.setAttribute("aria-expanded", "false");
+      textarea.removeAttribute("aria-activedescendant");
+    }
+    function highlight(index) {
+      const all = options();
+      if (!all.length) return;
+      active = (index + all.length) % all.length;
+      all.forEach((option, at) => option.setAttribute("aria-selected", at === active ? "true" : "false"));
+      textarea.setAttribute("aria-activedescendant", all[active].id);
+    }
+    function pick(option) {
+      const at = typed();
+      if (!at || !option) return close();
+      const handle = option.getAttribute("data-handle");
+      const after = textarea.value.slice(textarea.selectionStart);
+      textarea.value = textarea.value.slice(0, at.start) + "@" + handle + " " + after;
+      const caret = at.start + handle.length + 2;
+      textarea.setSelectionRange(caret, caret);
+      close();
+      textarea.focus();
+    }
+    textarea.addEventListener("input", () => {
+      clearTimeout(timer);
+      const at = typed();
+      if (!at) return close();
+      timer = setTimeout(async () => {
+        const asked = ++latest;
+        const response = await fetch(url + "?q=" + encodeURIComponent(at.prefix), { credentials: "same-origin" });
+        if (!response.ok || asked !== latest || !typed()) return;
+        const holder = document.createElement("template");
+        holder.innerHTML = await response.text();
+        close();
+        const fresh = holder.content.querySelector("#mention-suggestions");
+        if (!fresh || !fresh.querySelector("[role=option]")) return;
+        textarea.after(fresh);
+        textarea.setAttribute("aria-expanded", "true");
+        highlight(0);
+      }, 120);
+    });
+    // Registered before the composer's own keys: with the list open, Enter and Tab pick instead of sending.
+    textarea.addEventListener("keydown", (event) => {
+      if (!list() || event.isComposing) return;
+      const keys = { ArrowDown: () => highlight(active + 1), ArrowUp: () => highlight(active - 1), Escape: close,
+        Enter: () => pick(options()[active]), Tab: () => pick(options()[active]) };
+      const handler = keys[event.key];
+      if (!handler || (event.key === "Enter" && event.shiftKey)) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      handler();
+    });
+    textarea.addEventListener("blur", () => setTimeout(close, 150));
+    document.addEventListener("mousedown", (event) => {
+      const option = event.target.closest && event.target.closest("#mention-suggestions [role=option]");
+      if (option) {
+        event.preventDefault();
+        pick(option);
+      }
+    });
+  }
+
   function enhanceComposer(form) {
     const textarea = form.querySelector("textarea");
+    enhanceMentions(textarea);
     rememberPlainMode(form);
     if (/\/messages\/\d+$/.test(form.getAttribute("action"))) form.setAttribute("data-editing", "");
     enhancePhotoField(form);

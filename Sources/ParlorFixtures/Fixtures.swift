@@ -191,6 +191,13 @@ public enum Fixtures {
             Fixture("create-room/open", rooms.form(.init(name: "Announcements", kind: .open))),
             Fixture("create-room/could-not-save", rooms.form(.init(name: "Launch"), refusal: .unavailable)),
             Fixture("contact-suggestions/matches", create.suggestions(query: "d", matches: [.init(user: world.dmitri), .init(user: world.ben, existingChat: ChatID(7))])),
+            Fixture("mention-suggestions/ch", RoomPagesBuilder.mentionSuggestions(
+                "ch", members: [world.ana, world.ben, world.chloe, User(id: UserID(12), handle: "charlie", displayName: "Charlie Day")], viewer: world.ana.id,
+                everyoneAllowed: true
+            )),
+            Fixture("mention-suggestions/e-in-a-large-room", RoomPagesBuilder.mentionSuggestions(
+                "e", members: [world.ana, world.ben], viewer: world.ana.id, everyoneAllowed: false
+            )),
             Fixture("contact-suggestions/no-match", create.suggestions(query: "zed", matches: [])),
             Fixture("auth-form/sign-up", auth.signUp()),
         ]

@@ -15,6 +15,7 @@ import sys
 import tempfile
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -87,7 +88,16 @@ def main():
                  "a dot for a message that names nobody")
         counted = lambda d: int((re.match(r"\((\d+)\)", d.title) or [0, "0"])[1])
         before = counted(chloe)
-        send(ana, "@chloe can you write the notes?")
+        # The mention is picked with the keyboard: "@ch" offers Chloé in a list box; Down, Up and Enter put her in.
+        box = ana.find_element(By.CSS_SELECTOR, "form.composer textarea")
+        box.send_keys("@ch")
+        wait_for(ana, lambda d: d.find_elements(By.CSS_SELECTOR, "#mention-suggestions [role=option][aria-selected=true]"), "Chloé is offered")
+        assert box.get_attribute("aria-expanded") == "true" and box.get_attribute("role") == "combobox", "an accessible combo box"
+        assert "Chloé Martin" in ana.find_element(By.ID, "mention-suggestions").text
+        box.send_keys(Keys.ARROW_DOWN, Keys.ARROW_UP, Keys.ENTER)
+        wait_for(ana, lambda d: box.get_attribute("value") == "@chloe ", "Enter put @chloe in the text, not sent it")
+        step("mention-picked", ana)
+        box.send_keys("can you write the notes?", Keys.ENTER)
         wait_for(chloe, lambda d: "1 mention" in (row(d, "Launch").get_attribute("innerHTML") if row(d, "Launch") else ""),
                  "a count for the mention")
         wait_for(chloe, lambda d: counted(d) == before + 1, "the title counts it")

@@ -34,7 +34,7 @@ import Testing
     @Test(.timeLimit(.minutes(5))) func threePeopleShareAClosedRoom() async throws {
         let output = try await Self.run("rooms.py", artifacts: Self.artifacts + "/rooms")
         for step in [
-            "general-for-everyone", "closed-room-made", "member-added", "mentioned", "mention-highlighted", "muted", "hidden-and-back", "removed-live",
+            "general-for-everyone", "closed-room-made", "member-added", "mention-picked", "mentioned", "mention-highlighted", "muted", "hidden-and-back", "removed-live",
         ] {
             #expect(output.contains(step), "step \(step) did not run")
         }

@@ -159,4 +159,20 @@ import Testing
             #expect(try await ben.get("\(room)/messages/\(id)/seen").status == 404, "only for one's own messages")
         }
     }
+
+    @Test func theComposerOffersTheRoomsMembersForAnAt() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, _, _) = try await ConversationTests.anaAndBen(parlor)
+            let chloe = Visitor(port: parlor.port)
+            try await chloe.signUp("chloe", name: "Chloé Martin")
+            try await ana.get("/rooms/new")
+            let room = try #require(try await ana.post("/rooms/new", [("name", "Launch"), ("kind", "closed"), ("members", "@ben")]).header("Location"))
+            #expect(try await ana.get(room).text.contains("data-mentions-url=\"\(room)/members/suggestions\""))
+            let offered = try await ana.get(room + "/members/suggestions?q=b").text
+            #expect(offered.contains("data-handle=\"ben\"") && !offered.contains("data-handle=\"chloe\""), "members only")
+            #expect(try await ana.get(room + "/members/suggestions?q=%40ev").text.contains("data-handle=\"everyone\""))
+            #expect(try await chloe.get(room + "/members/suggestions?q=b").status == 404)
+            #expect(try await ana.get(room + "/members/suggestions?q=" + String(repeating: "a", count: 40)).status == 404)
+        }
+    }
 }

@@ -191,7 +191,8 @@ public struct ConversationBuilder: Sendable {
             submitLabel: editing == nil ? "Send" : "Save",
             maxLength: String(MessageText.maximumLength),
             autofocus: autofocus,
-            photoAccept: editing == nil ? "image/jpeg,image/png,image/webp,image/gif" : nil
+            photoAccept: editing == nil ? "image/jpeg,image/png,image/webp,image/gif" : nil,
+            mentionsURL: heading.isRoom ? context.paths.mentionSuggestions(chat) : nil
         )
     }
 }

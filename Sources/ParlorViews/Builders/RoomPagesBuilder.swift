@@ -79,6 +79,21 @@ public struct RoomPagesBuilder: Sendable {
         )
     }
 
+    /// The members whose handle or name starts with `prefix` (at most 8), and everyone when that fits.
+    public static func mentionSuggestions(_ prefix: String, members: [User], viewer: UserID, everyoneAllowed: Bool) -> MentionSuggestionsViewModel {
+        let wanted = prefix.lowercased()
+        var items: [MentionSuggestionViewModel] = []
+        for member in members where member.id != viewer && items.count < 8 {
+            let words = member.displayName.lowercased().split(separator: " ")
+            guard member.handle.lowercased().hasPrefix(wanted) || words.contains(where: { $0.hasPrefix(wanted) }) else { continue }
+            items.append(MentionSuggestionViewModel(handle: member.handle, name: member.displayName, optionID: "mention-option-\(member.id)"))
+        }
+        if everyoneAllowed, "everyone".hasPrefix(wanted) {
+            items.append(MentionSuggestionViewModel(handle: "everyone", name: "Everyone in the room", optionID: "mention-option-everyone"))
+        }
+        return MentionSuggestionsViewModel(items: items)
+    }
+
     /// The name and topic, as stored or as typed with what was wrong.
     public func settings(
         _ chat: ChatID, _ heading: ChatHeading, layout: PageLayoutViewModel, name: String? = nil, topic: String? = nil, refusal: Refusal? = nil

@@ -31,12 +31,16 @@ public struct ComposerViewModel: Renderable, Hashable {
     /// The types the photo field accepts ("image/jpeg,…"); nil when the form takes no photo (an edit).
     /// Set, the form is sent as multipart, so it works the same without the script.
     public let photoAccept: String?
+    /// In a room: where the page script finds the members an `@` being typed may name.
+    public let mentionsURL: String?
 
     public init(
         domID: String, actionURL: String, csrfToken: String, text: String, errorMessage: String?, isSending: Bool,
         token: String, replyQuote: ReplyQuoteViewModel?, replyToID: String?, cancelReplyURL: String?,
-        fieldLabel: String, submitLabel: String, maxLength: String, autofocus: Bool = false, photoAccept: String? = nil
+        fieldLabel: String, submitLabel: String, maxLength: String, autofocus: Bool = false, photoAccept: String? = nil,
+        mentionsURL: String? = nil
     ) {
+        self.mentionsURL = mentionsURL
         self.domID = domID
         self.actionURL = actionURL
         self.csrfToken = csrfToken
@@ -69,6 +73,7 @@ public struct ComposerViewModel: Renderable, Hashable {
         .text("submitLabel", \.submitLabel),
         .text("maxLength", \.maxLength),
         .flag("autofocus", \.autofocus),
-        .text("photoAccept", \.photoAccept)
+        .text("photoAccept", \.photoAccept),
+        .text("mentionsURL", \.mentionsURL)
     )
 }

@@ -10,6 +10,7 @@ public enum ParlorViewModels {
         RoomMembersPageViewModel.self,
         RoomSettingsPageViewModel.self,
         SeenByPageViewModel.self,
+        MentionSuggestionsViewModel.self,
         AuthPageViewModel.self,
         SettingsPageViewModel.self,
         SettingsFormViewModel.self,

@@ -60,6 +60,18 @@ public struct RoomRoutes: Sendable {
             ) else { throw ChatPages.noSuchChat }
             return .redirect(to: pages.paths.members(chat))
         })
+        router.get("/rooms/{id}/members/suggestions", gate.signedIn { [self] request, signedIn in
+            let chat = try ChatPages.chatID(request)
+            var prefix = (request.query["q"] ?? "").trimmingCharacters(in: .whitespaces)
+            if prefix.hasPrefix("@") { prefix.removeFirst() }
+            guard prefix.count <= 20, let members = try await dependencies.store.members(of: chat, viewer: signedIn.user.id) else {
+                throw ChatPages.noSuchChat
+            }
+            let suggestions = RoomPagesBuilder.mentionSuggestions(
+                prefix, members: members, viewer: signedIn.user.id, everyoneAllowed: members.count <= EventRouter.everyoneLimit
+            )
+            return pages.page(suggestions)
+        })
         router.get("/rooms/{id}/messages/{message}/seen", gate.signedIn { [self] request, signedIn in
             let chat = try ChatPages.chatID(request)
             let room = try await room(chat, for: signedIn.user)

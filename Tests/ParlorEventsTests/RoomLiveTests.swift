@@ -151,4 +151,27 @@ import Testing
         let cell = again.fragments.compactMap(\.messages).first?.days.flatMap(\.messages).first { $0.domID == "message-\(message.id)" }
         #expect(cell?.delivery?.label == "Seen by Ben Okafor and Chloé Martin")
     }
+
+    /// Removal races sends: whatever the order they are stored in, once the removed member's page is told to
+    /// leave, no message of the room reaches it.
+    @Test(arguments: Backend.allCases)
+    func nothingReachesARemovedMemberAfterTheRemovalWhateverWasInFlight(_ backend: Backend) async throws {
+        let world = try await ChatWorld(backend)
+        for round in 0..<10 {
+            let created = await world.router.send(.creatingRoom(RoomRequest(creator: world.ana.id, kind: .closed, name: "Race \(round)", memberHandles: ["ben"])))
+            guard case .created(let room) = created else { Issue.record("no room: \(created)"); return }
+            let (benRoom, _) = try await world.page(world.ben, open: room)
+            benRoom.clear()
+            async let sends: Void = {
+                for index in 0..<5 { _ = await world.events.send(.message(.sending(world.outgoing(room, world.ana, "n\(index)", token: "r\(round)-\(index)")))) }
+            }()
+            async let removal = world.events.send(.chat(.changingMembers(MemberChange(chatID: room.id, by: world.ana.id, removing: world.ben.id))))
+            _ = await (sends, removal)
+            await world.handler.settled()
+            let steps = benRoom.steps
+            let left = try #require(steps.firstIndex(of: "leave /chats"), "round \(round): the page was told to leave")
+            let after = steps[(left + 1)...].filter { $0.hasPrefix("append") }
+            #expect(after.isEmpty, "round \(round): \(after) reached the page after the removal")
+        }
+    }
 }

@@ -77,11 +77,10 @@ extension EventHandler {
         let handedOnBefore = known.newest(in: latest.chatID)
         known.handedOn(latest)
         guard let chat = try await known.chat(latest.chatID, in: store) else { return }
-        var open: [UserID: [ListenerRegistry.Entry]] = [:]
-        for member in chat.members {
-            let pages = pages(of: member, showing: chat.id)
-            if !pages.isEmpty { open[member] = pages }
-        }
+        // The open pages of the chat, in one look at the registry (they register in this lane: none comes or
+        // goes meanwhile), of its members only.
+        let members = Set(chat.members)
+        let open = registry(pagesShowing: chat.id).filter { members.contains($0.key) }
         // Every open page needs the messages after its cursor, and the one before them (for day separators).
         // When the bus keeps each chat's order, that is usually the chat's newest message handed on before and
         // these; otherwise they are read back as far as the open page furthest behind: usually the new messages
@@ -120,12 +119,22 @@ extension EventHandler {
         let named = Dictionary(added.map { ($0.id, $0.named) }, uniquingKeysWith: { first, _ in first })
         let memo = FragmentRenderer.Memo(renderer)
         let outbox = Outbox()
+        // The pages' new cursors, recorded together at the end (in one hold of the registry), failure or not.
+        var advanced: [(page: ListenerRegistry.Entry, cursor: MessageID)] = []
+        defer { advance(advanced) }
         for member in chat.members {
             guard let entry = lists.entry(member) else { continue }
             // Whatever this member's pages get below goes out in one write per page, at the end.
             defer { outbox.send() }
             if let openPages = open[member], let viewer = try await viewer(member, entry) {
-                let context = context(for: viewer)
+                // Made at the first cell this member does not share with someone before them.
+                var made: ViewerContext?
+                func drawing() -> ViewerContext {
+                    if let made { return made }
+                    let new = context(for: viewer)
+                    made = new
+                    return new
+                }
                 // "Read" or "Sent" on the viewer's own messages, as far as the contact has read now.
                 var contactRead: MessageID?
                 if let contact = chat.contact(of: member) { contactRead = try await known.lastRead(in: chat.id, by: contact, in: store) }
@@ -144,21 +153,29 @@ extension EventHandler {
                     var updates = removals
                     for index in start..<window.count {
                         let message = window[index]
-                        let cells = rendered[message.id] ?? {
-                            let cell = MessageCellBuilder(context: context).cell(
+                        // Everything the cell depends on besides the message: in a room, most members share it.
+                        let variant = CellVariant(
+                            message: message.id, previous: index > 0 ? window[index - 1].id : nil, zone: viewer.timeZoneIdentifier,
+                            locale: viewer.localeIdentifier,
+                            viewer: chat.kind == .direct || message.senderID == member || message.notice?.subject == member ? member : nil,
+                            namedHandle: (named[message.id] ?? message.named).handles.contains(viewer.handle.lowercased()) ? viewer.handle.lowercased() : nil,
+                            contactRead: contactRead
+                        )
+                        let cells = rendered[message.id] ?? memo.updates(for: variant) {
+                            let cell = MessageCellBuilder(context: drawing()).cell(
                                 message, sender: people[message.senderID] ?? viewer,
                                 quoted: quote(message.replyTo.flatMap { quotes[$0] }, people), contactLastRead: contactRead,
                                 after: index > 0 ? window[index - 1] : nil, people: people
                             )
                             return appendUpdates(
-                                cell, date: message.createdAt, after: index > 0 ? window[index - 1] : nil, chat: chat.id, context: context, memo: memo
+                                cell, date: message.createdAt, after: index > 0 ? window[index - 1] : nil, chat: chat.id, context: drawing(), memo: memo
                             )
-                        }()
+                        }
                         rendered[message.id] = cells
                         updates += cells
                     }
                     outbox.add(updates, to: page)
-                    advance(page, to: window[window.count - 1].id)
+                    advanced.append((page, window[window.count - 1].id))
                 }
             }
             // The row moves to the top, the badge counts the new ones, a toast where the chat is not open.
@@ -317,17 +334,27 @@ extension EventHandler {
         // A hidden chat that names nobody: not in the lists (the page that has it open redraws its list).
         if !summary.isListed { return sendList(list, to: pages) }
         if movingToTop, !list.isAtTop(chat) { return sendList(list, to: pages) }
-        let builder = ChatListBuilder(context: context(for: list.user))
+        var made: ChatListBuilder?
+        func builder() -> ChatListBuilder {
+            if let made { return made }
+            let new = ChatListBuilder(context: context(for: list.user))
+            made = new
+            return new
+        }
         let lists = pages.filter { $0.page.feedsOf == nil }
         let removal = movingToTop && !isNew ? render(.remove, "chat-item-\(chat)", nil) : nil
         var variants: [Bool: ScreenUpdate] = [:]
         for page in lists {
             let isCurrent = page.page.openChat == chat
             let update = variants[isCurrent] ?? {
-                let item = builder.item(summary, isCurrent: isCurrent)
-                return movingToTop
-                    ? render(.prepend, "chat-list-items", .chatListItem(item))
-                    : render(.replace, item.domID, .chatListItem(item))
+                let draw = {
+                    let item = builder().item(summary, isCurrent: isCurrent)
+                    return [movingToTop
+                        ? render(.prepend, "chat-list-items", .chatListItem(item))
+                        : render(.replace, item.domID, .chatListItem(item))]
+                }
+                guard let memo else { return draw()[0] }
+                return memo.updates(for: RowVariant(summary, viewer: list.user, isCurrent: isCurrent, movingToTop: movingToTop), draw)[0]
             }()
             variants[isCurrent] = update
             let updates = removal.map { [$0, update] } ?? [update]

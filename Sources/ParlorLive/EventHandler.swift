@@ -278,6 +278,10 @@ public final class EventHandler: Sendable {
         registry.withLock { $0.pages(of: viewer) }
     }
 
+    func registry(pagesShowing chat: ChatID) -> [UserID: [ListenerRegistry.Entry]] {
+        registry.withLock { $0.pages(showing: chat) }
+    }
+
     func pages(of viewer: UserID, showing chat: ChatID) -> [ListenerRegistry.Entry] {
         registry.withLock { $0.pages(of: viewer, showing: chat) }
     }
@@ -285,6 +289,14 @@ public final class EventHandler: Sendable {
     /// Records that a page now has every message of its open chat up to `cursor`.
     func advance(_ page: ListenerRegistry.Entry, to cursor: MessageID) {
         registry.withLock { $0.advance(page.listener, for: page.page, to: cursor) }
+    }
+
+    /// Records several pages' new cursors at once.
+    func advance(_ pages: [(page: ListenerRegistry.Entry, cursor: MessageID)]) {
+        guard !pages.isEmpty else { return }
+        registry.withLock { registry in
+            for (page, cursor) in pages { registry.advance(page.listener, for: page.page, to: cursor) }
+        }
     }
 
     /// The builders' context for a viewer, in their time zone and locale, at the clock's now.

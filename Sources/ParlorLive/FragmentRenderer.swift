@@ -1,4 +1,6 @@
 import ByteOutput
+import Foundation
+import ParlorDomain
 import ParlorTemplates
 import ParlorViews
 import Synchronization
@@ -49,6 +51,7 @@ final class FragmentRenderer: Sendable {
 
         private let renderer: FragmentRenderer
         private var made: [Key: ScreenUpdate] = [:]
+        private var byVariant: [AnyHashable: [ScreenUpdate]] = [:]
 
         init(_ renderer: FragmentRenderer) {
             self.renderer = renderer
@@ -61,10 +64,66 @@ final class FragmentRenderer: Sendable {
             made[key] = update
             return update
         }
+
+        /// What `make` gives for `variant` (everything a viewer's copy depends on), made once: a member who
+        /// shares the variant of someone before them costs a lookup, not a view model and a rendering.
+        func updates(for variant: AnyHashable, _ make: () -> [ScreenUpdate]) -> [ScreenUpdate] {
+            if let known = byVariant[variant] { return known }
+            let made = make()
+            byVariant[variant] = made
+            return made
+        }
     }
 
     private func render<Model: Renderable>(_ model: Model, _ set: TemplateSet) -> String {
         renders.add(1, ordering: .relaxed)
         return set.render(model).string
+    }
+}
+
+/// Everything a message's cell depends on for one viewer besides the message: members with the same variant
+/// see the same bytes. The viewer is named only where the cell is theirs alone (their own message, a line
+/// about them, a direct chat's "Read"); a viewer the text names by handle sees their name highlighted.
+struct CellVariant: Hashable {
+    let message: MessageID
+    let previous: MessageID?
+    let zone: String
+    let locale: String
+    let viewer: UserID?
+    let namedHandle: String?
+    let contactRead: MessageID?
+}
+
+/// Everything a chat list row shows for one viewer: members of a room whose rows look alike share one.
+struct RowVariant: Hashable {
+    let chat: ChatID
+    let heading: ChatHeading
+    let lastMessage: Message?
+    let lastSenderName: String?
+    let lastActivity: Date
+    let viewerWroteLast: Bool
+    let involvement: Involvement
+    /// The unread count where it shows (followed for everything), else whether anything is unread.
+    let unread: Int
+    let mentions: Int
+    let zone: String
+    let locale: String
+    let isCurrent: Bool
+    let movingToTop: Bool
+
+    init(_ summary: ChatSummary, viewer: User, isCurrent: Bool, movingToTop: Bool) {
+        chat = summary.chatID
+        heading = summary.heading
+        lastMessage = summary.lastMessage
+        lastSenderName = summary.lastSenderName
+        lastActivity = summary.lastActivity
+        viewerWroteLast = summary.lastMessage?.senderID == viewer.id
+        involvement = summary.involvement
+        unread = summary.involvement == .everything ? summary.unreadCount : min(summary.unreadCount, 1)
+        mentions = summary.mentionCount
+        zone = viewer.timeZoneIdentifier
+        locale = viewer.localeIdentifier
+        self.isCurrent = isCurrent
+        self.movingToTop = movingToTop
     }
 }

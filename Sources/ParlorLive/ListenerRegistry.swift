@@ -59,6 +59,11 @@ struct ListenerRegistry {
     func feedPages(of chat: ChatID) -> [Entry] { byFeeds[chat].map { Array($0.values) } ?? [] }
 
     /// The pages of `viewer` that have `chat` open.
+    /// Every page with `chat` open, by viewer.
+    func pages(showing chat: ChatID) -> [UserID: [Entry]] {
+        (byChat[chat] ?? [:]).mapValues { Array($0.values) }.filter { !$0.value.isEmpty }
+    }
+
     func pages(of viewer: UserID, showing chat: ChatID) -> [Entry] {
         byChat[chat]?[viewer].map { Array($0.values) } ?? []
     }

@@ -174,4 +174,20 @@ import Testing
             #expect(after.isEmpty, "round \(round): \(after) reached the page after the removal")
         }
     }
+
+    /// Members share a cell's rendering only where they see the same thing: each one named sees their own name
+    /// highlighted, the sender their own message, the others the same bytes.
+    @Test func sharedCellsStillSayWhoIsNamedAndWhoWrote() async throws {
+        let world = try await ChatWorld()
+        let created = await world.router.send(.creatingRoom(RoomRequest(creator: world.ana.id, kind: .closed, name: "Ops", memberHandles: ["ben", "chloe"])))
+        guard case .created(let room) = created else { Issue.record("no room: \(created)"); return }
+        var pages: [UserID: RecordingListener] = [:]
+        for person in [world.ana, world.ben, world.chloe] { pages[person.id] = try await world.page(person, open: room).0 }
+        let message = try await world.send(room, world.chloe, "@ana and @ben: the release?")
+        func cell(_ person: User) -> MessageCellViewModel? { Self.cells(pages[person.id]!).last { $0.domID == "message-\(message.id)" } }
+        let you = { (cell: MessageCellViewModel?) in cell?.body.filter(\.isYou).map(\.text) ?? [] }
+        #expect(you(cell(world.ana)) == ["@ana"] && cell(world.ana)?.mentionsYou == true)
+        #expect(you(cell(world.ben)) == ["@ben"] && cell(world.ben)?.mentionsYou == true)
+        #expect(cell(world.chloe)?.isOwn == true && cell(world.chloe)?.authorLabel == "You")
+    }
 }

@@ -595,12 +595,43 @@ async def pages_round(port, pid, chat, people, pages, rate, seconds, senders=Non
             "closed": closed[0], "cpu_s": cpu, "latencies": sorted(latencies), "last": sorted(last_per_message.values())}
 
 
+def report_fanout(name, result, rate, seconds, streams, c_port, what):
+    """Runs the C broadcaster (baseline/sse.c with baseline/sseload.c) with as many broadcasts to as many
+    streams as `result` had, and prints both against each other; writes out/<name>.json."""
+    pick = lambda values, q: values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
+    broadcasts = int(rate * seconds)
+    with Server("C", c_port, [os.path.join(OUT, "sse"), str(c_port), "2", "suspend", "15", "0", "20000", "16384"]) as c_server:
+        out = subprocess.run(["timeout", "600", os.path.join(OUT, "sseload"), str(c_port), str(streams), str(broadcasts),
+                              str(c_server.process.pid), "2", str(int(1000 / rate))], capture_output=True, text=True)
+    line = next((l for l in out.stdout.splitlines() if l.startswith("JSON ")), None)
+    if line is None:
+        raise SystemExit(f"sseload failed:\n{out.stdout}\n{out.stderr}")
+    c = json.loads(line[5:])
+    c_us = c["cpu_ms_per_broadcast"] * 1000 / streams
+    # The whole server's CPU over the round (the POSTs, the store, the live pages, every stream), per delivery.
+    cpu = result["cpu_s"]
+    parlor_us = cpu * 1e6 / max(result["deliveries"], 1)
+    p99 = pick(result["latencies"], 0.99)
+    print(f"\n{name}: {what} ({broadcasts} messages, {broadcasts * streams:,} deliveries expected)")
+    print(f"{'server':34} {'Send->page p50':>15} {'p99':>9} {'last page p99':>14} {'CPU µs/delivery':>16} {'ratio':>6}")
+    print(f"{'C broadcaster, same fan-out':34} {'-':>15} {'-':>9} {c['last_p99_ms']:11.1f} ms {c_us:16.2f} {1.0:6.1f}")
+    print(f"{'Parlor, whole path':34} {pick(result['latencies'], 0.5):12.1f} ms {p99:6.1f} ms "
+          f"{pick(result['last'], 0.99):11.1f} ms {parlor_us:16.2f} {parlor_us / c_us:6.1f}")
+    print(f"  Parlor: {result['deliveries']:,} delivered, {result['missing']} missing, {result['failures']} sends not 2xx, "
+          f"{result['late_sends']} sends late, {result['closed']} streams closed by the server; C last-client p50 "
+          f"{c['last_p50_ms']:.1f} ms, {c['missed']} missed")
+    print(f"  targets: p99 <= 100 ms ({'met' if p99 <= 100 else 'NOT met'}), "
+          f"CPU per delivery within 3x of C ({'met' if parlor_us / c_us <= 3 else 'NOT met'})")
+    with open(os.path.join(OUT, f"{name}.json"), "w") as f:
+        json.dump({"parlor": {k: v for k, v in result.items() if k not in ("latencies", "last")}, "parlor_cpu_s": cpu,
+                   "parlor_us_per_delivery": parlor_us, "c": c, "c_us_per_delivery": c_us}, f, indent=1)
+
+
 def pages_benchmark(pages, rate, seconds):
     """One chat, `pages` open pages, `rate` messages a second: Parlor's whole path (POST, store, live pages,
     render once, every stream) against the C broadcaster (baseline/sse.c) fanning the same count out to as many
     streams with baseline/sseload, in the same run. Prints Send -> page p50/p99 and server CPU per delivery."""
     folder = tempfile.mkdtemp(prefix="parlor-pages-bench-")
-    pick = lambda values, q: values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
     try:
         with start_parlor(18490, folder, ["--log-level", "warning", "--streams-per-account", str(pages)]) as parlor:
             people = []
@@ -613,30 +644,8 @@ def pages_benchmark(pages, rate, seconds):
                 people.append({"cookie": "; ".join(f"{k}={v}" for k, v in visitor.cookies.items()), "csrf": visitor.csrf})
             chat = {"path": path, "id": path.rsplit("/", 1)[1]}
             result = asyncio.run(pages_round(18490, parlor.process.pid, chat, people, pages, rate, seconds))
-            cpu = result["cpu_s"]
-        broadcasts = int(rate * seconds)
-        with Server("C", 18491, [os.path.join(OUT, "sse"), "18491", "2", "suspend", "15", "0", "20000", "16384"]) as c_server:
-            out = subprocess.run(["timeout", "600", os.path.join(OUT, "sseload"), "18491", str(pages), str(broadcasts),
-                                  str(c_server.process.pid), "2", str(int(1000 / rate))], capture_output=True, text=True)
-        line = next((l for l in out.stdout.splitlines() if l.startswith("JSON ")), None)
-        if line is None:
-            raise SystemExit(f"sseload failed:\n{out.stdout}\n{out.stderr}")
-        c = json.loads(line[5:])
-        c_us = c["cpu_ms_per_broadcast"] * 1000 / pages
-        # The whole server's CPU over the round (the POSTs, the store, the live pages, every stream), per delivery.
-        parlor_us = cpu * 1e6 / max(result["deliveries"], 1)
-        print(f"\npages: one chat, {pages} open pages, {rate} messages/s for {seconds} s ({broadcasts} messages, "
-              f"{broadcasts * pages:,} deliveries expected)")
-        print(f"{'server':34} {'Send->page p50':>15} {'p99':>9} {'last page p99':>14} {'CPU µs/delivery':>16} {'ratio':>6}")
-        print(f"{'C broadcaster, same fan-out':34} {'-':>15} {'-':>9} {c['last_p99_ms']:11.1f} ms {c_us:16.2f} {1.0:6.1f}")
-        print(f"{'Parlor, whole path':34} {pick(result['latencies'], 0.5):12.1f} ms {pick(result['latencies'], 0.99):6.1f} ms "
-              f"{pick(result['last'], 0.99):11.1f} ms {parlor_us:16.2f} {parlor_us / c_us:6.1f}")
-        print(f"  Parlor: {result['deliveries']:,} delivered, {result['missing']} missing, {result['failures']} sends not 2xx, "
-              f"{result['late_sends']} sends late, {result['closed']} streams closed by the server; C last-client p50 "
-              f"{c['last_p50_ms']:.1f} ms, {c['missed']} missed")
-        with open(os.path.join(OUT, "pages.json"), "w") as f:
-            json.dump({"parlor": {k: v for k, v in result.items() if k not in ("latencies", "last")}, "parlor_cpu_s": cpu,
-                       "parlor_us_per_delivery": parlor_us, "c": c, "c_us_per_delivery": c_us}, f, indent=1)
+        report_fanout("pages", result, rate, seconds, pages, 18491,
+                      f"one chat, {pages} open pages, {rate} messages/s for {seconds} s")
         if result["missing"] or result["failures"]:
             raise SystemExit(f"pages: a page missed a message or a send failed (log: {folder}/parlor.log)")
         shutil.rmtree(folder, ignore_errors=True)
@@ -650,7 +659,6 @@ def room_benchmark(members, rate, seconds):
     members at `rate` a second: Send -> page p50/p99 over every page and server CPU per delivery, against the C
     broadcaster fanning as many broadcasts out to as many streams in the same run."""
     folder = tempfile.mkdtemp(prefix="parlor-room-bench-")
-    pick = lambda values, q: values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
     try:
         with start_parlor(18492, folder, ["--log-level", "warning"]) as parlor:
             def join(index):
@@ -675,31 +683,9 @@ def room_benchmark(members, rate, seconds):
             rss_before = memory(parlor.process.pid)[0]
             result = asyncio.run(pages_round(18492, parlor.process.pid, chat, people, members, rate, seconds, senders=people))
             rss_after = memory(parlor.process.pid)[0]
-            cpu = result["cpu_s"]
-        broadcasts = int(rate * seconds)
-        with Server("C", 18493, [os.path.join(OUT, "sse"), "18493", "2", "suspend", "15", "0", "20000", "16384"]) as c_server:
-            out = subprocess.run(["timeout", "600", os.path.join(OUT, "sseload"), "18493", str(members), str(broadcasts),
-                                  str(c_server.process.pid), "2", str(int(1000 / rate))], capture_output=True, text=True)
-        line = next((l for l in out.stdout.splitlines() if l.startswith("JSON ")), None)
-        if line is None:
-            raise SystemExit(f"sseload failed:\n{out.stdout}\n{out.stderr}")
-        c = json.loads(line[5:])
-        c_us = c["cpu_ms_per_broadcast"] * 1000 / members
-        parlor_us = cpu * 1e6 / max(result["deliveries"], 1)
-        print(f"\nroom: one room of {members} members, each with one open page; random members send {rate} messages/s for "
-              f"{seconds} s ({broadcasts} messages, {broadcasts * members:,} deliveries expected; {members} sign-ups took {joined:.0f} s)")
-        print(f"{'server':34} {'Send->page p50':>15} {'p99':>9} {'last page p99':>14} {'CPU µs/delivery':>16} {'ratio':>6}")
-        print(f"{'C broadcaster, same fan-out':34} {'-':>15} {'-':>9} {c['last_p99_ms']:11.1f} ms {c_us:16.2f} {1.0:6.1f}")
-        print(f"{'Parlor, whole path':34} {pick(result['latencies'], 0.5):12.1f} ms {pick(result['latencies'], 0.99):6.1f} ms "
-              f"{pick(result['last'], 0.99):11.1f} ms {parlor_us:16.2f} {parlor_us / c_us:6.1f}")
-        print(f"  Parlor: {result['deliveries']:,} delivered, {result['missing']} missing, {result['failures']} sends not 2xx, "
-              f"{result['late_sends']} sends late, {result['closed']} streams closed by the server; RSS {rss_before} -> {rss_after} MB; "
-              f"C last-client p50 {c['last_p50_ms']:.1f} ms, {c['missed']} missed")
-        print(f"  targets: p99 <= 100 ms ({'met' if pick(result['latencies'], 0.99) <= 100 else 'NOT met'}), "
-              f"CPU per delivery within 3x of C ({'met' if parlor_us / c_us <= 3 else 'NOT met'})")
-        with open(os.path.join(OUT, "room.json"), "w") as f:
-            json.dump({"parlor": {k: v for k, v in result.items() if k not in ("latencies", "last")}, "parlor_cpu_s": cpu,
-                       "parlor_us_per_delivery": parlor_us, "c": c, "c_us_per_delivery": c_us}, f, indent=1)
+        report_fanout("room", result, rate, seconds, members, 18493,
+                      f"one room of {members} members, each with one open page; random members send {rate} messages/s for "
+                      f"{seconds} s; {members} sign-ups took {joined:.0f} s; RSS {rss_before} -> {rss_after} MB")
         if result["missing"] or result["failures"]:
             raise SystemExit(f"room: a page missed a message or a send failed (log: {folder}/parlor.log)")
         shutil.rmtree(folder, ignore_errors=True)

@@ -10,7 +10,6 @@ kept in ARTIFACTS_FOLDER; the first failure exits non-zero with its step.
 
 import os
 import re
-import shutil
 import sys
 import tempfile
 

@@ -68,6 +68,8 @@ import Testing
             let posted = try await ana.post("/chats/\(id)/messages", [("body", "From an old page"), ("token", "t-old")])
             #expect(posted.status == 308 && posted.header("Location") == "/rooms/\(id)/messages", "the form's method and body go on")
             #expect(try await ana.get("/chats/abc").status == 404)
+            let crafted = try await ana.post("/chats/\(id)/messages/%0D%0ASet-Cookie:%20x=1/delete", [])
+            #expect(crafted.status == 404 && crafted.header("Set-Cookie") == nil, "nothing typed in a path reaches a header")
             #expect(try await ana.get("/chats/new").status == 200, "a new direct chat is still made at /chats/new")
         }
     }

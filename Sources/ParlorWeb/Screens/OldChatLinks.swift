@@ -22,10 +22,13 @@ public struct OldChatLinks: Sendable {
         }
     }
 
-    /// The same path under `/rooms`, with the query it came with; an id that is no number is no chat.
+    /// The same path under `/rooms`, with the query it came with. Every part the pattern captured must be a
+    /// number (an id): anything else is no chat, and nothing typed in a path reaches the `Location` header.
     static func moved(_ request: Request, _ paths: Paths, status: HTTPStatus) -> Response {
-        guard let id = request.parameters["id"], !id.isEmpty, id.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let start = request.path.range(of: "/chats/", options: .backwards)
+        let numbers = request.parameters.values.allSatisfy { value in
+            !value.isEmpty && value.utf8.count <= 19 && value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }
+        guard numbers, request.parameters["id"] != nil, let start = request.path.range(of: "/chats/", options: .backwards)
         else { return .text("There is no such chat.", status: .notFound) }
         var location = paths.basePath + "/rooms/" + request.path[start.upperBound...]
         let query = request.query.map { Paths.queryValue($0.name) + "=" + Paths.queryValue($0.value) }

@@ -29,9 +29,19 @@ public struct Chat: Hashable, Sendable {
         kind == .direct && members.count == 2 ? members.first { $0 != viewer } : nil
     }
 
-    /// How it is called on screens, with `contact` the other member of a direct chat of two.
-    public func heading(contact: User?) -> ChatHeading {
-        ChatHeading(kind: kind, name: name, topic: topic, memberCount: members.count, contact: kind == .direct ? contact : nil)
+    /// How it is called on screens, with `contact` the other member of a direct chat of two, and `others` the
+    /// names a direct chat of more people is called by (``Chat/othersShown`` of them, by name).
+    public func heading(contact: User?, others: [String] = []) -> ChatHeading {
+        let name = kind == .direct && members.count > 2 ? others.joined(separator: ", ") : self.name
+        return ChatHeading(kind: kind, name: name, topic: topic, memberCount: members.count, contact: kind == .direct ? contact : nil)
+    }
+
+    /// How many of its other members a direct chat of more than two is called by.
+    public static let othersShown = 3
+
+    /// The key a direct chat is found by: its members' ids in order ("3:8:12").
+    public static func directKey(_ people: [UserID]) -> String {
+        Set(people).sorted().map { String($0.rawValue) }.joined(separator: ":")
     }
 
     /// This chat with other members (sorted as every chat's are).

@@ -81,7 +81,7 @@ public final class ChangeCounters: Sendable {
             }
         case .message(.sending), .message(.failedSending), .message(.editing), .message(.failedEditing), .message(.userReads),
              .message(.deleting), .message(.failedDeleting), .message(.processingPhoto),
-             .chat(.creating), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers), .chat(.memberChangeFailed),
+             .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers), .chat(.memberChangeFailed),
              .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp), .user(.signUpFailed),
              .user(.updatingProfile), .user(.profileUpdateFailed), .feed:
             break

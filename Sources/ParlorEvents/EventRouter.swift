@@ -95,6 +95,24 @@ public final class EventRouter: EventSink {
             } catch {
                 return .createFailed(creator: creator, reason: refusal(error, "chat.creating", requestID))
             }
+        case .creatingDirect(let creator, let handles):
+            guard handles.count > 1 else { return await send(.creating(creator: creator, contactHandle: handles.first ?? ""), requestID: requestID) }
+            do {
+                var people: [UserID] = [creator]
+                for handle in handles { people.append(try await person(handle).id) }
+                guard Set(people).count > 1 else { throw Refusal.chatWithYourself }
+                let others = Set(people).subtracting([creator])
+                let chat = try await timed("create_chat") {
+                    // Two handles naming one other person (or the creator): a chat of two after all.
+                    if others.count == 1, let contact = others.first {
+                        return try await store.createChat(between: creator, and: contact, at: clock.now)
+                    }
+                    return try await store.createDirectChat(among: people, at: clock.now)
+                }
+                return await publish(.chat(.created(chat)), ChatEvent.created(chat), requestID)
+            } catch {
+                return .createFailed(creator: creator, reason: refusal(error, "chat.creatingDirect", requestID))
+            }
         case .creatingRoom(let request):
             do {
                 guard request.kind != .direct else { throw Refusal.notFound }

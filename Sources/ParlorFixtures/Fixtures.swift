@@ -100,6 +100,11 @@ public enum Fixtures {
                 chatID: ChatID(14), heading: world.launchRoom.heading, lastMessage: world.launchRoom.messages.last, lastSenderName: "Ana Lima", unreadCount: 4,
                 lastActivity: FixtureWorld.date("2026-11-20T12:50:00Z")
             ), isCurrent: false)),
+            Fixture("chat-list-item/direct-of-five", list.item(ChatSummary(
+                chatID: ChatID(16), heading: ChatHeading(kind: .direct, name: "Ben Okafor, Chloé Martin, Dmitri Volkov", topic: nil, memberCount: 5, contact: nil),
+                lastMessage: world.message(160, chat: 16, from: world.ben, "Dinner on Saturday?", at: "2026-11-20T12:20:00Z"), lastSenderName: "Ben Okafor",
+                unreadCount: 1, lastActivity: FixtureWorld.date("2026-11-20T12:20:00Z")
+            ), isCurrent: false)),
             Fixture("chat-list-item/muted", list.item(ChatSummary(
                 chatID: ChatID(13), heading: world.general, lastMessage: summaries[1].lastMessage, lastSenderName: "Dmitri Volkov", unreadCount: 9,
                 lastActivity: summaries[1].lastActivity, involvement: .nothing, mentionCount: 0

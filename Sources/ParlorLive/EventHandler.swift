@@ -449,7 +449,8 @@ public final class EventHandler: Sendable {
                 if contact == nil { continue }
             }
             let summary = ChatSummary(
-                chatID: chat.id, heading: chat.heading(contact: contact), lastMessage: nil, unreadCount: 0, lastActivity: chat.createdAt
+                chatID: chat.id, heading: chat.heading(contact: contact, others: try await store.others(in: chat, for: member)), lastMessage: nil,
+                unreadCount: 0, lastActivity: chat.createdAt
             )
             entry.update(.other) { list in
                 guard list.added(summary) else { return }

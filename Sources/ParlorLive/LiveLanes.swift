@@ -140,7 +140,7 @@ extension DomainEvent {
              .feed(.checked(let subscription)):
             .chat(subscription.chatID)
         case .message(.editing), .message(.failedEditing), .message(.deleting), .message(.failedDeleting), .message(.userReads),
-             .message(.processingPhoto), .chat(.creating), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers),
+             .message(.processingPhoto), .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers),
              .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp),
              .user(.signUpFailed), .user(.updatingProfile), .user(.profileUpdateFailed), .feed(.subscribing), .feed(.subscribeFailed),
              .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed), .feed(.checking):

@@ -174,6 +174,44 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
         return Chat(id: ChatID(id), members: members, createdAt: room.createdAt, kind: room.kind, name: room.name, topic: room.topic)
     }
 
+    public func createDirectChat(among people: [UserID], at date: Date) async throws -> Chat {
+        let members = Array(Set(people)).sorted()
+        guard members.count > 2 else { throw Refusal.notFound }
+        let key = Chat.directKey(members)
+        do {
+            return try await database.write { [logger] connection in
+                if let existing = try await connection.row("SELECT id FROM chat WHERE pairKey = \(key)", logger: logger) {
+                    throw Refusal.chatExists(ChatID(try existing.at(0, as: Int64.self)))
+                }
+                let known = try await connection.row("SELECT count(*) FROM account WHERE id = ANY(\(members.map(\.rawValue)))", logger: logger)
+                guard try known?.at(0, as: Int64.self) == Int64(members.count) else { throw Refusal.notFound }
+                let at = date.timeIntervalSince1970
+                let row = try await connection.row("""
+                    INSERT INTO chat (pairKey, createdAt, lastActivity, memberCount) VALUES (\(key), \(at), \(at), \(Int64(members.count))) RETURNING id
+                    """, logger: logger)
+                let chat = Chat(id: ChatID(try row!.at(0, as: Int64.self)), members: members, createdAt: date)
+                try await connection.run("""
+                    INSERT INTO member (chatID, userID, involvement, joinedAt)
+                    SELECT \(chat.id.rawValue), member, \(Involvement.joining(.direct).rawValue), \(at) FROM unnest(\(members.map(\.rawValue))::BIGINT[]) AS member
+                    """, logger: logger)
+                try await EventLogEntry.chatCreated(chat.id).append(connection, logger: logger)
+                return chat
+            }
+        } catch where error.isUniqueViolation {
+            guard let existing = try await database.rows("SELECT id FROM chat WHERE pairKey = \(key)").first else { throw error }
+            throw Refusal.chatExists(ChatID(try existing.at(0, as: Int64.self)))
+        }
+    }
+
+    /// The names a direct chat of more than two is called by for `viewer`.
+    static func others(_ connection: PostgresConnection, _ chat: Chat, viewer: UserID, _ logger: Logger) async throws -> [String] {
+        guard chat.kind == .direct, chat.members.count > 2 else { return [] }
+        return try await connection.rows("""
+            SELECT u.displayName FROM member o JOIN account u ON u.id = o.userID WHERE o.chatID = \(chat.id.rawValue) AND o.userID <> \(viewer.rawValue)
+            ORDER BY lower(u.displayName) LIMIT \(Int64(Chat.othersShown))
+            """, logger: logger).map { try $0.at(0, as: String.self) }
+    }
+
     public func chat(_ id: ChatID) async throws -> Chat? {
         try await database.single { [logger] connection in try await Self.chat(connection, id, logger) }
     }
@@ -209,12 +247,22 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
         return try rows.compactMap { try ChatSummary(row: $0) }
     }
 
+    /// A room's name, or for a direct chat of more than two the names of the others (``Chat/othersShown``), for
+    /// the viewer `me` of chat `c`.
+    static let othersOrName = """
+        CASE WHEN c.kind = 'direct' AND c.memberCount > 2 THEN (
+            SELECT string_agg(n, ', ' ORDER BY lower(n)) FROM (
+                SELECT ou.displayName AS n FROM member o JOIN account ou ON ou.id = o.userID
+                WHERE o.chatID = c.id AND o.userID <> me.userID ORDER BY lower(ou.displayName) LIMIT \(Chat.othersShown)) x)
+        ELSE c.name END
+        """
+
     /// The columns of a chat list row (``ChatSummary/init(row:at:)``) and the joins they come from, for the
     /// viewer `me`: one row per membership (a room's other members are not joined; a direct chat of two names
     /// its other member).
     static let summaryColumnsAndJoins = """
         c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID,
-            c.kind, c.name, c.topic, c.memberCount, s.displayName, me.involvement, me.mentionCount
+            c.kind, \(othersOrName), c.topic, c.memberCount, s.displayName, me.involvement, me.mentionCount
         FROM member me
         JOIN chat c ON c.id = me.chatID
         LEFT JOIN member other ON c.kind = 'direct' AND c.memberCount = 2 AND other.chatID = me.chatID AND other.userID <> me.userID
@@ -420,7 +468,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
         let rows = try await connection.rows("""
             WITH opened AS (
                 SELECT me.lastReadMessageID AS viewerMark, other.userID AS contactID, other.lastReadMessageID AS contactMark,
-                    c.kind, c.name, c.topic, c.memberCount
+                    c.kind, \(unescaped: othersOrName) AS name, c.topic, c.memberCount
                 FROM member me JOIN chat c ON c.id = me.chatID
                 LEFT JOIN member other ON c.kind = 'direct' AND c.memberCount = 2 AND other.chatID = me.chatID AND other.userID <> me.userID
                 WHERE me.chatID = \(chat.rawValue) AND me.userID = \(viewer.rawValue)
@@ -522,7 +570,8 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
         var contactLastRead: MessageID?
         if let contactID { contactLastRead = try await Self.membership(connection, chat, contactID, logger)?.lastRead }
         return ConversationSnapshot(
-            chatID: chat, heading: stored.heading(contact: contact), messages: page.messages, quoted: quoted, people: people,
+            chatID: chat, heading: stored.heading(contact: contact, others: try await Self.others(connection, stored, viewer: viewer, logger)),
+            messages: page.messages, quoted: quoted, people: people,
             contactLastRead: contactLastRead, hasOlder: page.hasOlder
         )
     }

@@ -130,6 +130,27 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
 
     // MARK: Chats
 
+    public func createDirectChat(among people: [UserID], at date: Date) async throws -> Chat {
+        let members = Array(Set(people)).sorted()
+        guard members.count > 2 else { throw Refusal.notFound }
+        let key = Chat.directKey(members)
+        return try await pool.write { db in
+            if let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE pairKey = ?"), arguments: [key]) {
+                throw Refusal.chatExists(ChatID(existing))
+            }
+            let known = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE id IN (\(members.map { String($0.rawValue) }.joined(separator: ",")))")
+            guard known == members.count else { throw Refusal.notFound }
+            try db.cachedStatement(sql: "INSERT INTO chat (pairKey, createdAt, lastActivity, memberCount) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [key, date.timeIntervalSince1970, date.timeIntervalSince1970, members.count])
+            let chat = Chat(id: ChatID(db.lastInsertedRowID), members: members, createdAt: date)
+            let insert = try db.cachedStatement(sql: "INSERT INTO member (chatID, userID, involvement, joinedAt) VALUES (?, ?, ?, ?)")
+            for member in members {
+                try insert.execute(arguments: [chat.id.rawValue, member.rawValue, Involvement.joining(.direct).rawValue, date.timeIntervalSince1970])
+            }
+            return chat
+        }
+    }
+
     public func createChat(between first: UserID, and second: UserID, at date: Date) async throws -> Chat {
         guard first != second else { throw Refusal.chatWithYourself }
         let members = [first, second].sorted()
@@ -245,11 +266,20 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     /// sender's name follow it.
     private static let kindColumn = 10 + Columns.messageCount + 1
 
+    /// A room's name, or for a direct chat of more than two the names of the others (``Chat/othersShown``).
+    private static let othersOrName = """
+        CASE WHEN c.kind = 'direct' AND c.memberCount > 2 THEN (
+            SELECT group_concat(n, ', ') FROM (
+                SELECT ou.displayName AS n FROM member o JOIN user ou ON ou.id = o.userID
+                WHERE o.chatID = c.id AND o.userID <> me.userID ORDER BY lower(ou.displayName) LIMIT \(Chat.othersShown)))
+        ELSE c.name END
+        """
+
     /// One row per membership: a room's other members are not joined (a room of 500 is one row, not 499);
     /// a direct chat of two names its other member.
     private static let summariesSelect = """
         SELECT c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID,
-            c.kind, c.name, c.topic, c.memberCount, s.displayName, me.involvement, me.mentionCount
+            c.kind, \(othersOrName), c.topic, c.memberCount, s.displayName, me.involvement, me.mentionCount
         FROM member me
         JOIN chat c ON c.id = me.chatID
         LEFT JOIN user u ON u.id = (
@@ -455,7 +485,8 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         }
         let people = try ConversationSnapshot.authors(of: page.messages, quoted).filter { $0 != contactID }.compactMap { try Self.user(db, $0) }
         return ConversationSnapshot(
-            chatID: chat, heading: stored.heading(contact: contact), messages: page.messages, quoted: quoted, people: people,
+            chatID: chat, heading: stored.heading(contact: contact, others: try Self.others(db, stored, viewer: viewer)), messages: page.messages,
+            quoted: quoted, people: people,
             contactLastRead: try contactID.flatMap { try Self.membership(db, chat, $0)?.lastRead }, hasOlder: page.hasOlder
         )
     }
@@ -472,6 +503,15 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
             WHERE chatID = ?1 AND userID <> ?2 AND IFNULL(lastReadMessageID, 0) < ?6
                 AND (?3 OR userID IN (SELECT id FROM user WHERE handle IN (SELECT value FROM json_each(?4))))
             """).execute(arguments: [chat.rawValue, sender.rawValue, named.everyone, handles, step, unreadBefore?.rawValue ?? Int64.max])
+    }
+
+    /// The names a direct chat of more than two is called by for `viewer`, in the caller's transaction.
+    static func others(_ db: Database, _ chat: Chat, viewer: UserID) throws -> [String] {
+        guard chat.kind == .direct, chat.members.count > 2 else { return [] }
+        return try String.fetchAll(db.cachedStatement(sql: """
+            SELECT u.displayName FROM member o JOIN user u ON u.id = o.userID WHERE o.chatID = ? AND o.userID <> ?
+            ORDER BY lower(u.displayName) LIMIT ?
+            """), arguments: [chat.id.rawValue, viewer.rawValue, Chat.othersShown])
     }
 
     static func isMember(_ db: Database, _ chat: ChatID, _ user: UserID) throws -> Bool {

@@ -32,6 +32,7 @@ import Testing
             try await inner.createChat(between: first, and: second, at: date)
         }
         func createRoom(_ room: NewRoom) async throws -> Chat { try await inner.createRoom(room) }
+        func createDirectChat(among people: [UserID], at date: Date) async throws -> Chat { try await inner.createDirectChat(among: people, at: date) }
         func createFirstRoom(_ room: NewRoom) async throws -> Chat? { try await inner.createFirstRoom(room) }
         func addMembers(_ people: [UserID], to chat: ChatID, by: UserID, at date: Date) async throws -> RoomChange {
             try await inner.addMembers(people, to: chat, by: by, at: date)

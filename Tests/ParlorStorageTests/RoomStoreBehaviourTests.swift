@@ -172,4 +172,29 @@ import Testing
         let readers = try await store.readers(of: room.id).sorted { $0.user.handle < $1.user.handle }
         #expect(readers == [Reader(user: world.ben, lastRead: first.id), Reader(user: world.chloe, lastRead: second.id)])
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func aDirectChatOfSeveralIsFoundAgainAndCalledByTheOthers(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let store = world.store
+        let chat = try await store.createDirectChat(among: [world.chloe.id, world.ana.id, world.ben.id], at: .at(1))
+        #expect(chat.kind == .direct && chat.members == [world.ana.id, world.ben.id, world.chloe.id].sorted())
+        await #expect(throws: Refusal.chatExists(chat.id)) {
+            try await store.createDirectChat(among: [world.ben.id, world.chloe.id, world.ana.id, world.ana.id], at: .at(2))
+        }
+        let anas = try #require(try await store.chatSummary(chat.id, for: world.ana.id))
+        #expect(anas.heading.name == "Ben Okafor, Chloé Martin" && anas.heading.contact == nil && anas.heading.memberCount == 3)
+        #expect(anas.involvement == .everything, "a direct chat counts every message")
+        #expect(try await store.chatSummary(chat.id, for: world.ben.id)?.heading.name == "Ana Lima, Chloé Martin")
+        _ = try await world.send(chat.id, from: world.ben, "Hi both", at: 3)
+        #expect(try await store.unreadTotal(for: world.ana.id) == 1)
+        let conversation = try #require(try await store.conversation(chat.id, viewer: world.chloe.id, before: nil, limit: 50))
+        #expect(conversation.heading.name == "Ana Lima, Ben Okafor")
+        let screen = try await store.chatsScreen(for: world.chloe.id, open: chat.id, before: nil, limit: 50)
+        #expect(screen.conversation?.heading == conversation.heading)
+        await #expect(throws: Refusal.notFound) { try await store.createDirectChat(among: [world.ana.id, world.ben.id, UserID(999)], at: .at(4)) }
+        // Of two, it is the chat of two (and a different one from the three's).
+        let pair = try await store.createChat(between: world.ana.id, and: world.ben.id, at: .at(5))
+        #expect(pair.id != chat.id)
+    }
 }

@@ -177,4 +177,24 @@ import Testing
             #expect(try await ana.get(room + "/members/suggestions?q=" + String(repeating: "a", count: 40)).status == 404)
         }
     }
+
+    @Test func aDirectChatOfThreeIsMadeFromSeveralHandlesAndFoundAgain() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, _) = try await ConversationTests.anaAndBen(parlor)
+            let chloe = Visitor(port: parlor.port)
+            try await chloe.signUp("chloe", name: "Chloé Martin")
+            try await ana.get("/chats/new")
+            let made = try await ana.post("/chats/new", [("handle", "@ben @chloe")])
+            let chat = try #require(made.header("Location"))
+            #expect(made.status == 303 && chat.hasPrefix("/rooms/"))
+            #expect(try await ana.get(chat).text.contains("Ben Okafor, Chloé Martin <span class=\"handle\">3 members</span>"))
+            #expect(try await ben.say("Hi both", in: chat).status == 303)
+            #expect(try await chloe.get(chat).text.contains("Hi both"))
+            try await chloe.get("/chats/new")
+            let again = try await chloe.post("/chats/new", [("handle", "ana, ben")])
+            #expect(again.status == 409 && again.text.contains("You already have a chat with Ana Lima, Ben Okafor."))
+            let unknown = try await ana.post("/chats/new", [("handle", "@ben @zed")])
+            #expect(unknown.status == 422 && unknown.text.contains("@zed"))
+        }
+    }
 }

@@ -2,6 +2,8 @@
 public enum ChatEvent: Hashable, Sendable {
     /// `creator` asks for a chat with the person whose handle they typed.
     case creating(creator: UserID, contactHandle: String)
+    /// `creator` asks for a direct chat with the people whose handles they typed (one: as `creating`).
+    case creatingDirect(creator: UserID, handles: [String])
     /// `request.creator` asks for an open or closed room.
     case creatingRoom(RoomRequest)
     /// The chat exists now; both members' chat lists show it.

@@ -28,7 +28,7 @@ extension DomainEvent {
             true
         case .message(.sending), .message(.failedSending), .message(.editing), .message(.failedEditing), .message(.deleting),
              .message(.failedDeleting), .message(.userReads), .message(.processingPhoto),
-             .chat(.creating), .chat(.creatingRoom), .chat(.createFailed),
+             .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed),
              .chat(.changingMembers), .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp), .user(.signUpFailed), .user(.updatingProfile),
              .user(.profileUpdateFailed),
              .feed(.subscribing), .feed(.subscribeFailed), .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed),

@@ -18,6 +18,9 @@ public protocol ChatStore: Sendable {
     // Chats
     /// Creates the one-to-one chat of two people; throws `Refusal.chatExists` when they have one.
     func createChat(between first: UserID, and second: UserID, at date: Date) async throws -> Chat
+    /// Creates the direct chat of three or more people (`people`, the creator among them); throws
+    /// `Refusal.chatExists` when those same people have one.
+    func createDirectChat(among people: [UserID], at date: Date) async throws -> Chat
     /// Creates an open room (its members: everyone, and whoever signs up later) or a closed one (the creator
     /// and the members chosen); `notFound` when one of them does not exist.
     func createRoom(_ room: NewRoom) async throws -> Chat

@@ -194,6 +194,29 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
 
     public func chat(_ id: ChatID) async throws -> Chat? { state.withLock { $0.chats[id] } }
 
+    public func createDirectChat(among people: [UserID], at date: Date) async throws -> Chat {
+        try state.withLock { state throws(Refusal) in
+            let members = Array(Set(people)).sorted()
+            guard members.count > 2 else { throw .notFound }
+            guard members.allSatisfy({ state.users[$0] != nil }) else { throw .notFound }
+            if let existing = state.chatIDsByPair[members] { throw .chatExists(existing) }
+            let chat = Chat(id: ChatID(state.nextChat), members: members, createdAt: date)
+            state.nextChat += 1
+            state.chats[chat.id] = chat
+            state.chatIDsByPair[members] = chat.id
+            for member in members { state.chatIDsByUser[member, default: []].insert(chat.id) }
+            state.lastActivity[chat.id] = date
+            return chat
+        }
+    }
+
+    /// The names a direct chat of more than two is called by, for `viewer`.
+    static func others(in chat: Chat, for viewer: UserID, _ state: State) -> [String] {
+        guard chat.kind == .direct, chat.members.count > 2 else { return [] }
+        let names = chat.members.filter { $0 != viewer }.compactMap { state.users[$0]?.displayName }.sorted { $0.lowercased() < $1.lowercased() }
+        return Array(names.prefix(Chat.othersShown))
+    }
+
     public func addMembers(_ people: [UserID], to id: ChatID, by: UserID, at date: Date) async throws -> RoomChange {
         try state.withLock { state throws(Refusal) in
             let chat = try Self.room(id, by: by, in: state, kinds: [.closed], otherwise: .membersFixed)
@@ -412,7 +435,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         let last = state.messageIDsByChat[id]?.last.flatMap { state.messages[$0] }
         let key = ChatKey(chat: id, user: viewer)
         return ChatSummary(
-            chatID: id, heading: chat.heading(contact: contact), lastMessage: last,
+            chatID: id, heading: chat.heading(contact: contact, others: others(in: chat, for: viewer, state)), lastMessage: last,
             lastSenderName: last.flatMap { state.users[$0.senderID]?.displayName }, unreadCount: unread(id, for: viewer, in: state),
             lastActivity: state.lastActivity[id] ?? chat.createdAt, lastRead: state.lastRead[key],
             involvement: state.involvement[key] ?? .joining(chat.kind), mentionCount: unread(id, for: viewer, in: state, mentionsOnly: true)

@@ -40,6 +40,17 @@ public struct LiveSession: Hashable, Sendable {
 }
 
 extension ChatStore {
+    /// The names a direct chat of more than two is called by for `viewer` (``Chat/othersShown`` of the others,
+    /// by name); none for any other chat.
+    public func others(in chat: Chat, for viewer: UserID) async throws -> [String] {
+        guard chat.kind == .direct, chat.members.count > 2 else { return [] }
+        var names: [String] = []
+        for member in chat.members where member != viewer {
+            if let person = try await user(member) { names.append(person.displayName) }
+        }
+        return Array(names.sorted { $0.lowercased() < $1.lowercased() }.prefix(Chat.othersShown))
+    }
+
     /// Composed of single reads: each is consistent, the whole is not one snapshot.
     public func chatsScreen(for viewer: UserID, open chat: ChatID?, before: MessageID?, limit: Int) async throws -> ChatsScreen {
         let summaries = try await chatList(for: viewer)
@@ -72,7 +83,8 @@ extension ChatStore {
         var contactLastRead: MessageID?
         if let contactID { contactLastRead = try await membership(chat, contactID)?.lastRead }
         return ConversationSnapshot(
-            chatID: chat, heading: stored.heading(contact: contact), messages: page.messages, quoted: quoted, people: people,
+            chatID: chat, heading: stored.heading(contact: contact, others: try await others(in: stored, for: viewer)), messages: page.messages,
+            quoted: quoted, people: people,
             contactLastRead: contactLastRead, hasOlder: page.hasOlder
         )
     }

@@ -35,7 +35,7 @@ public struct ChatListBuilder: Sendable {
             title: Headings.title(summary.heading),
             subtitle: Headings.subtitle(summary.heading),
             avatar: AvatarBuilder.avatar(for: summary.chatID, summary.heading, paths: context.paths),
-            lastMessagePreview: preview(summary.lastMessage, sender: summary.heading.isRoom ? summary.lastSenderName : nil),
+            lastMessagePreview: preview(summary.lastMessage, sender: summary.heading.contact == nil ? summary.lastSenderName : nil),
             lastDate: context.dates.listDate(date, days: context.days),
             lastDateTooltip: context.dates.fullDate(date),
             lastDateISO: DateLabels.iso(date),

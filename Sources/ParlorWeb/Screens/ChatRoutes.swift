@@ -115,15 +115,21 @@ public struct ChatRoutes: Sendable {
         guard !handle.isEmpty else {
             return try await newChatPage(signedIn, handle: typed, problem: .emptyHandle, matches: [], status: .unprocessableContent)
         }
-        switch await events.send(.creating(creator: signedIn.user.id, contactHandle: handle), requestID: request.id.description) {
+        // Several handles ("@ben @chloe"): a direct chat of them all.
+        let handles = RoomRoutes.handles(in: typed)
+        let asked: ChatEvent = handles.count > 1
+            ? .creatingDirect(creator: signedIn.user.id, handles: handles)
+            : .creating(creator: signedIn.user.id, contactHandle: handle)
+        switch await events.send(asked, requestID: request.id.description) {
         case .created(let chat):
             return .redirect(to: pages.paths.chat(chat.id))
         case .createFailed(_, .chatExists(let existing)):
-            let name = try await store.chatSummary(existing, for: signedIn.user.id)?.contact?.displayName ?? "@" + handle
+            let name = try await store.chatSummary(existing, for: signedIn.user.id).map { Headings.title($0.heading) } ?? "@" + handle
             return try await newChatPage(signedIn, handle: typed, problem: .alreadyExists(existing, contactName: name), matches: [], status: .conflict)
         case .createFailed(_, let reason):
             let problem: CreateChatBuilder.Problem = switch reason {
-            case .unknownHandle, .invalidHandle: .unknownHandle(handle)
+            case .unknownHandle(let name): .unknownHandle(name)
+            case .invalidHandle: .unknownHandle(handle)
             case .chatWithYourself: .yourself
             default: .other(reason.message)
             }

@@ -63,7 +63,7 @@ public struct FeedRoutes: Sendable {
         let subscriptions = try? await store.feedSubscriptions(in: chat, viewer: viewer.id)
         let unread = try await store.unreadTotal(for: viewer.id)
         let page = FeedListBuilder(context: pages.context(signedIn)).page(
-            chat: chat, heading: stored.heading(contact: contact), subscriptions: subscriptions, unreadTotal: unread, url: url, errorMessage: error
+            chat: chat, heading: stored.heading(contact: contact, others: try await store.others(in: stored, for: viewer.id)), subscriptions: subscriptions, unreadTotal: unread, url: url, errorMessage: error
         )
         return pages.page(page, status: status)
     }

@@ -55,7 +55,7 @@ extension EventHandler {
 
     /// The room's row in each member's list, and the header of each open page of it, drawn again: one header
     /// for every page (a room's header is the same for everyone), one row per person.
-    private func headingChanged(_ chat: Chat) async throws {
+    func headingChanged(_ chat: Chat) async throws {
         let heading = chat.heading(contact: nil)
         var header: ScreenUpdate?
         for member in chat.members {

@@ -316,8 +316,9 @@ public final class EventHandler: Sendable {
             known.forget(user.id)
             try await profileUpdated(user)
         case .user(.signedUp(let user)):
-            // They joined every open room: its messages reach them from now on.
-            known.joinedOpenRooms(user.id)
+            // They joined every open room: its messages reach them from now on, and the rooms' member counts
+            // move on the pages that show them (rooms read here before; the others show it when next read).
+            for room in known.joinedOpenRooms(user.id) { try await headingChanged(room) }
         case .feed(.subscribed(let subscription)), .feed(.unsubscribed(let subscription)), .feed(.retried(let subscription)),
              .feed(.checked(let subscription)):
             try await feedsChanged(subscription.chatID)

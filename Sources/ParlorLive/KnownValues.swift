@@ -43,12 +43,16 @@ final class KnownValues: Sendable {
         }
     }
 
-    /// `user` signed up: a member of every open room.
-    func joinedOpenRooms(_ user: UserID) {
+    /// `user` signed up: a member of every open room. Answers the open rooms known here, as they are now.
+    func joinedOpenRooms(_ user: UserID) -> [Chat] {
         state.withLock { state in
-            for (id, chat) in state.chats where chat.kind == .open && !chat.hasMember(user) {
-                state.chats[id] = chat.with(members: chat.members + [user])
+            var joined: [Chat] = []
+            for (id, chat) in state.chats where chat.kind == .open {
+                let now = chat.hasMember(user) ? chat : chat.with(members: chat.members + [user])
+                state.chats[id] = now
+                joined.append(now)
             }
+            return joined
         }
     }
 

@@ -51,7 +51,8 @@ final class FragmentRenderer: Sendable {
 
         private let renderer: FragmentRenderer
         private var made: [Key: ScreenUpdate] = [:]
-        private var byVariant: [AnyHashable: [ScreenUpdate]] = [:]
+        private var cells: [CellVariant: [ScreenUpdate]] = [:]
+        private var rows: [RowVariant: [ScreenUpdate]] = [:]
 
         init(_ renderer: FragmentRenderer) {
             self.renderer = renderer
@@ -67,10 +68,17 @@ final class FragmentRenderer: Sendable {
 
         /// What `make` gives for `variant` (everything a viewer's copy depends on), made once: a member who
         /// shares the variant of someone before them costs a lookup, not a view model and a rendering.
-        func updates(for variant: AnyHashable, _ make: () -> [ScreenUpdate]) -> [ScreenUpdate] {
-            if let known = byVariant[variant] { return known }
+        func updates(for variant: CellVariant, _ make: () -> [ScreenUpdate]) -> [ScreenUpdate] {
+            if let known = cells[variant] { return known }
             let made = make()
-            byVariant[variant] = made
+            cells[variant] = made
+            return made
+        }
+
+        func updates(for variant: RowVariant, _ make: () -> [ScreenUpdate]) -> [ScreenUpdate] {
+            if let known = rows[variant] { return known }
+            let made = make()
+            rows[variant] = made
             return made
         }
     }
@@ -94,11 +102,15 @@ struct CellVariant: Hashable {
     let contactRead: MessageID?
 }
 
-/// Everything a chat list row shows for one viewer: members of a room whose rows look alike share one.
+/// Everything a chat list row shows for one viewer: members of a room whose rows look alike share one. Within
+/// one event a message id with its edit, deletion and photo state stands for the message.
 struct RowVariant: Hashable {
     let chat: ChatID
     let heading: ChatHeading
-    let lastMessage: Message?
+    let lastMessage: MessageID?
+    let lastChanged: Date?
+    let lastDeleted: Bool
+    let lastPhoto: PhotoState?
     let lastSenderName: String?
     let lastActivity: Date
     let viewerWroteLast: Bool
@@ -114,7 +126,10 @@ struct RowVariant: Hashable {
     init(_ summary: ChatSummary, viewer: User, isCurrent: Bool, movingToTop: Bool) {
         chat = summary.chatID
         heading = summary.heading
-        lastMessage = summary.lastMessage
+        lastMessage = summary.lastMessage?.id
+        lastChanged = summary.lastMessage?.editedAt
+        lastDeleted = summary.lastMessage?.isDeleted ?? false
+        lastPhoto = summary.lastMessage?.photo?.state
         lastSenderName = summary.lastSenderName
         lastActivity = summary.lastActivity
         viewerWroteLast = summary.lastMessage?.senderID == viewer.id

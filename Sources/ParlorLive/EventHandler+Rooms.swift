@@ -25,7 +25,7 @@ extension EventHandler {
                 entry.update(.other) { list in
                     let removal = list.removed(chat.id)
                     let pages = pages(of: person)
-                    if removal.row { deliver([renderer.update(.remove, "chat-item-\(chat.id)", nil)], to: pages) }
+                    if removal.row { deliver([renderer.update(.remove, "chat-item-\(chat.id)", nil)], to: pages.filter { $0.page.feedsOf == nil }) }
                     if removal.unread { deliver([badgeUpdate(total: list.unreadTotal, context: context(for: list.user))], to: pages) }
                 }
             }

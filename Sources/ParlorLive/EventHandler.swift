@@ -430,10 +430,12 @@ public final class EventHandler: Sendable {
     /// A chat's feeds changed: its feeds screens get the list again, rendered once per viewer.
     private func feedsChanged(_ chat: ChatID) async throws {
         let pages = registry.withLock { $0.feedPages(of: chat) }
-        guard !pages.isEmpty, let feeds else { return }
-        for (viewerID, viewerPages) in Dictionary(grouping: pages, by: \.page.viewer) {
-            guard let viewer = try await known.user(viewerID, in: store) else { continue }
-            let subscriptions = try await feeds.feedSubscriptions(in: chat, viewer: viewerID)
+        guard !pages.isEmpty, let feeds, let members = try await known.chat(chat, in: store).map({ Set($0.members) }) else { return }
+        // Members at this event only: a page of someone taken out of the room was told to leave, and gets nothing more.
+        for (viewerID, viewerPages) in Dictionary(grouping: pages, by: \.page.viewer) where members.contains(viewerID) {
+            guard let viewer = try await known.user(viewerID, in: store),
+                  let subscriptions = try await feeds.feedSubscriptions(in: chat, viewer: viewerID)
+            else { continue }
             let list = FeedListBuilder(context: context(for: viewer)).list(chat: chat, subscriptions: subscriptions)
             deliver([renderer.update(.replace, list.domID, .feedList(list))], to: viewerPages)
         }

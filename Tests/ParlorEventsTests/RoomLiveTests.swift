@@ -113,6 +113,22 @@ import Testing
         await #expect(throws: Refusal.notFound) { try await world.page(world.ben, open: room) }
     }
 
+    @Test func aRemovedMembersFeedsPageGetsNothingAfterItIsToldToLeave() async throws {
+        let world = try await ChatWorld()
+        let created = await world.router.send(.creatingRoom(RoomRequest(creator: world.ana.id, kind: .closed, name: "News", memberHandles: ["ben"])))
+        guard case .created(let room) = created else { Issue.record("no room: \(created)"); return }
+        let benFeeds = RecordingListener()
+        _ = try await world.handler.register(benFeeds, for: PageSubscription(viewer: world.ben.id, feedsOf: room.id))
+        benFeeds.clear()
+        _ = await world.router.send(.changingMembers(MemberChange(chatID: room.id, by: world.ana.id, removing: world.ben.id)))
+        #expect(benFeeds.steps == ["leave /chats"])
+        let followed = await world.router.send(.subscribing(NewSubscription(
+            chatID: room.id, subscriberID: world.ana.id, url: "https://example.org/feed.xml", createdAt: world.clock.now
+        )))
+        guard case .subscribed = followed else { Issue.record("not followed: \(followed)"); return }
+        #expect(benFeeds.steps == ["leave /chats"], "the room's feeds are no longer his to see")
+    }
+
     @Test func followingMoreOrLessChangesTheListAndBadgeLive() async throws {
         let world = try await ChatWorld()
         let general = try #require(try await world.store.chatList(for: world.ana.id).first { $0.heading.kind == .open })

@@ -102,7 +102,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     public func createChat(between first: UserID, and second: UserID, at date: Date) async throws -> Chat {
         guard first != second else { throw Refusal.chatWithYourself }
         let members = [first, second].sorted()
-        let pairKey = "\(members[0]):\(members[1])"
+        let pairKey = Chat.directKey(members)
         do {
             return try await database.write { [logger] connection in
                 if let existing = try await connection.row("SELECT id FROM chat WHERE pairKey = \(pairKey)", logger: logger) {

@@ -154,7 +154,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     public func createChat(between first: UserID, and second: UserID, at date: Date) async throws -> Chat {
         guard first != second else { throw Refusal.chatWithYourself }
         let members = [first, second].sorted()
-        let pairKey = "\(members[0]):\(members[1])"
+        let pairKey = Chat.directKey(members)
         return try await pool.write { db in
             if let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE pairKey = ?"), arguments: [pairKey]) {
                 throw Refusal.chatExists(ChatID(existing))

@@ -111,7 +111,10 @@ final class WebFront: Sendable {
             messages: MessageRoutes(.init(
                 gate: gate, chats: chats, events: events, store: store, photos: photos, maximumPhotoBytes: maximumPhotoBytes, logger: logger
             )),
-            streams: EventStreamRoutes(.init(sessions: sessions, live: live, encoder: encoder, accountStreams: accountStreams, logger: logger)),
+            streams: EventStreamRoutes(.init(
+                sessions: sessions, live: live, encoder: encoder, accountStreams: accountStreams,
+                pacer: configuration.listPace > 0 ? RowPacer(interval: configuration.listPace) : nil, logger: logger
+            )),
             settings: SettingsRoutes(.init(
                 gate: gate, pages: pages, events: events, store: store, passwords: passwords, throttle: throttle, accountStreams: accountStreams,
                 images: images, media: media, maximumPhotoBytes: maximumPhotoBytes, metrics: metrics, logger: logger

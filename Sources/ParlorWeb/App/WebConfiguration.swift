@@ -28,6 +28,10 @@ public struct WebConfiguration: Sendable {
     public var pageCacheBytes = 64 * 1024 * 1024
     /// Chats' events applied side by side by the live pages (each chat's in order, in one lane).
     public var liveLanes = EventHandler.defaultLaneCount
+    /// Seconds at least between two changes of one row of a page's chat list, for chats the page does not show,
+    /// and of its unread badge; changes within it are held and the newest sent at its end (0: each at once).
+    /// A room of thousands would otherwise move its row on every member's page at every message.
+    public var listPace: Double = 1
     /// Where image files are kept, named by their hash.
     public var mediaFolder = "media"
     /// How large an upload may be; the rest of the limits are the image service's.

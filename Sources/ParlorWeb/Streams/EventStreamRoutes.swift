@@ -10,13 +10,19 @@ public struct EventStreamRoutes: Sendable {
         let live: EventHandler
         let encoder: StreamEncoder
         let accountStreams: AccountStreams
+        /// Paces each page's list rows and badge (``RowPacer``); nil: every change at once.
+        let pacer: RowPacer?
         let logger: Logger
 
-        public init(sessions: Sessions, live: EventHandler, encoder: StreamEncoder, accountStreams: AccountStreams, logger: Logger) {
+        public init(
+            sessions: Sessions, live: EventHandler, encoder: StreamEncoder, accountStreams: AccountStreams, pacer: RowPacer? = nil,
+            logger: Logger
+        ) {
             self.sessions = sessions
             self.live = live
             self.encoder = encoder
             self.accountStreams = accountStreams
+            self.pacer = pacer
             self.logger = logger
         }
     }
@@ -59,7 +65,8 @@ public struct EventStreamRoutes: Sendable {
                 ])
             }
             let stream = EventStream(lastEventID: request.lastEventID)
-            let listener = StreamListener(stream: stream, encoder: dependencies.encoder)
+            let streamed = StreamListener(stream: stream, encoder: dependencies.encoder)
+            let listener: any Listener = dependencies.pacer.map { PacedListener(streamed, openChat: openChat, pacer: $0) } ?? streamed
             let registration: ListenerRegistration
             do {
                 registration = try await dependencies.live.register(listener, for: PageSubscription(viewer: signedIn.user.id, openChat: openChat, feedsOf: feedsOf))

@@ -84,12 +84,16 @@ struct Serve: AsyncParsableCommand {
     var heartbeat: Double = 15
     @Option(help: "Bytes that may wait for one slow event-stream client before it is cut off.")
     var eventStreamQueueLimit = ServerConfiguration().eventStreamQueueLimit
+    @Option(help: "Most milliseconds suspended connections (idle event streams with news, answered requests) wait to be resumed together: 2 µs per open stream up to this (0: each at once). libmicrohttpd looks through every suspended one at each resume.")
+    var resumeWindow = 25
     @Option(help: "Event streams (open pages) one account may hold; a new one past this closes the oldest.")
     var streamsPerAccount = WebConfiguration().eventStreamsPerAccount
     @Option(help: "Megabytes of rendered chat pages kept between requests while nothing they show changes (0: none).")
     var pageCacheMegabytes = WebConfiguration().pageCacheBytes / (1024 * 1024)
     @Option(help: "Chats whose live updates are applied side by side (each chat's in order); default: one per core.")
     var liveLanes = WebConfiguration().liveLanes
+    @Option(help: "Seconds at least between two changes of a row of a page's chat list whose chat the page does not show, and of its badge; the newest is sent at the end (0: each at once).")
+    var listPace = WebConfiguration().listPace
     @Option(help: "Sign-ins that may wait for a password hash before more get 503 (default: 16 per core).")
     var passwordWaitingLimit: Int?
     @Option(help: "Seconds in-flight requests get to finish at shutdown.")
@@ -131,6 +135,8 @@ struct Serve: AsyncParsableCommand {
         }
         guard streamsPerAccount >= 1 else { throw ValidationError("--streams-per-account must be at least 1") }
         guard (1...64).contains(liveLanes) else { throw ValidationError("--live-lanes must be 1 to 64") }
+        guard (0...1_000).contains(resumeWindow) else { throw ValidationError("--resume-window must be 0 to 1000 milliseconds") }
+        guard (0...60).contains(listPace) else { throw ValidationError("--list-pace must be 0 to 60 seconds") }
         guard (0...65_536).contains(pageCacheMegabytes) else { throw ValidationError("--page-cache-megabytes must be 0 to 65536") }
         guard (passwordWaitingLimit ?? 0) >= 0 else { throw ValidationError("--password-waiting-limit cannot be negative") }
         // Megabytes become bytes and a body limit: bounded first.
@@ -168,6 +174,7 @@ struct Serve: AsyncParsableCommand {
         configuration.defaultBodyLimit = bodyLimit
         configuration.heartbeatInterval = .milliseconds(Int64(heartbeat * 1000))
         configuration.eventStreamQueueLimit = eventStreamQueueLimit
+        configuration.resumeWindow = .milliseconds(resumeWindow)
         configuration.eventStreamCloseWindow = .milliseconds(Int64(streamCloseWindow * 1000))
         // Written as the peer's address is ("::1", not "0:0:0:0:0:0:0:1"), so that they compare equal.
         let trustedProxies = Set(trustedProxy.compactMap(ClientAddress.canonical))
@@ -186,6 +193,7 @@ struct Serve: AsyncParsableCommand {
         web.passwordWaitingLimit = passwordWaitingLimit
         web.pageCacheBytes = pageCacheMegabytes * 1024 * 1024
         web.liveLanes = liveLanes
+        web.listPace = listPace
         // Beside the database: "data/parlor.sqlite" keeps its images in "data/media"; with PostgreSQL, "media"
         // (several instances must share one folder: the instance that processes a photo is not always the one that serves it).
         web.mediaFolder = media ?? (Stores.isPostgres(database) ? "media" : database.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")

@@ -203,6 +203,34 @@ import Testing
         #expect(throws: ClientError.self) { try RawClient(port: server.port ?? 1) }
     }
 
+    @Test func streamsWokenWithinTheResumeWindowGoTogetherAndMissNothing() async throws {
+        let hub = StreamHub()
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.resumeWindow = .seconds(1)
+        configuration.resumeWindowPerStream = .milliseconds(100)
+        let server = HTTPServer(configuration: configuration, router: Self.router(hub), logger: LogRecorder().logger)
+        try server.start()
+        var clients: [RawClient] = []
+        for _ in 0..<20 { clients.append(try await Self.openStream(server.port!)) }
+        #expect(await eventually { server.openEventStreams == 20 })
+        // The first wake after a quiet while goes at once (within the window, whoever came with it).
+        hub.publish(ServerSentEvent(id: "1", data: "first"))
+        for client in clients { _ = try await client.read(until: "data: first\n\n") }
+        // Right after it, every stream waits for the end of the window (20 streams: 2 s, capped at 1 s), and
+        // then each gets all that was sent meanwhile, in order.
+        let sent = ContinuousClock.now
+        hub.publish(ServerSentEvent(id: "2", data: "second"))
+        hub.publish(ServerSentEvent(id: "3", data: "third"))
+        for client in clients {
+            let text = try await client.read(until: "data: third\n\n")
+            #expect(text.contains("data: second\n\nid: 3\ndata: third\n\n"))
+        }
+        #expect(ContinuousClock.now - sent >= .milliseconds(500), "woken together at the end of the window, not one by one")
+        await server.shutdown(gracePeriod: .seconds(30))
+        #expect(server.openEventStreams == 0)
+    }
+
     @Test func withACloseWindowStreamsEndInStepsNotAllAtOnce() async throws {
         let hub = StreamHub()
         var configuration = ServerConfiguration()

@@ -14,6 +14,8 @@ public final class EventStream: Sendable {
         var connection: ConnectionHandle?
         var closeHandlers: [@Sendable () -> Void] = []
         var limitChosen: Bool
+        /// The server's batcher of resumes; nil: resumed at once.
+        var resumer: ConnectionResumer?
     }
 
     private let inner: Mutex<Inner>
@@ -100,9 +102,10 @@ public final class EventStream: Sendable {
     // MARK: - Server side
 
     /// Binds the stream to its connection as the response is queued.
-    func attach(_ connection: ConnectionHandle, queueLimit: Int, preamble: [UInt8], ring: EventRing) {
+    func attach(_ connection: ConnectionHandle, queueLimit: Int, preamble: [UInt8], ring: EventRing, resumer: ConnectionResumer? = nil) {
         inner.withLock { inner in
             inner.connection = connection
+            inner.resumer = resumer
             inner.machine.ring = ring
             if !inner.limitChosen { inner.machine.queueLimit = queueLimit }
             inner.machine.start(preamble: preamble)
@@ -144,8 +147,9 @@ public final class EventStream: Sendable {
     }
 
     private func apply(_ wake: EventStreamState.Wake, _ inner: inout Inner) {
-        if wake == .resume, let connection = inner.connection {
-            MHD_resume_connection(connection.raw)
-        }
+        guard wake == .resume, let connection = inner.connection else { return }
+        // Suspended until then: libmicrohttpd neither reads from it nor closes it meanwhile.
+        if let resumer = inner.resumer, resumer.request(connection) { return }
+        MHD_resume_connection(connection.raw)
     }
 }

@@ -140,7 +140,7 @@ extension HTTPServer {
             }
             reply.answerOnce {
                 decision.decide(outcome)
-                MHD_resume_connection(reply.connection.raw)
+                resume(reply.connection)
             }
         }
     }
@@ -283,7 +283,7 @@ extension HTTPServer {
             reply.answerOnce {
                 _ = queue(response, on: reply.connection, id: reply.id, method: reply.method,
                           path: reply.path, route: reply.route, started: reply.started)
-                MHD_resume_connection(reply.connection.raw)
+                resume(reply.connection)
             }
         }
     }

@@ -87,7 +87,9 @@ extension HTTPServer {
                 throw error
             }
             let preamble = "retry: \(configuration.eventStreamRetryMilliseconds)\n: connected\n\n"
-            stream.attach(connection, queueLimit: configuration.eventStreamQueueLimit, preamble: Array(preamble.utf8), ring: eventRing)
+            stream.attach(
+                connection, queueLimit: configuration.eventStreamQueueLimit, preamble: Array(preamble.utf8), ring: eventRing, resumer: resumer
+            )
             streams.add(stream)
         }
         do {

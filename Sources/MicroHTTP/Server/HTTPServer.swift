@@ -15,6 +15,8 @@ public final class HTTPServer: Sendable {
     let logger: Logger
     let requestIDs = RequestIDs()
     let streams = EventStreamRegistry()
+    /// Resumes suspended connections in batches; nil when the configuration's window is zero.
+    let resumer: ConnectionResumer?
     /// Where events shared by many of this server's streams are held once. Share an event here
     /// (``EventRing/share(_:)``) before sending it to many of them.
     public let eventRing: EventRing
@@ -51,6 +53,8 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         uploadSlots = UploadSlots(total: configuration.uploadsInProgress, perAddress: configuration.uploadsInProgressPerAddress)
         self.eventRing = eventRing
+        resumer = configuration.resumeWindow > .zero
+            ? ConnectionResumer(window: configuration.resumeWindow, perStream: configuration.resumeWindowPerStream) { [streams] in streams.count } : nil
         self.router = router
         self.logger = logger
     }
@@ -106,6 +110,7 @@ public final class HTTPServer: Sendable {
             throw .startFailed("could not listen on \(configuration.host):\(configuration.port) (in use, or not an address of this machine?)")
         }
         let port = parlor_mhd_bound_port(daemon)
+        resumer?.start()
         let heartbeat = Task.detached { [streams, interval = configuration.heartbeatInterval] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
@@ -148,6 +153,7 @@ public final class HTTPServer: Sendable {
             logger.warning("event streams still open at shutdown", metadata: ["count": "\(streams.count)"])
         }
         MHD_stop_daemon(daemon.raw)
+        resumer?.stop()
         Unmanaged.passUnretained(self).release()
         logger.notice("stopped")
     }
@@ -160,7 +166,13 @@ public final class HTTPServer: Sendable {
         let error = HTTPError(.serviceUnavailable, "The server is restarting. Please try again.")
         _ = queue(errorResponse(error, id: reply.id), on: reply.connection, id: reply.id, method: reply.method, path: reply.path, route: reply.route,
                   started: reply.started)
-        MHD_resume_connection(reply.connection.raw)
+        resume(reply.connection)
+    }
+
+    /// Resumes a suspended connection, with others when they come close together (``ConnectionResumer``).
+    func resume(_ connection: ConnectionHandle) {
+        if let resumer, resumer.request(connection) { return }
+        MHD_resume_connection(connection.raw)
     }
 
     private func waitForRequestsInFlight(until deadline: ContinuousClock.Instant) async {

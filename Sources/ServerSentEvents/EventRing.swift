@@ -37,9 +37,12 @@ public final class EventRing: Sendable {
         }
     }
 
-    /// How many events a ring holds unless told otherwise: at one broadcast every millisecond, a
-    /// reader has four seconds to copy an event before its slot is reused.
-    public static let defaultCapacity = 4096
+    /// How many events a ring holds unless told otherwise. Every update the live pages render is shared
+    /// here, one per variant (a row for each kind of viewer, a badge for each count): a day of 10,000 people
+    /// shares several thousand a second, and 4,096 slots lapped the pages a busy second left behind. At
+    /// 5,000 a second a reader has six seconds; slots hold memory only while their event is recent (about
+    /// 1 KB each, 32 MB when all are full).
+    public static let defaultCapacity = 32_768
 
     private let storage: Mutex<Storage>
     package let capacity: Int

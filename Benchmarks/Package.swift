@@ -37,6 +37,10 @@ let package = Package(
             dependencies: [.product(name: "ParlorImages", package: "Parlor"), .product(name: "ParlorDomain", package: "Parlor")]
         ),
         .executableTarget(
+            name: "parlor-day-fill",
+            dependencies: [.product(name: "ParlorStorage", package: "Parlor"), .product(name: "ParlorDomain", package: "Parlor")]
+        ),
+        .executableTarget(
             name: "parlor-store-bench",
             dependencies: [
                 .product(name: "ParlorStorage", package: "Parlor"),

@@ -19,11 +19,14 @@ final class ConnectionResumer: Sendable {
     private let streams: @Sendable () -> Int
     private let pending = Mutex<Pending>(Pending())
     private let wake = DispatchSemaphore(value: 0)
+    /// Signalled when the thread has resumed its last batch and ended.
+    private let ended = DispatchSemaphore(value: 0)
 
     private struct Pending {
         var connections: [ConnectionHandle] = []
         var signalled = false
         var stopped = false
+        var started = false
     }
 
     init(window: Duration, perStream: Duration = .microseconds(2), streams: @escaping @Sendable () -> Int) {
@@ -34,6 +37,7 @@ final class ConnectionResumer: Sendable {
 
     /// Starts the thread that resumes; it sleeps while nothing is waiting.
     func start() {
+        pending.withLock { $0.started = true }
         let thread = Thread { [self] in run() }
         thread.name = "event-stream-resumer"
         thread.start()
@@ -53,10 +57,16 @@ final class ConnectionResumer: Sendable {
         return accepted
     }
 
-    /// Resumes what waits and stops the thread; later requests are refused (resumed by their streams).
+    /// Resumes what waits and stops the thread, returning once it has: the daemon must not stop while a
+    /// connection waits here suspended. Later requests are refused (their callers resume them).
     func stop() {
-        pending.withLock { $0.stopped = true }
+        let started = pending.withLock { pending in
+            pending.stopped = true
+            return pending.started
+        }
+        guard started else { return }
         wake.signal()
+        ended.wait()
     }
 
     private func run() {
@@ -75,7 +85,10 @@ final class ConnectionResumer: Sendable {
             }
             last = clock.now
             for connection in batch { MHD_resume_connection(connection.raw) }
-            if stopped { return }
+            if stopped {
+                ended.signal()
+                return
+            }
         }
     }
 }

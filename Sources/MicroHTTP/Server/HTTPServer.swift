@@ -152,8 +152,9 @@ public final class HTTPServer: Sendable {
         if streams.count > 0 {
             logger.warning("event streams still open at shutdown", metadata: ["count": "\(streams.count)"])
         }
-        MHD_stop_daemon(daemon.raw)
+        // Whatever waits to be resumed goes first: the daemon never stops with a connection suspended there.
         resumer?.stop()
+        MHD_stop_daemon(daemon.raw)
         Unmanaged.passUnretained(self).release()
         logger.notice("stopped")
     }

@@ -117,105 +117,124 @@ extension EventHandler {
         let added = group.map(\.message).sorted { $0.id < $1.id }
         // Whom each names, read once for every member's count.
         let named = Dictionary(added.map { ($0.id, $0.named) }, uniquingKeysWith: { first, _ in first })
-        let memo = FragmentRenderer.Memo(renderer)
-        let outbox = Outbox()
-        // The pages' new cursors, recorded together at the end (in one hold of the registry), failure or not.
-        var advanced: [(page: ListenerRegistry.Entry, cursor: MessageID)] = []
-        defer { advance(advanced) }
-        for member in chat.members {
-            guard let entry = lists.entry(member) else { continue }
-            // Whatever this member's pages get below goes out in one write per page, at the end.
-            defer { outbox.send() }
-            if let openPages = open[member], let viewer = try await viewer(member, entry) {
-                // Made at the first cell this member does not share with someone before them.
-                var made: ViewerContext?
-                func drawing() -> ViewerContext {
-                    if let made { return made }
-                    let new = context(for: viewer)
-                    made = new
-                    return new
-                }
-                // "Read" or "Sent" on the viewer's own messages, as far as the contact has read now.
-                var contactRead: MessageID?
-                if let contact = chat.contact(of: member) { contactRead = try await known.lastRead(in: chat.id, by: contact, in: store) }
-                let removals = group.filter { $0.message.senderID == member }.map { renderer.update(.remove, "pending-\($0.token)", nil) }
-                var rendered: [MessageID: [ScreenUpdate]] = [:]
-                for page in openPages {
-                    let cursor = page.cursor ?? MessageID(0)
-                    guard let start = window.firstIndex(where: { $0.id > cursor }) else {
-                        outbox.add(removals, to: page)
-                        continue
-                    }
-                    if start == 0, truncated {
-                        outbox.add([renderer.update(.refresh, "page", nil)], to: page)
-                        continue
-                    }
-                    var updates = removals
-                    for index in start..<window.count {
-                        let message = window[index]
-                        // Everything the cell depends on besides the message: in a room, most members share it.
-                        let variant = CellVariant(
-                            message: message.id, previous: index > 0 ? window[index - 1].id : nil, zone: viewer.timeZoneIdentifier,
-                            locale: viewer.localeIdentifier,
-                            viewer: chat.kind == .direct || message.senderID == member || message.notice?.subject == member ? member : nil,
-                            namedHandle: (named[message.id] ?? message.named).handles.contains(viewer.handle.lowercased()) ? viewer.handle.lowercased() : nil,
-                            contactRead: contactRead
-                        )
-                        let cells = rendered[message.id] ?? memo.updates(for: variant) {
-                            let cell = MessageCellBuilder(context: drawing()).cell(
-                                message, sender: people[message.senderID] ?? viewer,
-                                quoted: quote(message.replyTo.flatMap { quotes[$0] }, people), contactLastRead: contactRead,
-                                after: index > 0 ? window[index - 1] : nil, people: people
-                            )
-                            return appendUpdates(
-                                cell, date: message.createdAt, after: index > 0 ? window[index - 1] : nil, chat: chat.id, context: drawing(), memo: memo
-                            )
-                        }
-                        rendered[message.id] = cells
-                        updates += cells
-                    }
-                    outbox.add(updates, to: page)
-                    advanced.append((page, window[window.count - 1].id))
-                }
-            }
-            // The row moves to the top, the badge counts the new ones, a toast where the chat is not open.
-            entry.update(.sent(added.map { ($0, people[$0.senderID]?.displayName) })) { list in
-                var change = ViewerList.Change()
-                for message in added {
-                    let one = list.sent(message, senderName: people[message.senderID]?.displayName, named: named[message.id])
-                    change.row = change.row || one.row
-                    change.unread = change.unread || one.unread
-                }
-                // Sent under the person's lock: their badge's totals arrive in order, whatever lanes produce them.
+        // Fixed for the parts below, which may run side by side.
+        let (history, cut, quoting) = (window, truncated, quotes)
+        // A room of thousands is fanned out in parts side by side, one per lane, each part's members in turn:
+        // every page still gets this event's updates in one batch, and the next event only after the parts end.
+        @Sendable func fanOut(_ members: ArraySlice<UserID>) async throws {
+            let memo = FragmentRenderer.Memo(renderer)
+            let outbox = Outbox()
+            // The pages' new cursors, recorded together at the end (in one hold of the registry), failure or not.
+            var advanced: [(page: ListenerRegistry.Entry, cursor: MessageID)] = []
+            defer { advance(advanced) }
+            for member in members {
+                guard let entry = lists.entry(member) else { continue }
+                // Whatever this member's pages get below goes out in one write per page, at the end.
                 defer { outbox.send() }
-                let pages = pages(of: member)
-                guard !pages.isEmpty else { return }
-                let context = context(for: list.user)
-                sendRow(chat.id, of: list, to: pages, movingToTop: true, memo: memo, outbox: outbox)
-                if change.unread {
-                    let badge = badgeUpdate(total: list.unreadTotal, context: context)
-                    for page in pages { outbox.add([badge], to: page) }
-                }
-                // A toast as the person follows the chat: every message, or those that name them.
-                let involvement = list.chats[chat.id]?.involvement ?? .everything
-                let toasted = added.last { message in
-                    guard message.senderID != member, message.notice == nil else { return false }
-                    switch involvement {
-                    case .everything: return true
-                    case .mentions, .hidden: return named[message.id]?.names(list.user.handle) == true
-                    case .nothing: return false
+                if let openPages = open[member], let viewer = try await viewer(member, entry) {
+                    // Made at the first cell this member does not share with someone before them.
+                    var made: ViewerContext?
+                    func drawing() -> ViewerContext {
+                        if let made { return made }
+                        let new = context(for: viewer)
+                        made = new
+                        return new
+                    }
+                    // "Read" or "Sent" on the viewer's own messages, as far as the contact has read now.
+                    var contactRead: MessageID?
+                    if let contact = chat.contact(of: member) { contactRead = try await known.lastRead(in: chat.id, by: contact, in: store) }
+                    let removals = group.filter { $0.message.senderID == member }.map { renderer.update(.remove, "pending-\($0.token)", nil) }
+                    var rendered: [MessageID: [ScreenUpdate]] = [:]
+                    for page in openPages {
+                        let cursor = page.cursor ?? MessageID(0)
+                        guard let start = history.firstIndex(where: { $0.id > cursor }) else {
+                            outbox.add(removals, to: page)
+                            continue
+                        }
+                        if start == 0, cut {
+                            outbox.add([renderer.update(.refresh, "page", nil)], to: page)
+                            continue
+                        }
+                        var updates = removals
+                        for index in start..<history.count {
+                            let message = history[index]
+                            // Everything the cell depends on besides the message: in a room, most members share it.
+                            let variant = CellVariant(
+                                message: message.id, previous: index > 0 ? history[index - 1].id : nil, zone: viewer.timeZoneIdentifier,
+                                locale: viewer.localeIdentifier,
+                                viewer: chat.kind == .direct || message.senderID == member || message.notice?.subject == member ? member : nil,
+                                namedHandle: (named[message.id] ?? message.named).handles.contains(viewer.handle.lowercased()) ? viewer.handle.lowercased() : nil,
+                                contactRead: contactRead
+                            )
+                            let cells = rendered[message.id] ?? memo.updates(for: variant) {
+                                let cell = MessageCellBuilder(context: drawing()).cell(
+                                    message, sender: people[message.senderID] ?? viewer,
+                                    quoted: quote(message.replyTo.flatMap { quoting[$0] }, people), contactLastRead: contactRead,
+                                    after: index > 0 ? history[index - 1] : nil, people: people
+                                )
+                                return appendUpdates(
+                                    cell, date: message.createdAt, after: index > 0 ? history[index - 1] : nil, chat: chat.id, context: drawing(), memo: memo
+                                )
+                            }
+                            rendered[message.id] = cells
+                            updates += cells
+                        }
+                        outbox.add(updates, to: page)
+                        advanced.append((page, history[history.count - 1].id))
                     }
                 }
-                if let newest = toasted, let sender = people[newest.senderID] {
-                    let elsewhere = pages.filter { $0.page.openChat != chat.id }
-                    if !elsewhere.isEmpty {
-                        let toast = PageBuilder(context: context).toast(newest, from: sender)
-                        let update = renderer.update(.toast, toast.domID, .toast(toast))
-                        for page in elsewhere { outbox.add([update], to: page) }
+                // The row moves to the top, the badge counts the new ones, a toast where the chat is not open.
+                entry.update(.sent(added.map { ($0, people[$0.senderID]?.displayName) })) { list in
+                    var change = ViewerList.Change()
+                    for message in added {
+                        let one = list.sent(message, senderName: people[message.senderID]?.displayName, named: named[message.id])
+                        change.row = change.row || one.row
+                        change.unread = change.unread || one.unread
+                    }
+                    // Sent under the person's lock: their badge's totals arrive in order, whatever lanes produce them.
+                    defer { outbox.send() }
+                    let pages = pages(of: member)
+                    guard !pages.isEmpty else { return }
+                    let context = context(for: list.user)
+                    sendRow(chat.id, of: list, to: pages, movingToTop: true, memo: memo, outbox: outbox)
+                    if change.unread {
+                        let badge = badgeUpdate(total: list.unreadTotal, context: context)
+                        for page in pages { outbox.add([badge], to: page) }
+                    }
+                    // A toast as the person follows the chat: every message, or those that name them.
+                    let involvement = list.chats[chat.id]?.involvement ?? .everything
+                    let toasted = added.last { message in
+                        guard message.senderID != member, message.notice == nil else { return false }
+                        switch involvement {
+                        case .everything: return true
+                        case .mentions, .hidden: return named[message.id]?.names(list.user.handle) == true
+                        case .nothing: return false
+                        }
+                    }
+                    if let newest = toasted, let sender = people[newest.senderID] {
+                        let elsewhere = pages.filter { $0.page.openChat != chat.id }
+                        if !elsewhere.isEmpty {
+                            let toast = PageBuilder(context: context).toast(newest, from: sender)
+                            let update = renderer.update(.toast, toast.domID, .toast(toast))
+                            for page in elsewhere { outbox.add([update], to: page) }
+                        }
                     }
                 }
             }
         }
+        let parts = Self.fanOutParts(chat.members, count: laneCount, partSize: fanOutPartSize)
+        if parts.count == 1 { return try await fanOut(parts[0]) }
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            for part in parts { tasks.addTask { try await fanOut(part) } }
+            try await tasks.waitForAll()
+        }
+    }
+
+    /// The parts `members` are fanned out in: one, or `count` for a room of more than `partSize`.
+    static func fanOutParts(_ members: [UserID], count: Int, partSize: Int) -> [ArraySlice<UserID>] {
+        guard count > 1, members.count > partSize else { return [members[...]] }
+        let size = (members.count + count - 1) / count
+        return stride(from: 0, to: members.count, by: size).map { members[$0..<min($0 + size, members.count)] }
     }
 
     /// The new text and the "Edited" mark, or "Message deleted", for everyone viewing; the chat list

@@ -49,8 +49,10 @@ public final class EventHandler: Sendable {
     public init(
         store: any ChatStore, feeds: (any FeedStore)? = nil, clock: any WallClock, basePath: String = "", logger: Logger = Logger(label: "parlor.events"),
         dateLabels: DateLabels.Cache = DateLabels.Cache(), bus: any EventBus, templates: @escaping @Sendable () -> TemplateSet,
-        encoding: (any UpdateEncoding)? = nil, lanes: Int = EventHandler.defaultLaneCount, laneLimit: Int = 1_000
+        encoding: (any UpdateEncoding)? = nil, lanes: Int = EventHandler.defaultLaneCount, laneLimit: Int = 1_000,
+        fanOutPartSize: Int = EventHandler.defaultFanOutPartSize
     ) {
+        self.fanOutPartSize = max(1, fanOutPartSize)
         self.store = store
         self.feeds = feeds
         self.dateLabels = dateLabels
@@ -66,6 +68,9 @@ public final class EventHandler: Sendable {
 
     /// How many lanes apply events side by side.
     public var laneCount: Int { lanes.count }
+    /// A room with more members than this has a message's fan-out split into one part per lane, side by side.
+    let fanOutPartSize: Int
+    public static let defaultFanOutPartSize = 2_000
 
     /// Each lane applies its events and registers its pages, in order, until cancelled. Events published
     /// meanwhile wait in the lane's queue and are taken in batches: stored messages of one chat that wait

@@ -94,6 +94,8 @@ struct Serve: AsyncParsableCommand {
     var liveLanes = WebConfiguration().liveLanes
     @Option(help: "Seconds at least between two changes of a row of a page's chat list whose chat the page does not show, and of its badge; the newest is sent at the end (0: each at once).")
     var listPace = WebConfiguration().listPace
+    @Option(help: "Rooms with more members than this have each message's fan-out split across the live lanes, side by side.")
+    var fanOutPartSize = WebConfiguration().fanOutPartSize
     @Option(help: "Sign-ins that may wait for a password hash before more get 503 (default: 16 per core).")
     var passwordWaitingLimit: Int?
     @Option(help: "Seconds in-flight requests get to finish at shutdown.")
@@ -136,6 +138,7 @@ struct Serve: AsyncParsableCommand {
         guard streamsPerAccount >= 1 else { throw ValidationError("--streams-per-account must be at least 1") }
         guard (1...64).contains(liveLanes) else { throw ValidationError("--live-lanes must be 1 to 64") }
         guard (0...1_000).contains(resumeWindow) else { throw ValidationError("--resume-window must be 0 to 1000 milliseconds") }
+        guard fanOutPartSize >= 1 else { throw ValidationError("--fan-out-part-size must be at least 1") }
         guard (0...60).contains(listPace) else { throw ValidationError("--list-pace must be 0 to 60 seconds") }
         guard (0...65_536).contains(pageCacheMegabytes) else { throw ValidationError("--page-cache-megabytes must be 0 to 65536") }
         guard (passwordWaitingLimit ?? 0) >= 0 else { throw ValidationError("--password-waiting-limit cannot be negative") }
@@ -194,6 +197,7 @@ struct Serve: AsyncParsableCommand {
         web.pageCacheBytes = pageCacheMegabytes * 1024 * 1024
         web.liveLanes = liveLanes
         web.listPace = listPace
+        web.fanOutPartSize = fanOutPartSize
         // Beside the database: "data/parlor.sqlite" keeps its images in "data/media"; with PostgreSQL, "media"
         // (several instances must share one folder: the instance that processes a photo is not always the one that serves it).
         web.mediaFolder = media ?? (Stores.isPostgres(database) ? "media" : database.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")

@@ -69,7 +69,8 @@ final class WebFront: Sendable {
         // of requests never queues the fan-out behind its reads.
         let live = EventHandler(
             store: liveStore ?? store, feeds: liveStore ?? store, clock: clock, basePath: configuration.basePath, logger: logger, dateLabels: dateLabels,
-            bus: bus, templates: { templates.current }, encoding: encoder, lanes: configuration.liveLanes
+            bus: bus, templates: { templates.current }, encoding: encoder, lanes: configuration.liveLanes,
+            fanOutPartSize: configuration.fanOutPartSize
         )
         let events = EventRouter(store: store, feeds: store, bus: bus, clock: clock, changes: changes, logger: logger)
         events.addObserver(metrics)

@@ -41,6 +41,34 @@ import Testing
         #expect(world.handler.renderCount - rendered < 12)
     }
 
+    @Test(arguments: Backend.allCases)
+    func aRoomFannedOutInPartsSideBySideGivesEveryPageEachMessageOnceInOrder(_ backend: Backend) async throws {
+        // Parts of one member: the three of them are fanned out to in two parts, side by side.
+        let world = try await ChatWorld(backend, fanOutPartSize: 1)
+        let created = await world.router.send(.creatingRoom(RoomRequest(
+            creator: world.ana.id, kind: .closed, name: "Launch", topic: "", memberHandles: ["@ben", "@chloe"]
+        )))
+        guard case .created(let room) = created else { Issue.record("no room: \(created)"); return }
+        var rooms: [UserID: RecordingListener] = [:]
+        var lists: [UserID: RecordingListener] = [:]
+        for person in [world.ana, world.ben, world.chloe] {
+            rooms[person.id] = try await world.page(person, open: room).0
+            lists[person.id] = try await world.page(person).0
+        }
+        for page in Array(rooms.values) + Array(lists.values) { page.clear() }
+        var sent: [Message] = []
+        for (index, sender) in [world.ana, world.ben, world.chloe, world.ben, world.ana, world.chloe].enumerated() {
+            sent.append(try await world.send(room, sender, "Step \(index)"))
+        }
+        for person in [world.ana, world.ben, world.chloe] {
+            // (Their own messages show "Sending" first, as always.)
+            let ids = Self.cells(rooms[person.id]!).map(\.domID).filter { $0.hasPrefix("message-") }
+            #expect(ids == sent.map { "message-\($0.id)" }, "\(person.handle): each once, in order")
+            let row = try #require(lists[person.id]!.fragments.compactMap(\.chatListItem).last)
+            #expect(row.lastMessagePreview.hasSuffix("Step 5"), "\(person.handle)'s list has the newest")
+        }
+    }
+
     /// The whole lists a page was sent.
     static func lists(_ page: RecordingListener) -> [ChatListViewModel] {
         page.fragments.compactMap { if case .chatList(let list) = $0 { list } else { nil } }

@@ -63,7 +63,8 @@ struct ChatWorld {
 
     /// `inOrder`: the bus says it hands on each chat's messages in id order (true of these tests' sends, made
     /// one at a time), so the pages follow a chat's newest message without reading it again.
-    init(_ backend: Backend = .inMemory, inOrder: Bool = false) async throws {
+    /// `fanOutPartSize`: rooms larger than this have a message's fan-out split across the lanes.
+    init(_ backend: Backend = .inMemory, inOrder: Bool = false, fanOutPartSize: Int = EventHandler.defaultFanOutPartSize) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-events-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         store = switch backend {
@@ -71,7 +72,9 @@ struct ChatWorld {
         case .sqlite: try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         }
         let bus: any EventBus = inOrder ? InOrderBus() : InProcessEventBus()
-        handler = EventHandler(store: store, feeds: store, clock: clock, bus: bus, templates: { ChatWorld.templates })
+        handler = EventHandler(
+            store: store, feeds: store, clock: clock, bus: bus, templates: { ChatWorld.templates }, lanes: 2, fanOutPartSize: fanOutPartSize
+        )
         events = EventRouter(store: store, feeds: store, bus: bus, clock: clock)
         router = SettlingRouter(router: events, handler: handler)
         live = LiveRunner(handler)

@@ -32,6 +32,8 @@ public struct WebConfiguration: Sendable {
     /// and of its unread badge; changes within it are held and the newest sent at its end (0: each at once).
     /// A room of thousands would otherwise move its row on every member's page at every message.
     public var listPace: Double = 1
+    /// Rooms with more members than this have each message's fan-out split across the live lanes, side by side.
+    public var fanOutPartSize = EventHandler.defaultFanOutPartSize
     /// Where image files are kept, named by their hash.
     public var mediaFolder = "media"
     /// How large an upload may be; the rest of the limits are the image service's.

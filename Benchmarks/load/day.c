@@ -92,6 +92,7 @@ static struct samples s_delivery, s_everyone, s_list, s_page, s_send, s_read, s_
 static int everyone_room; /* the open room of everyone: every person's first chat */
 static long long doubled, failures[4], refused_streams, stream_bytes, cells, lists, closed_streams, queue_peak;
 static char *photo; static size_t photo_len;
+static unsigned long long run_id; /* tells this run's tokens from an earlier run's on the same database */
 
 /* ------------------------------------------------------------------ timers: a binary heap */
 enum { T_SEND, T_SWITCH, T_PHOTO, T_READ };
@@ -177,7 +178,9 @@ static char *format_request (struct request *r, size_t *len)
     if (asprintf (&out, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: parlor_session=daysession%dx%s\r\n\r\n", path, r->person, suffix) < 0) die ("asprintf");
     *len = strlen (out); return out;
   case R_SEND:
-    blen = snprintf (body, sizeof body, "csrf=daycsrf%d&body=dz%lldz+about+the+plan+for+today%%2C+see+you+at+three&token=dz%lldz", r->person, r->arg, r->arg);
+    /* the token is this run's own: a token Parlor has stored already is a send retried, not a new message */
+    blen = snprintf (body, sizeof body, "csrf=daycsrf%d&body=dz%lldz+about+the+plan+for+today%%2C+see+you+at+three&token=day%llux%lld",
+                     r->person, r->arg, run_id, r->arg);
     snprintf (path, sizeof path, "/rooms/%d/messages", chat); break;
   case R_READ:
     blen = snprintf (body, sizeof body, "csrf=daycsrf%d&upTo=%lld", r->person, r->arg);
@@ -188,9 +191,9 @@ static char *format_request (struct request *r, size_t *len)
     int hl = snprintf (head, sizeof head,
       "--dayboundary\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\ndaycsrf%d\r\n"
       "--dayboundary\r\nContent-Disposition: form-data; name=\"body\"\r\n\r\nA photo of the whiteboard\r\n"
-      "--dayboundary\r\nContent-Disposition: form-data; name=\"token\"\r\n\r\ndayphoto%lld\r\n"
+      "--dayboundary\r\nContent-Disposition: form-data; name=\"token\"\r\n\r\ndayphoto%llux%lld\r\n"
       "--dayboundary\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"photo.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n",
-      r->person, r->arg);
+      r->person, run_id, r->arg);
     int tl = snprintf (tail, sizeof tail, "\r\n--dayboundary--\r\n");
     size_t total = hl + photo_len + tl;
     char top[512];
@@ -370,10 +373,14 @@ static void scan (int i, const char *data, size_t n, double t)
       else if (is_list) { add (&s_list, t - sent_at[s]); lists++; }
     }
   }
-  /* message ids, for the read receipts: <li class="message" id="message-N"> (not the page's own) */
-  for (char *c = buffer; (c = memmem (c, len - (c - buffer), "<li class=\"message\" id=\"message-", 32)); c += 32) {
-    long long id = atoll (c + 32);
-    if (id > p->newest) { p->newest = id; new_cells = 1; }
+  /* message ids, for the read receipts: <li class="message[ continues-group]" id="message-N">, not the page's own */
+  for (char *c = buffer; (c = memmem (c, len - (c - buffer), "<li class=\"message", 18)); c += 18) {
+    char *end = memchr (c, '>', len - (c - buffer));
+    if (!end) break;
+    char *id = memmem (c, end - c, "id=\"message-", 12);
+    if (!id || memmem (c, end - c, "is-own", 6)) continue;
+    long long n = atoll (id + 12);
+    if (n > p->newest) { p->newest = n; new_cells = 1; }
   }
   if (new_cells && p->newest > p->reported) { p->read_due = t + 0.3; push (p->read_due, i, T_READ); }
   size_t keep = len < 40 ? len : 40;
@@ -506,6 +513,7 @@ int main (int argc, char **argv)
   port = atoi (argv[1]); server_pid = atoi (argv[2]); snprintf (suffix, sizeof suffix, "%s", argv[4]);
   double warmup = atof (argv[6]), seconds = atof (argv[7]); rng_state = strtoull (argv[8], NULL, 10);
   setvbuf (stdout, NULL, _IOLBF, 0);
+  { struct timespec w; clock_gettime (CLOCK_REALTIME, &w); run_id = (unsigned long long) w.tv_sec * 1000000ull + w.tv_nsec / 1000; }
   struct rlimit rl; getrlimit (RLIMIT_NOFILE, &rl); rl.rlim_cur = rl.rlim_max; setrlimit (RLIMIT_NOFILE, &rl);
 
   FILE *plan = fopen (argv[3], "r"); if (!plan) die ("plan");

@@ -116,6 +116,33 @@ import Testing
         }
     }
 
+    @Test func aPageThatLeavesIsNoWarningInTheLog() async throws {
+        // libmicrohttpd's words when a browser has gone, and one that is a real trouble.
+        #expect(LibraryLog.level(of: "Failed to send the chunked response body for the request for `/events'. Error: The socket is no longer available for sending") == .debug)
+        #expect(LibraryLog.level(of: "Failed to send the footers for the request for `/events'. Error: The connection was forcibly closed by remote peer") == .debug)
+        #expect(LibraryLog.level(of: "Closing connection (application error generating response).") == .warning)
+
+        let hub = StreamHub()
+        let log = LogRecorder()
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, router: Self.router(hub), logger: log.logger)
+        try server.start()
+        var client: RawClient? = try await Self.openStream(server.port!)
+        #expect(await eventually { server.openEventStreams == 1 })
+        client = nil  // the page is left
+        _ = client
+        // Sent to the gone page until the server notices.
+        for round in 0..<500 where hub.closed.count == 0 {
+            hub.publish(ServerSentEvent(data: "news \(round) " + String(repeating: "x", count: 4_000)))
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(hub.closed.count == 1)
+        let left = log.all.filter { line in LibraryLog.clientLeft.contains { line.message.contains($0) } }
+        #expect(left.allSatisfy { $0.level == .debug }, "a page left is normal: \(left.map(\.message))")
+        await server.shutdown(gracePeriod: .seconds(30))
+    }
+
     @Test func slowClientIsCutOffWithoutDelayingOthers() async throws {
         let hub = StreamHub()
         try await withServer(Self.router(hub), configure: {

@@ -1,6 +1,7 @@
 // The @convention(c) functions libmicrohttpd calls, kept in one enum outside any actor:
 // libmicrohttpd runs them on its own threads.
 import CMicroHTTPD
+import Logging
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -93,5 +94,17 @@ extension String {
 func libraryLogLine(_ cls: UnsafeMutableRawPointer?, _ line: UnsafePointer<CChar>?) {
     guard let cls, let line else { return }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-    server.logger.warning("libmicrohttpd: \(String(cString: line).trimmingTrailingNewlines.escapedForLog)")
+    let text = String(cString: line).trimmingTrailingNewlines
+    server.logger.log(level: LibraryLog.level(of: text), "libmicrohttpd: \(text.escapedForLog)")
+}
+
+/// How loud a line of libmicrohttpd's is.
+enum LibraryLog {
+    /// What libmicrohttpd says when the other end went away: a browser leaving a page closes its event
+    /// stream, and a day of 10,000 people logged 12,000 of these a minute. Normal, so debug; the rest warn.
+    static let clientLeft = ["The socket is no longer available for sending", "The connection was forcibly closed by remote peer"]
+
+    static func level(of line: String) -> Logger.Level {
+        clientLeft.contains { line.contains($0) } ? .debug : .warning
+    }
 }

@@ -99,4 +99,20 @@ import Testing
         #expect(caughtUp.contains("before the restart"), "the region is replaced whole: nothing doubled, nothing missing")
         await restarted.finish()
     }
+
+    @Test func aBusyChatsRowOnAPageShowingAnotherMovesOnceAndThenShowsTheNewest() async throws {
+        try await RunningParlor.with(configure: { $0.listPace = 4 }) { parlor in
+            let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)
+            let general = try await ben.chat(named: "General")
+            let (stream, _) = try await ben.openEvents("/events?chat=\(general.split(separator: "/").last!)")
+            _ = try await stream.read(until: "action=\"badge\"")
+            for word in ["alpha", "bravo", "charlie", "delta"] { try await ana.say(word, in: chat) }
+            // The chat's row on Ben's page of General: the first change at once, then the newest at the end of the
+            // pace (long, so that a busy machine's slow sends still fall within it); the ones between are never
+            // drawn (each message still has its toast).
+            let updates = try await stream.read(until: "chat-list-preview\">delta")
+            let previews = updates.matches(of: /chat-list-preview">([a-z]+)/).map { String($0.1) }
+            #expect(previews == ["alpha", "delta"], "\(previews)")
+        }
+    }
 }

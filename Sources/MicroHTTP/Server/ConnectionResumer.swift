@@ -92,7 +92,3 @@ final class ConnectionResumer: Sendable {
         }
     }
 }
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

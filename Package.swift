@@ -238,6 +238,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzLinkifier", ["ParlorViews"]),
         ("FuzzMentions", ["ParlorDomain"]),
         ("FuzzTextExcerpt", ["ParlorViews"]),
+        ("FuzzMessageFormat", ["ParlorViews", "ParlorDomain"]),
         ("FuzzImageSniffing", ["ParlorDomain"]),
         ("FuzzJPEGFrame", ["ParlorDomain"]),
         ("FuzzFeedParser", ["ParlorFeeds", "ParlorDomain"]),

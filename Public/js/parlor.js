@@ -394,17 +394,28 @@
     if (replyTo) cell.setAttribute("data-reply-to", replyTo);
     const content = document.createElement("div");
     content.className = "message-content";
+    const body = document.createElement("div");
+    body.className = "message-body";
+    body.dir = "auto";
     const paragraph = document.createElement("p");
-    paragraph.className = "message-body";
     paragraph.textContent = text;
+    body.append(paragraph);
     const delivery = document.createElement("p");
     delivery.className = "delivery delivery-sending";
     delivery.textContent = "Sending";
-    content.append(paragraph, delivery);
+    content.append(body, delivery);
     cell.append(content);
     list.append(cell);
     scrollToEnd(form);
     return cell;
+  }
+
+  // The text of a cell as it was typed: formatted text shows without its markers, so the server's cell keeps
+  // the typed text beside it when they differ.
+  function typedText(cell) {
+    const body = cell.querySelector(".message-body");
+    if (!body) return "";
+    return body.hasAttribute("data-text") ? body.getAttribute("data-text") : body.textContent;
   }
 
   function setDelivery(cell, state, text) {
@@ -504,8 +515,7 @@
     for (const cell of document.querySelectorAll(".is-pending[data-waiting]:not([data-acknowledged])")) {
       cell.removeAttribute("data-waiting");
       setDelivery(cell, "delivery-sending", "Sending");
-      const text = cell.querySelector(".message-body").textContent;
-      send(form, text, cell.id.slice("pending-".length), cell.getAttribute("data-reply-to"));
+      send(form, typedText(cell), cell.id.slice("pending-".length), cell.getAttribute("data-reply-to"));
     }
   }
 
@@ -783,7 +793,7 @@
     form.querySelector("label").textContent = "Edit your message";
     form.querySelector("button[type=submit]").textContent = "Save";
     const textarea = form.querySelector("textarea");
-    textarea.value = cell.querySelector(".message-body").textContent;
+    textarea.value = typedText(cell);
     addCancel(form);
     textarea.focus();
     textarea.setSelectionRange(textarea.value.length, textarea.value.length);
@@ -973,8 +983,7 @@
     const form = document.querySelector("form.composer");
     if (!cell || !form || !cell.id.startsWith("pending-")) return;
     event.preventDefault();
-    const text = cell.querySelector(".message-body").textContent;
-    send(form, text, cell.id.slice("pending-".length), cell.getAttribute("data-reply-to"));
+    send(form, typedText(cell), cell.id.slice("pending-".length), cell.getAttribute("data-reply-to"));
   });
 
   function scrollToEnd(form) {

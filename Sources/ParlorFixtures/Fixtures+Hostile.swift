@@ -15,6 +15,17 @@ extension Fixtures {
         "&amp; &lt;b&gt; {{mustache}} ' \"",
     ]
 
+    /// Formatting markers meant to confuse: unclosed and crossed pairs, markup inside code, a fence never
+    /// closed, markers inside links and handles.
+    public static let hostileFormatting = [
+        "*bold _crossed* italic_ ~unclosed",
+        "`<script>alert(1)</script>` **`code in bold`**",
+        "> <img src=x onerror=alert(1)> *quote*",
+        "1. <b>one</b>\n- _two_ https://example.com/a_b_c_",
+        "snake_case_name 2*3*4 @ana_b *@ana* _https://example.com/\"><x>_",
+        "```<b>\n</code></pre><script>alert(2)</script>\n",
+    ].joined(separator: "\n")
+
     static var hostile: [Fixture] {
         let world = FixtureWorld()
         let strings = hostileStrings
@@ -36,6 +47,9 @@ extension Fixtures {
             Fixture("hostile/chats-page", pages.chats(list: list, conversation: conversation, title: villain.displayName, unreadTotal: 5, openChat: ChatID(66)), isPage: true),
             Fixture("hostile/create-chat", create.form(handle: strings[1], problem: .unknownHandle(strings[1]), matches: [.init(user: villain)])),
             Fixture("hostile/toast", pages.toast(messages[0], from: villain)),
+            Fixture("hostile/formatting", ConversationBuilder(context: world.context).conversation(ConversationSnapshot(chatID: ChatID(67), contact: villain, messages: [
+                Message(id: MessageID(910), chatID: ChatID(67), senderID: world.ana.id, body: hostileFormatting, createdAt: world.now.addingTimeInterval(-20)),
+            ]), draft: ComposerDraft(token: "tok"))),
             Fixture("hostile/auth-form", AuthFormBuilder(paths: world.context.paths, csrfToken: strings[1]).signUp(handle: strings[1], displayName: strings[0], error: strings[2])),
         ]
     }

@@ -134,6 +134,13 @@ public enum Fixtures {
                     world.message(152, chat: 13, from: world.ana, "On it, @ben (mail ana@example.org)", at: "2026-11-20T12:12:00Z"),
                 ], people: [world.ben, world.dmitri]
             ), draft: ComposerDraft(token: "tok-next"))),
+            Fixture("conversation/formatted", builder.conversation(ConversationSnapshot(
+                chatID: ChatID(13), heading: world.general, messages: [
+                    world.message(160, chat: 13, from: world.ben, "*Release* is _Friday_, ~Thursday~ moved. Run `make release` first.", at: "2026-11-20T12:00:00Z"),
+                    world.message(161, chat: 13, from: world.dmitri, "> Can someone check the trains?\nOn it. Steps:\n1. Open https://parlor.chat/*trains*\n2. Pick **Friday**\n- bring snacks\n- tell @ana", at: "2026-11-20T12:10:00Z"),
+                    world.message(162, chat: 13, from: world.ana, "```\nswift build -c release\n*not bold* <b>not a tag</b>\n```\nThat's all, _thanks_!", at: "2026-11-20T12:12:00Z"),
+                ], people: [world.ben, world.dmitri]
+            ), draft: ComposerDraft(token: "tok-next"))),
             Fixture("conversation/empty-room", builder.conversation(
                 ConversationSnapshot(chatID: ChatID(15), heading: ChatHeading(kind: .closed, name: "Book club", topic: nil, memberCount: 1, contact: nil), messages: []),
                 draft: ComposerDraft(token: "tok-next")

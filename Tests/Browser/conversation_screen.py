@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import two_people_chat as common  # noqa: E402 (reads the same three arguments)
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 step, wait_for, text_in = common.step, common.wait_for, common.text_in
 
@@ -132,6 +133,29 @@ def main():
             past_both_ends(plain, ".messages", "%dx%d without the script" % (width, height), touch=width < 700)
             step("no-document-scroll-%d" % width, plain)
         step("no-document-scroll", ana, ben)
+
+        # 2. Formatting: Ana types it, both see it rendered, the chat list shows it plain, and editing gives
+        #    Ana the text as she typed it.
+        ana.get(chat)
+        typed = "*Release* is _Friday_, ~Thursday~\n> the trains?\n- `make release`\n- tell @ben"
+        box = ana.find_element(By.CSS_SELECTOR, "form.composer textarea")
+        ana.execute_script("arguments[0].value = arguments[1]", box, typed)
+        box.send_keys(Keys.ENTER)
+        cell = common.own_cell(ana, "Release is Friday")
+        ben.get(chat)
+        wait_for(ben, lambda d: d.execute_script("""
+            const body = document.querySelector("#" + arguments[0] + " .message-body");
+            return body && body.querySelector("strong").textContent === "Release" && body.querySelector("em").textContent === "Friday"
+                && body.querySelector("s").textContent === "Thursday" && body.querySelector("blockquote").textContent === "the trains?"
+                && body.querySelector("li code").textContent === "make release" && body.querySelector("li .mention.is-you") !== null
+                && !body.textContent.includes("*") && body.getAttribute("dir") === "auto";
+        """, cell), "Ben sees the formatting")
+        ben.get(base + "/chats")
+        wait_for(ben, text_in(".chat-list-preview", "Release is Friday, Thursday"), "the chat list's preview is plain text")
+        ana.execute_script("document.querySelector('#' + arguments[0] + ' .message-actions a[href*=edit]').click()", cell)
+        wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, "form.composer textarea").get_attribute("value") == typed,
+                 "the edit starts from the text as typed")
+        step("formatted", ana, ben)
     finally:
         common.shut_down(drivers, parlor, folder)
 

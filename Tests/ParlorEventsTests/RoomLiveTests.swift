@@ -234,7 +234,7 @@ import Testing
         for person in [world.ana, world.ben, world.chloe] { pages[person.id] = try await world.page(person, open: room).0 }
         let message = try await world.send(room, world.chloe, "@ana and @ben: the release?")
         func cell(_ person: User) -> MessageCellViewModel? { Self.cells(pages[person.id]!).last { $0.domID == "message-\(message.id)" } }
-        let you = { (cell: MessageCellViewModel?) in cell?.body.filter(\.isYou).map(\.text) ?? [] }
+        let you = { (cell: MessageCellViewModel?) in cell?.body.flatMap(\.parts).filter(\.isYou).map(\.text) ?? [] }
         #expect(you(cell(world.ana)) == ["@ana"] && cell(world.ana)?.mentionsYou == true)
         #expect(you(cell(world.ben)) == ["@ben"] && cell(world.ben)?.mentionsYou == true)
         #expect(cell(world.chloe)?.isOwn == true && cell(world.chloe)?.authorLabel == "You")

@@ -146,3 +146,4 @@ import Testing
         #expect(first == second)
     }
 }
+

@@ -52,7 +52,7 @@ public struct ConversationBuilder: Sendable {
             deletion: draft.deleting.map { message in
                 DeletionConfirmationViewModel(
                     actionURL: context.paths.deleteAction(snapshot.chatID, message: message.id), csrfToken: context.csrfToken,
-                    excerpt: TextPreview.excerpt(message.body, limit: MessageCellBuilder.quoteLimit), cancelURL: context.paths.chat(snapshot.chatID)
+                    excerpt: TextPreview.excerpt(MessageFormat.plainText(message.body), limit: MessageCellBuilder.quoteLimit), cancelURL: context.paths.chat(snapshot.chatID)
                 )
             },
             composer: composer(chat: snapshot.chatID, heading: snapshot.heading, people: snapshot.people, draft: draft, autofocus: !history)

@@ -42,6 +42,7 @@ public struct MessageCellBuilder: Sendable {
         let sender = feedAuthor ?? sender
         let isOwn = message.senderID == context.viewer.id
         let isDeleted = message.isDeleted
+        let blocks = isDeleted ? nil : MessageFormat.blocks(message.body)
         let delivery: DeliveryViewModel? = !isOwn ? nil
             : readers.map { seen(message, by: $0) }
             ?? (contactLastRead.map { $0 >= message.id } ?? false ? Self.read : Self.sent)
@@ -54,7 +55,8 @@ public struct MessageCellBuilder: Sendable {
             time: context.dates.timeOfDay(message.createdAt),
             fullDate: context.dates.fullDate(message.createdAt),
             isoDate: DateLabels.iso(message.createdAt),
-            body: isDeleted ? [] : body(message.body),
+            body: blocks.map(body) ?? [],
+            editText: isOwn && !isDeleted && !MessageFormat.showsTextAsTyped(blocks ?? []) ? message.body : nil,
             replyQuote: isDeleted ? nil : quoted.map { quote($0.message, author: $0.author) },
             isOwn: isOwn,
             delivery: delivery,
@@ -174,7 +176,7 @@ public struct MessageCellBuilder: Sendable {
             }
         }
         if let post = message.feed, let title = post.title ?? (message.body.isEmpty ? post.link : nil) { return title }
-        return message.body.isEmpty && message.photo != nil ? "Photo" : message.body
+        return message.body.isEmpty && message.photo != nil ? "Photo" : MessageFormat.plainText(message.body)
     }
 
     /// The viewer's message that the store has not acknowledged (Sending) or that failed (Failed, with retry).
@@ -188,6 +190,7 @@ public struct MessageCellBuilder: Sendable {
         } else {
             delivery = Self.sending
         }
+        let blocks = MessageFormat.blocks(pending.body)
         return MessageCellViewModel(
             domID: "pending-\(pending.token)",
             authorLabel: authorLabel(context.viewer, edited: false),
@@ -195,7 +198,8 @@ public struct MessageCellBuilder: Sendable {
             time: context.dates.timeOfDay(pending.createdAt),
             fullDate: context.dates.fullDate(pending.createdAt),
             isoDate: DateLabels.iso(pending.createdAt),
-            body: body(pending.body),
+            body: body(blocks),
+            editText: MessageFormat.showsTextAsTyped(blocks) ? nil : pending.body,
             replyQuote: quoted.map { quote($0.message, author: $0.author) },
             isOwn: true,
             delivery: delivery,
@@ -223,35 +227,49 @@ public struct MessageCellBuilder: Sendable {
         return edited ? name + " · Edited" : name
     }
 
-    /// The text in runs: links, mentions (a person's leads to a chat with them), and the rest.
-    func body(_ text: String) -> [BodySegmentViewModel] {
-        var segments: [BodySegmentViewModel] = []
-        for run in Linkifier.segments(text) {
-            if run.url != nil || !run.text.utf8.contains(UInt8(ascii: "@")) {
-                segments.append(BodySegmentViewModel(text: run.text, linkURL: run.url))
-                continue
+    /// The text in blocks of runs: styles, links, mentions (a person's leads to a chat with them), and the rest.
+    func body(_ text: String) -> [MessageBlockViewModel] {
+        body(MessageFormat.blocks(text))
+    }
+
+    func body(_ blocks: [MessageFormat.Block]) -> [MessageBlockViewModel] {
+        blocks.map { block in
+            switch block {
+            case .paragraph(let runs): .paragraph(parts(runs))
+            case .quote(let runs): .quote(parts(runs))
+            case .code(let code): .code(code)
+            case .list(let ordered, let items):
+                .list(ordered: ordered, items: items.map { MessageListItemViewModel(number: $0.number.map(String.init), parts: parts($0.runs)) })
             }
-            let bytes = Array(run.text.utf8)
-            var start = 0
-            for mention in Mentions.find(in: run.text) {
-                if mention.range.lowerBound > start {
-                    segments.append(BodySegmentViewModel(text: String(decoding: bytes[start..<mention.range.lowerBound], as: UTF8.self), linkURL: nil))
-                }
-                let name = String(decoding: bytes[mention.range], as: UTF8.self)
-                switch mention.target {
-                case .person(let handle):
-                    segments.append(BodySegmentViewModel(
-                        text: name, linkURL: nil, isMention: true, mentionURL: context.paths.newChat + "?q=" + Paths.queryValue(handle),
-                        isYou: handle == context.viewer.handle.lowercased()
-                    ))
-                case .everyone, .here:
-                    segments.append(BodySegmentViewModel(text: name, linkURL: nil, isMention: true, isYou: true))
-                }
-                start = mention.range.upperBound
-            }
-            if start < bytes.count { segments.append(BodySegmentViewModel(text: String(decoding: bytes[start...], as: UTF8.self), linkURL: nil)) }
         }
-        return segments
+    }
+
+    private func parts(_ runs: [MessageFormat.Run]) -> [BodySegmentViewModel] {
+        runs.map { run in
+            let style = run.style
+            switch run.kind {
+            case .text:
+                return BodySegmentViewModel(
+                    text: run.text, linkURL: nil, isBold: style.contains(.bold), isItalic: style.contains(.italic),
+                    isStrike: style.contains(.strike), isCode: style.contains(.code)
+                )
+            case .link(let url):
+                return BodySegmentViewModel(
+                    text: run.text, linkURL: url, isBold: style.contains(.bold), isItalic: style.contains(.italic), isStrike: style.contains(.strike)
+                )
+            case .mention(.person(let handle)):
+                return BodySegmentViewModel(
+                    text: run.text, linkURL: nil, isMention: true, mentionURL: context.paths.newChat + "?q=" + Paths.queryValue(handle),
+                    isYou: handle == context.viewer.handle.lowercased(),
+                    isBold: style.contains(.bold), isItalic: style.contains(.italic), isStrike: style.contains(.strike)
+                )
+            case .mention(.everyone), .mention(.here):
+                return BodySegmentViewModel(
+                    text: run.text, linkURL: nil, isMention: true, isYou: true,
+                    isBold: style.contains(.bold), isItalic: style.contains(.italic), isStrike: style.contains(.strike)
+                )
+            }
+        }
     }
 
     /// What a deleted message shows, in its cell, in quotes and in the chat list.

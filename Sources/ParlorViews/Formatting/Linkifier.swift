@@ -25,7 +25,7 @@ public enum Linkifier {
             let candidate = rest[start...]
             var end = candidate.firstIndex(where: { $0.isWhitespace || "<>\"".contains($0) }) ?? candidate.endIndex
             // Leave trailing punctuation to the sentence: "see https://parlor.chat/a." links without the dot.
-            while end > start, let last = candidate[start..<end].last, ".,;:!?'".contains(last) || (last == ")" && !candidate[start..<end].dropLast().contains("(")) {
+            while end > start, let last = candidate[start..<end].last, ".,;:!?'*_~".contains(last) || (last == ")" && !candidate[start..<end].dropLast().contains("(")) {
                 end = candidate.index(before: end)
             }
             let link = String(candidate[start..<end])
@@ -125,10 +125,12 @@ public enum Linkifier {
         byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\"")
     }
 
-    /// Punctuation that ends a sentence rather than an address: `.,;:!?'`.
+    /// Punctuation that ends a sentence rather than an address, `.,;:!?'`, and the formatting markers `*_~`
+    /// (`*see https://parlor.chat*` is a bold link).
     private static func isTrailingPunctuation(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: "'"): true
+        case UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"): true
         default: false
         }
     }

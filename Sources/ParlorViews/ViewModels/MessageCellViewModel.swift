@@ -16,8 +16,11 @@ public struct MessageCellViewModel: Renderable, Hashable {
     public let fullDate: String
     /// Machine-readable date for the `datetime` attribute.
     public let isoDate: String
-    /// The text as runs of plain text and links; line breaks are kept in the text.
-    public let body: [BodySegmentViewModel]
+    /// The text as blocks (paragraphs, quotes, lists, code) of styled runs, links and mentions.
+    public let body: [MessageBlockViewModel]
+    /// The text as typed, for editing in place or sending again, when the blocks show it otherwise (formatted);
+    /// nil when the shown text is the typed one, or the viewer cannot edit it.
+    public let editText: String?
     public let replyQuote: ReplyQuoteViewModel?
     public let isOwn: Bool
     /// Set for the viewer's own messages only.
@@ -48,7 +51,7 @@ public struct MessageCellViewModel: Renderable, Hashable {
 
     public init(
         domID: String, authorLabel: String, avatar: AvatarViewModel, time: String, fullDate: String, isoDate: String,
-        body: [BodySegmentViewModel], replyQuote: ReplyQuoteViewModel?, isOwn: Bool, delivery: DeliveryViewModel?,
+        body: [MessageBlockViewModel], editText: String? = nil, replyQuote: ReplyQuoteViewModel?, isOwn: Bool, delivery: DeliveryViewModel?,
         replyURL: String?, editURL: String?, deleteURL: String? = nil, isDeleted: Bool = false, continuesGroup: Bool = false, startsUnread: Bool = false,
         timeLanguage: String? = nil, photo: MessagePhotoViewModel? = nil, feedItem: FeedItemHeadlineViewModel? = nil, noticeText: String? = nil, mentionsYou: Bool = false
     ) {
@@ -59,6 +62,7 @@ public struct MessageCellViewModel: Renderable, Hashable {
         self.fullDate = fullDate
         self.isoDate = isoDate
         self.body = body
+        self.editText = editText
         self.replyQuote = replyQuote
         self.isOwn = isOwn
         self.delivery = delivery
@@ -84,6 +88,7 @@ public struct MessageCellViewModel: Renderable, Hashable {
         .text("fullDate", \.fullDate),
         .text("isoDate", \.isoDate),
         .list("body", \.body),
+        .text("editText", \.editText),
         .object("replyQuote", \.replyQuote),
         .flag("isOwn", \.isOwn),
         .object("delivery", \.delivery),
@@ -122,9 +127,14 @@ public struct FeedItemHeadlineViewModel: TemplateContext, Hashable {
     )
 }
 
-/// A run of a message body: plain text, or a link whose URL is known to be http or https.
+/// A run of a message body: plain text, or a link whose URL is known to be http or https, in its style.
 public struct BodySegmentViewModel: TemplateContext, Hashable {
     public let text: String
+    public let isBold: Bool
+    public let isItalic: Bool
+    public let isStrike: Bool
+    /// `code`: monospace, as typed.
+    public let isCode: Bool
     /// Set when the run is a link.
     public let linkURL: String?
     /// Set when the run is a mention ("@ana", "@everyone"), highlighted; `mentionURL` leads to the person.
@@ -133,8 +143,15 @@ public struct BodySegmentViewModel: TemplateContext, Hashable {
     /// The mention names the viewer (or everyone).
     public let isYou: Bool
 
-    public init(text: String, linkURL: String?, isMention: Bool = false, mentionURL: String? = nil, isYou: Bool = false) {
+    public init(
+        text: String, linkURL: String?, isMention: Bool = false, mentionURL: String? = nil, isYou: Bool = false,
+        isBold: Bool = false, isItalic: Bool = false, isStrike: Bool = false, isCode: Bool = false
+    ) {
         self.text = text
+        self.isBold = isBold
+        self.isItalic = isItalic
+        self.isStrike = isStrike
+        self.isCode = isCode
         self.linkURL = linkURL
         self.isMention = isMention
         self.mentionURL = mentionURL
@@ -143,6 +160,10 @@ public struct BodySegmentViewModel: TemplateContext, Hashable {
 
     public static let templateFields = TemplateFields<BodySegmentViewModel>(
         .text("text", \.text),
+        .flag("isBold", \.isBold),
+        .flag("isItalic", \.isItalic),
+        .flag("isStrike", \.isStrike),
+        .flag("isCode", \.isCode),
         .text("linkURL", \.linkURL),
         .flag("isMention", \.isMention),
         .text("mentionURL", \.mentionURL),

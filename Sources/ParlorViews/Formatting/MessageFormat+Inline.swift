@@ -8,6 +8,14 @@ extension MessageFormat {
     enum Inline {
         static func runs(_ bytes: [UInt8]) -> [Run] {
             guard !bytes.isEmpty else { return [] }
+            // Most messages have no marker: only their links and mentions to find.
+            guard bytes.contains(where: { markerKind($0) != nil || $0 == UInt8(ascii: "`") }) else { return unstyledRuns(bytes) }
+            return styledRuns(bytes)
+        }
+
+        /// ``runs(_:)`` for any text (FuzzMessageFormat checks it agrees with ``unstyledRuns(_:)`` where both apply).
+        static func styledRuns(_ bytes: [UInt8]) -> [Run] {
+            guard !bytes.isEmpty else { return [] }
             var style = [Style](repeating: [], count: bytes.count)
             var hidden = [Bool](repeating: false, count: bytes.count)
             var taken = [Bool](repeating: false, count: bytes.count)
@@ -103,6 +111,28 @@ extension MessageFormat {
                 index += 1
             }
             finish()
+            return runs
+        }
+
+        /// ``runs(_:)`` for text without a marker.
+        static func unstyledRuns(_ bytes: [UInt8]) -> [Run] {
+            var runs: [Run] = []
+            for segment in Linkifier.segments(String(decoding: bytes, as: UTF8.self)) {
+                if let url = segment.url {
+                    runs.append(Run(text: segment.text, kind: .link(url: url)))
+                    continue
+                }
+                let mentions = segment.text.utf8.contains(UInt8(ascii: "@")) ? Mentions.find(in: segment.text) : []
+                guard !mentions.isEmpty else { runs.append(Run(text: segment.text)); continue }
+                let text = Array(segment.text.utf8)
+                var start = 0
+                for mention in mentions {
+                    if mention.range.lowerBound > start { runs.append(Run(text: String(decoding: text[start..<mention.range.lowerBound], as: UTF8.self))) }
+                    runs.append(Run(text: String(decoding: text[mention.range], as: UTF8.self), kind: .mention(mention.target)))
+                    start = mention.range.upperBound
+                }
+                if start < text.count { runs.append(Run(text: String(decoding: text[start...], as: UTF8.self))) }
+            }
             return runs
         }
 

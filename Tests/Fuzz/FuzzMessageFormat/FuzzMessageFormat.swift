@@ -23,6 +23,11 @@ public func fuzzMessageFormat(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     if !text.utf8.contains(where: { "*_~`>-•0123456789\r".utf8.contains($0) }), !text.contains("\n"), !text.allSatisfy({ $0 == " " || $0 == "\t" }) {
         precondition(MessageFormat.showsTextAsTyped(blocks) && blocks.count == 1)
     }
+    // Text without a marker takes a shorter path: it must come out exactly as the general one.
+    let bytes = Array(text.utf8)
+    if !bytes.contains(where: { MessageFormat.Inline.markerKind($0) != nil || $0 == UInt8(ascii: "`") }) {
+        precondition(MessageFormat.Inline.unstyledRuns(bytes) == MessageFormat.Inline.styledRuns(bytes))
+    }
     _ = MessageFormat.plainText(text)
     return 0
 }

@@ -44,10 +44,15 @@ public enum FeedError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .empty: "the document is empty"
-        case .tooLarge(let bytes): "the document is larger than \(bytes / 1_000_000) MB"
-        case .malformed(let why): "the document is not well-formed: \(why)"
-        case .notAFeed: "the document is not an RSS, Atom or JSON feed"
+        case .empty: "the answer was empty"
+        case .tooLarge(let bytes): "the feed is larger than \(FeedError.size(bytes))"
+        case .malformed(let why): "it is not well-formed (\(why))"
+        case .notAFeed: "it is not an RSS, Atom or JSON feed"
         }
+    }
+
+    /// "2 MB", or "512 KB" under a megabyte (never "0 MB").
+    public static func size(_ bytes: Int) -> String {
+        bytes >= 1_000_000 ? "\(bytes / 1_000_000) MB" : "\(max(bytes, 0) / 1_000) KB"
     }
 }

@@ -79,7 +79,7 @@ enum XMLTreeBuilder {
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { parlor_xml_read($0, Int32(buffer.count), &line) }
             }
         }
-        guard let document else { throw .malformed("libxml2 stopped at line \(line)") }
+        guard let document else { throw .malformed("it breaks off at line \(line)") }
         defer { parlor_xml_free_document(document) }
         guard let root = parlor_xml_root(document) else { throw .malformed("there is no root element") }
         return try element(root, depth: 1)

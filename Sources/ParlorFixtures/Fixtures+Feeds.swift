@@ -20,8 +20,8 @@ extension Fixtures {
             subscription(1, nil, "https://news.example.org/", .loading),
             subscription(2, "Station news", "https://trains.example.org/feed.xml", .loaded(newItems: 3, checkedAt: checked)),
             subscription(3, "Quiet blog", "https://quiet.example.org/atom.xml", .loaded(newItems: 0, checkedAt: checked)),
-            subscription(4, "Gone feed", "https://gone.example.org/rss", .failed(reason: "the server answered 404", at: checked)),
-            subscription(5, "Broken <feed> & co", "https://broken.example.org/rss", .paused(reason: "the document is not an RSS, Atom or JSON feed", at: checked)),
+            subscription(4, "Gone feed", "https://gone.example.org/rss", .failed(reason: "The feed could not be read: the server answered 404", at: checked)),
+            subscription(5, "Broken <feed> & co", "https://broken.example.org/rss", .paused(reason: "This address is not a feed: it is not RSS, Atom or JSON Feed", at: checked)),
         ]
         let post = Message(
             id: MessageID(140), chatID: chat, senderID: UserID(6), body: "Trains to Lyon leave from platform 4 all weekend while the tracks are renewed.",

@@ -100,7 +100,7 @@ import Testing
         }
         await world.handler.settled()
         let paused = try #require(screen.fragments.compactMap(\.feedList).last?.items.first)
-        #expect(paused.stateLine == "Paused after 3 failed checks in a row: the server answered 500")
+        #expect(paused.stateLine == "Paused after 3 failed checks in a row. The feed could not be read: the server answered 500")
         #expect(paused.retryURL == "/rooms/\(chat.id)/feeds/\(subscription.id)/retry")
         #expect(await poller.pollOnce() == 0 && fetcher.fetched.count == 3)
 

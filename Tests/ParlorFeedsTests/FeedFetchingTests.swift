@@ -163,6 +163,33 @@ import Testing
         await #expect(throws: FeedFetchError.status(503, retryAfter: 120)) { try await checker.read(server.url("/busy")) }
     }
 
+    /// The feeds list says what went wrong in a person's words, never the parser's.
+    @Test func aFailedCheckSaysWhatTheAddressIs() async throws {
+        let server = try ScriptedServer { path, _ in
+            switch path {
+            case "/page": .answer(status: "200 OK", headers: ["Content-Type: text/html"], body: Array("<html><body>No feed</body></html>".utf8))
+            case "/text": .answer(status: "200 OK", headers: ["Content-Type: text/plain"], body: Array("Opening hours: 9 to 5".utf8))
+            case "/xml": .answer(status: "200 OK", headers: ["Content-Type: application/xml"], body: Array("<?xml version=\"1.0\"?><note>hi</note>".utf8))
+            default: .answer(status: "404 Not Found", headers: [])
+            }
+        }
+        defer { server.stop() }
+        let checker = FeedChecker(fetcher: Self.fetcher(server))
+        let now = Date()
+        func reason(_ path: String) async -> String? {
+            let subscription = FeedSubscription(
+                id: FeedSubscriptionID(1), chatID: ChatID(1), subscriberID: UserID(1), url: server.url(path), title: nil, createdAt: now, status: .loading, nextCheck: now, failures: 0
+            )
+            guard case .failed(let reason)? = await checker.check(subscription, now: now)?.outcome else { return nil }
+            return reason
+        }
+        #expect(await reason("/page") == "This address is a web page, not a feed, and the page names none")
+        #expect(await reason("/text") == "The feed could not be read: it is not well-formed (it breaks off at line 1)")
+        #expect(await reason("/xml") == "This address is not a feed: it is not RSS, Atom or JSON Feed")
+        #expect(await reason("/gone") == "The feed could not be read: the server answered 404")
+        #expect(FeedError.tooLarge(bytes: 512_000).description == "the feed is larger than 512 KB")
+    }
+
     @Test func checksAreScheduledByWhatTheFeedAndServerAskNeverSoonerThanTheMinimum() async throws {
         let fetcher = InMemoryFeedFetcher([
             "https://a.example/ttl": [.feed(Self.rss)],
@@ -177,7 +204,7 @@ import Testing
         #expect(try #require(await checker.check(subscription("https://a.example/ttl"), now: now)).next == now + 90 * 60)
         #expect(try #require(await checker.check(subscription("https://a.example/busy"), now: now)).next == now + 7_200)
         let gone = try #require(await checker.check(subscription("https://a.example/gone"), now: now))
-        #expect(gone.outcome == .failed(reason: "the server answered 404") && gone.next == now + 300)
+        #expect(gone.outcome == .failed(reason: "The feed could not be read: the server answered 404") && gone.next == now + 300)
         #expect(try #require(await checker.check(subscription("https://a.example/gone", failures: 1), now: now)).next == now + 900)
         #expect(checker.interval(60) == 300, "a server asking for a minute still waits five")
         #expect(checker.interval(nil) == 1_800)

@@ -35,7 +35,7 @@ import Testing
 
         try Data("<rss><channel><title>Cut".utf8).write(to: URL(fileURLWithPath: folder + "/cut.xml"))
         let cut = try await Self.run(["feed", "parse", folder + "/cut.xml"], in: folder)
-        #expect(cut.status == 65 && cut.errors.contains("not well-formed") && cut.output.isEmpty)
+        #expect(cut.status == 65 && cut.errors.contains("not well-formed (it breaks off at line") && cut.output.isEmpty)
         let missing = try await Self.run(["feed", "parse", folder + "/none.xml"], in: folder)
         #expect(missing.status == 66 && missing.errors.contains("cannot be read"))
     }

@@ -207,10 +207,10 @@ import Testing
         let feeds = chat + "/feeds"
         #expect(try await ana.post(feeds, [("url", site.server.url("/flaky.xml"))]).status == 303)
         try await Self.eventually("the first failure shows with its next try") {
-            try await ana.get(feeds).text.contains("Could not load: the server answered 404 · next try")
+            try await ana.get(feeds).text.contains("The feed could not be read: the server answered 404 · next try")
         }
         try await Self.eventually("three failures pause it") {
-            try await ana.get(feeds).text.contains("Paused after 3 failed checks in a row: the server answered 404")
+            try await ana.get(feeds).text.contains("Paused after 3 failed checks in a row. The feed could not be read: the server answered 404")
         }
         let paused = try await ana.get(feeds).text
         let requests = site.server.received.filter { $0.path == "/flaky.xml" }.count

@@ -29,7 +29,7 @@ public struct FetchedFeed: Sendable, Hashable {
     }
 }
 
-/// Why a fetch failed, in words for the feeds list ("Could not load: …").
+/// Why a fetch failed, in words for the feeds list ("The feed could not be read: …").
 public enum FeedFetchError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidAddress
     case portNotAllowed(Int)
@@ -53,7 +53,7 @@ public enum FeedFetchError: Error, Hashable, Sendable, CustomStringConvertible {
         case .tooManyRedirects: "the server redirected too many times"
         case .status(let code, _): "the server answered \(code)"
         case .timedOut: "the server took too long to answer"
-        case .tooLarge(let bytes): "the feed is larger than \(bytes / 1_000_000) MB"
+        case .tooLarge(let bytes): "the feed is larger than \(FeedError.size(bytes))"
         case .connectionFailed: "the server could not be reached"
         case .cancelled: "the check was interrupted"
         }

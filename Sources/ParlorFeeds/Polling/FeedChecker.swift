@@ -41,10 +41,22 @@ public struct FeedChecker: Sendable {
             }
         } catch let error as FeedFetchError {
             if error == .cancelled || Task.isCancelled { return nil }
-            return (.failed(reason: error.description), failureNext(subscription, now, retryAfter: error.retryAfter))
+            return (.failed(reason: Self.reason(error)), failureNext(subscription, now, retryAfter: error.retryAfter))
         } catch {
             if Task.isCancelled { return nil }
-            return (.failed(reason: String(describing: error)), failureNext(subscription, now, retryAfter: nil))
+            return (.failed(reason: Self.reason(error)), failureNext(subscription, now, retryAfter: nil))
+        }
+    }
+
+    /// Why a check failed, as the feeds list says it: what the address is when it is not a feed, otherwise
+    /// "The feed could not be read: …" with the cause.
+    public static func reason(_ error: any Error) -> String {
+        switch error {
+        case is NoFeedOnPage: "This address is a web page, not a feed, and the page names none"
+        case FeedError.notAFeed: "This address is not a feed: it is not RSS, Atom or JSON Feed"
+        case let error as FeedError: "The feed could not be read: \(error.description)"
+        case let error as FeedFetchError: "The feed could not be read: \(error.description)"
+        default: "The feed could not be read"
         }
     }
 

@@ -50,10 +50,10 @@ public struct FeedListBuilder: Sendable {
             line = "Loaded · \(newItems == 0 ? "nothing new" : "\(newItems) new") · checked \(time(checkedAt))"
             stateClass = "feed-loaded"
         case .failed(let reason, _):
-            line = "Could not load: \(reason) · next try \(time(subscription.nextCheck))"
+            line = "\(reason) · next try \(time(subscription.nextCheck))"
             stateClass = "feed-failed"
         case .paused(let reason, _):
-            line = "Paused after \(FeedSubscription.failuresBeforePause) failed checks in a row: \(reason)"
+            line = "Paused after \(FeedSubscription.failuresBeforePause) failed checks in a row. \(reason)"
             stateClass = "feed-paused"
         }
         let isFailed: Bool

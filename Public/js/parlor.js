@@ -64,6 +64,18 @@
     if (name && parts) document.title = (parts[1] || "") + name + parts[3];
   }
 
+  // A renamed room or person: the composer's "Message …" says the new name (kept as it is while replying or
+  // editing, and taken up again when that ends).
+  function relabelComposer() {
+    const form = document.querySelector("form.composer");
+    if (!form || !form.hasAttribute("data-plain-label")) return;
+    const label = "Message " + contactName(form);
+    form.setAttribute("data-plain-label", label);
+    const textarea = form.querySelector("textarea");
+    if (!form.hasAttribute("data-editing") && !form.querySelector("input[name=replyTo]")) form.querySelector("label").textContent = label;
+    if (textarea.placeholder) textarea.placeholder = label;
+  }
+
   // Whether the conversation is scrolled to (nearly) its end: then new messages keep it there.
   function followsEnd() {
     const messages = document.querySelector(".conversation .messages");
@@ -83,7 +95,10 @@
         element.replaceWith(fragment);
         restoreUnsent(unsent);
         if (unreadLine) restoreUnreadLine(unreadLine);
-        if (target.startsWith("conversation-header-")) retitle(target);
+        if (target.startsWith("conversation-header-")) {
+          retitle(target);
+          relabelComposer();
+        }
         if (edited) announce("Edited. " + edited);
         if (following) scrollToEnd(null);
         break;
@@ -913,6 +928,8 @@
 
   function enhanceComposer(form) {
     const textarea = form.querySelector("textarea");
+    form.classList.add("is-enhanced");
+    growWithText(textarea);
     enhanceMentions(textarea);
     rememberPlainMode(form);
     if (/\/messages\/\d+$/.test(form.getAttribute("action"))) form.setAttribute("data-editing", "");
@@ -954,6 +971,15 @@
       } else if (event.key === "Escape" && (form.hasAttribute("data-editing") || form.querySelector("input[name=replyTo]"))) {
         event.preventDefault();
         plainMode(form);
+      } else if (event.key === "ArrowUp" && !textarea.value && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
+        // Up in an empty composer edits the newest message the viewer may edit.
+        const cells = Array.from(document.querySelectorAll(".conversation li.message.is-own[id^=message-]"))
+          .filter((cell) => cell.querySelector(".message-actions a[href*='edit=']"));
+        const newest = cells[cells.length - 1];
+        if (newest) {
+          event.preventDefault();
+          editMode(form, newest);
+        }
       }
     });
   }
@@ -992,6 +1018,71 @@
     if (messages) messages.scrollTop = messages.scrollHeight;
   }
 
+  // The text box grows with its text up to eight lines, then scrolls. Browsers with CSS `field-sizing` do it
+  // themselves (and without the script); the others are measured at each change.
+  function growWithText(textarea) {
+    if (window.CSS && CSS.supports("field-sizing", "content")) return;
+    const fit = () => {
+      textarea.style.height = "auto";
+      textarea.style.height = Math.min(textarea.scrollHeight + 2, parseFloat(getComputedStyle(textarea).maxHeight) || 1e9) + "px";
+    };
+    textarea.addEventListener("input", fit);
+    fit();
+  }
+
+  // ---------------------------------------------------------------- messages by keyboard
+
+  // One Tab stop for all the messages (the newest, or the one last focused); Up and Down move between them,
+  // Home and End to the first and last; Tab goes on into the focused message's toolbar, whose actions Left and
+  // Right move between, and Escape comes back to the message. Only the focused message's actions are Tab stops.
+  function messageCells() {
+    return Array.from(document.querySelectorAll(".conversation .messages li.message"));
+  }
+
+  function rove(cells, current) {
+    for (const cell of cells) {
+      cell.tabIndex = cell === current ? 0 : -1;
+      for (const action of cell.querySelectorAll(".message-actions a")) action.tabIndex = cell === current ? 0 : -1;
+    }
+  }
+
+  function afterMessagesChange() {
+    const cells = messageCells();
+    if (!cells.length) return;
+    const current = cells.find((cell) => cell.tabIndex === 0 && cell.contains(document.activeElement)) || cells[cells.length - 1];
+    rove(cells, current);
+  }
+
+  document.addEventListener("focusin", (event) => {
+    const cell = event.target.closest && event.target.closest(".conversation .messages li.message");
+    if (cell && cell.tabIndex !== 0) rove(messageCells(), cell);
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    if (target.matches && target.matches(".conversation .messages li.message")) {
+      const cells = messageCells();
+      const index = cells.indexOf(target);
+      const next = { ArrowUp: index - 1, ArrowDown: index + 1, Home: 0, End: cells.length - 1 }[event.key];
+      if (next === undefined) return;
+      event.preventDefault();
+      const cell = cells[Math.max(0, Math.min(cells.length - 1, next))];
+      if (cell) cell.focus();
+    } else if (target.closest && target.closest(".message-actions")) {
+      const actions = Array.from(target.closest(".message-actions").querySelectorAll("a"));
+      const index = actions.indexOf(target);
+      if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+        event.preventDefault();
+        const step = event.key === "ArrowRight" ? 1 : -1;
+        actions[(index + step + actions.length) % actions.length].focus();
+      } else if (event.key === "Escape") {
+        event.preventDefault();
+        target.closest("li.message").focus();
+      }
+    }
+  });
+
   // ---------------------------------------------------------------- history in place
 
   // "Show older messages", or scrolling to the top, puts the older page above the messages shown: the
@@ -1026,6 +1117,7 @@
         }
       }
       messages.scrollTop = keptTop + (messages.scrollHeight - keptHeight);
+      afterMessagesChange();
       const next = page.querySelector(".older-messages a");
       if (next) link.href = next.href; else link.closest(".older-messages").remove();
     } catch (error) {
@@ -1083,6 +1175,7 @@
   }
 
   function afterUpdate() {
+    afterMessagesChange();
     reportRead();
   }
 
@@ -1148,6 +1241,7 @@
       if (field) field.focus();
     }
     scrollToEnd(null);
+    afterMessagesChange();
     watchTopOfHistory();
     connect();
     document.addEventListener("visibilitychange", reportRead);

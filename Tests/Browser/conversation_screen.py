@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import two_people_chat as common  # noqa: E402 (reads the same three arguments)
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 step, wait_for, text_in = common.step, common.wait_for, common.text_in
@@ -156,6 +157,89 @@ def main():
         wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, "form.composer textarea").get_attribute("value") == typed,
                  "the edit starts from the text as typed")
         step("formatted", ana, ben)
+
+        # 3. Compact messages at exactly 1366x850: a one-line message at most 40 px, at least 14 in view, the
+        #    actions only on hover or focus, "Read" once, a grouped message's time on hover and "Edited" always.
+        ana.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1366, "height": 850, "deviceScaleFactor": 1, "mobile": False})
+        ana.get(chat)
+        wait_for(ana, text_in(".messages", "Line 40 of a long morning"), "the chat again")
+        sizes = ana.execute_script("""
+            const cells = Array.from(document.querySelectorAll(".messages li.message"));
+            const lines = cells.filter((cell) => /^Line \\d+ of a long morning$/.test(cell.querySelector(".message-body").textContent));
+            // The forty one-line messages, the last of them at the bottom of the list.
+            lines[lines.length - 1].scrollIntoView({ block: "end" });
+            const box = document.querySelector(".messages").getBoundingClientRect();
+            const inView = lines.filter((cell) => { const r = cell.getBoundingClientRect(); return r.top >= box.top - 1 && r.bottom <= box.bottom + 1; });
+            const shown = (element) => element && getComputedStyle(element).display !== "none" && element.getClientRects().length > 0;
+            return { heights: lines.slice(1).map((cell) => cell.getBoundingClientRect().height), inView: inView.length, viewport: innerHeight,
+                     reads: Array.from(document.querySelectorAll(".messages .delivery")).filter(shown).map((d) => d.textContent.trim()),
+                     actionsShown: cells.filter((cell) => getComputedStyle(cell.querySelector(".message-actions")).opacity !== "0").length };
+        """)
+        print("one-line heights %.1f-%.1f px, %d in view at %d px, shown delivery: %r" % (
+            min(sizes["heights"]), max(sizes["heights"]), sizes["inView"], sizes["viewport"], sizes["reads"]), flush=True)
+        ana.save_screenshot(os.path.join(common.ARTIFACTS, "compact-measured.png"))
+        assert sizes["viewport"] == 850
+        assert max(sizes["heights"]) <= 40, "a one-line message is %.1f px high" % max(sizes["heights"])
+        assert sizes["inView"] >= 14, "only %d one-line messages in view" % sizes["inView"]
+        assert sizes["reads"] == ["Read"], "the read state shows %r" % sizes["reads"]
+        assert sizes["actionsShown"] == 0, "%d messages show their actions without hover or focus" % sizes["actionsShown"]
+        target = ana.find_element(By.XPATH, "//li[contains(@class,'message')][.//p[text()='Line 38 of a long morning']]")
+        ActionChains(ana).move_to_element(target).perform()
+        hovered = ana.execute_script("""
+            const cell = arguments[0];
+            const time = cell.querySelector(".message-meta time").getBoundingClientRect();
+            return { actions: getComputedStyle(cell.querySelector(".message-actions")).opacity, time: [time.width, time.height] };
+        """, target)
+        assert hovered["actions"] == "1" and hovered["time"][0] > 10 and hovered["time"][1] > 5, "hovering shows %r" % hovered
+        step("compact-and-hover", ana)
+
+        # 4. By keyboard: the newest message is one Tab stop; Up moves to the one before, its toolbar's actions
+        #    are next with Tab and Left/Right; Escape comes back. Up in the empty composer edits the newest own message.
+        ana.execute_script("document.querySelector('.messages li.message:last-of-type').focus()")
+        focused = lambda d: d.switch_to.active_element
+        ActionChains(ana).send_keys(Keys.ARROW_UP).perform()
+        before_last = ana.execute_script("const c = Array.from(document.querySelectorAll('.messages li.message')); return c[c.length - 2].id")
+        wait_for(ana, lambda d: focused(d).get_attribute("id") == before_last, "Up moves to the message before")
+        assert ana.execute_script("return getComputedStyle(document.activeElement.querySelector('.message-actions')).opacity") == "1"
+        ActionChains(ana).send_keys(Keys.TAB).perform()
+        assert focused(ana).text == "Reply", "Tab goes into the toolbar: %r" % focused(ana).text
+        ActionChains(ana).send_keys(Keys.ARROW_RIGHT).perform()
+        assert focused(ana).text == "Edit"
+        ActionChains(ana).send_keys(Keys.ESCAPE).perform()
+        assert focused(ana).get_attribute("id") == before_last
+        stops = ana.execute_script("""
+            return Array.from(document.querySelectorAll(".messages li.message, .messages .message-actions a")).filter((e) => e.tabIndex >= 0).length;
+        """)
+        assert stops <= 4, "%d Tab stops among the messages" % stops
+        box = ana.find_element(By.CSS_SELECTOR, "form.composer textarea")
+        box.click()
+        box.send_keys(Keys.ARROW_UP)
+        wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, "form.composer textarea").get_attribute("value") == typed, "Up edits the newest own message")
+        box.send_keys(Keys.ESCAPE)
+        step("messages-by-keyboard", ana)
+
+        # 5. The composer: one line to start, grows to eight lines and then scrolls; an attach button named Photo.
+        box = ana.find_element(By.CSS_SELECTOR, "form.composer textarea")
+        one = box.size["height"]
+        box.send_keys("first")
+        for index in range(12):
+            box.send_keys(Keys.SHIFT, Keys.ENTER)
+            box.send_keys("line %d" % index)
+        grown = box.size["height"]
+        line = ana.execute_script("return parseFloat(getComputedStyle(arguments[0]).lineHeight)", box)
+        scrolls = ana.execute_script("return arguments[0].scrollHeight > arguments[0].clientHeight", box)
+        print("composer: %d px empty, %d px with 13 lines (line %.0f px)" % (one, grown, line), flush=True)
+        assert one <= 2 * line + 20, "the empty composer is %d px" % one
+        assert 7.5 * line <= grown <= 8 * line + 24 and scrolls, "13 lines make it %d px (scrolls: %s)" % (grown, scrolls)
+        ana.execute_script("arguments[0].value = ''", box)
+        attach = ana.execute_script("""
+            const field = document.querySelector("form.composer input[type=file]");
+            const label = document.querySelector("label[for='" + field.id + "']");
+            const r = label.getBoundingClientRect();
+            return { name: label.textContent.trim(), width: r.width, height: r.height, field: field.getBoundingClientRect().width };
+        """)
+        assert attach["name"].startswith("Photo") and 30 <= attach["width"] <= 60 and attach["field"] <= 1, "the attach button: %r" % attach
+        step("composer-grows", ana)
     finally:
         common.shut_down(drivers, parlor, folder)
 

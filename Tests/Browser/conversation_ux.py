@@ -220,13 +220,13 @@ def main():
         # 5. Reply inline: no reload, focus in the box, Enter sends, the quote shows. Escape leaves reply mode.
         same = mark_page(ben)
         cell = ben.find_element(By.XPATH, "//li[contains(@class,'message')][.//p[text()='Third of three']]")
-        cell.find_element(By.LINK_TEXT, "Reply").click()
+        common.message_action(ben, cell, "Reply")
         wait_for(ben, text_in("form.composer", "Replying to"), "the composer is replying")
         assert ben.switch_to.active_element.tag_name == "textarea", "focus in the text box"
         ben.switch_to.active_element.send_keys(Keys.ESCAPE)
         wait_for(ben, lambda d: not d.find_elements(By.CSS_SELECTOR, "form.composer input[name=replyTo]"), "Escape cancels the reply")
         cell = ben.find_element(By.XPATH, "//li[contains(@class,'message')][.//p[text()='Third of three']]")
-        cell.find_element(By.LINK_TEXT, "Reply").click()
+        common.message_action(ben, cell, "Reply")
         wait_for(ben, text_in("form.composer", "Replying to"), "replying again")
         ben.switch_to.active_element.send_keys("Yes to all three", Keys.ENTER)
         wait_for(ana, text_in(".messages .reply-quote", "Third of three"), "Ana gets the reply with its quote")
@@ -236,7 +236,7 @@ def main():
         # 6. Edit inline: the box holds the text, Enter saves, Ben hears "Edited", Escape cancels.
         same = mark_page(ana)
         mine = second = own_cell(ana, "Second of three")
-        ana.find_element(By.ID, mine).find_element(By.LINK_TEXT, "Edit").click()
+        common.message_action(ana, ana.find_element(By.ID, mine), "Edit")
         box = wait_for(ana, lambda d: d.switch_to.active_element if d.switch_to.active_element.get_attribute("value") == "Second of three" else None,
                        "the text box holds the message and has the focus")
         box.send_keys(Keys.CONTROL, "a")
@@ -244,7 +244,7 @@ def main():
         wait_for(ben, text_in(".messages", "Second, edited"), "Ben sees the edit live")
         wait_for(ben, text_in("#live-announcer", "Edited."), "the edit is announced to Ben's screen reader")
         assert same(ana), "editing did not reload Ana's page"
-        ana.find_element(By.ID, mine).find_element(By.LINK_TEXT, "Edit").click()
+        common.message_action(ana, ana.find_element(By.ID, mine), "Edit")
         wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, "form.composer").get_attribute("data-editing") is not None, "edit mode")
         ana.switch_to.active_element.send_keys(Keys.ESCAPE)
         wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, "form.composer").get_attribute("data-editing") is None, "Escape leaves edit mode")
@@ -357,7 +357,7 @@ def main():
         send(ana, "Wrong chat, sorry")
         mine = own_cell(ana, "Wrong chat, sorry")
         wait_for(ben, text_in(".messages", "Wrong chat, sorry"), "Ben has it")
-        ana.find_element(By.ID, mine).find_element(By.LINK_TEXT, "Delete").click()
+        common.message_action(ana, ana.find_element(By.ID, mine), "Delete")
         ana.switch_to.alert.accept()
         wait_for(ben, lambda d: "Message deleted" in d.find_element(By.ID, mine).text, "Ben sees Message deleted live")
         wait_for(ana, lambda d: "Message deleted" in d.find_element(By.ID, mine).text, "so does Ana")

@@ -19,6 +19,7 @@ import time
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -151,6 +152,14 @@ def own_cell(driver, text):
     return wait_for(driver, find, "stored cell for " + text)
 
 
+def message_action(driver, cell, name):
+    """Reply, Edit or Delete on a message, as a person reaches it: pointing at the message shows its toolbar."""
+    ActionChains(driver).move_to_element(cell).perform()
+    link = cell.find_element(By.XPATH, ".//div[contains(@class,'message-actions')]/a[normalize-space()='%s']" % name)
+    wait_for(driver, lambda d: link.is_displayed(), name + " shows on pointing at the message")
+    link.click()
+
+
 def delivery(cell_id):
     """The delivery label of a cell, found again each time (live updates replace cells)."""
     return lambda driver: driver.find_element(By.ID, cell_id).find_element(By.CSS_SELECTOR, ".delivery").text
@@ -193,7 +202,7 @@ def main():
 
         # 4. Ana edits her message; Ben sees the new text and the Edited mark.
         cell = own_cell(ana, "Hello Ben, lunch at noon?")
-        ana.find_element(By.ID, cell).find_element(By.LINK_TEXT, "Edit").click()
+        message_action(ana, ana.find_element(By.ID, cell), "Edit")
         box = wait_for(ana, EC.presence_of_element_located((By.CSS_SELECTOR, "form.composer textarea")), "the edit form")
         box.clear()
         box.send_keys("Hello Ben, lunch at one?")

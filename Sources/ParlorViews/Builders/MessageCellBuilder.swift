@@ -69,7 +69,8 @@ public struct MessageCellBuilder: Sendable {
             timeLanguage: context.dates.language,
             photo: isDeleted ? nil : message.photo.map { photo($0, sender: sender) },
             feedItem: isDeleted ? nil : message.feed.flatMap(feedItem),
-            mentionsYou: !isOwn && !isDeleted && message.named.names(context.viewer.handle)
+            mentionsYou: !isOwn && !isDeleted && message.named.names(context.viewer.handle),
+            isEdited: message.editedAt != nil && !isDeleted
         )
     }
 

@@ -48,12 +48,17 @@ public struct MessageCellViewModel: Renderable, Hashable {
     public let isNotice: Bool
     /// The text names the viewer (or everyone): the cell is marked.
     public let mentionsYou: Bool
+    /// The text changed after sending: "Edited" shows even where the name line is tucked away.
+    public let isEdited: Bool
+    /// Reply, Edit or Delete applies: the cell has its toolbar.
+    public let hasActions: Bool
 
     public init(
         domID: String, authorLabel: String, avatar: AvatarViewModel, time: String, fullDate: String, isoDate: String,
         body: [MessageBlockViewModel], editText: String? = nil, replyQuote: ReplyQuoteViewModel?, isOwn: Bool, delivery: DeliveryViewModel?,
         replyURL: String?, editURL: String?, deleteURL: String? = nil, isDeleted: Bool = false, continuesGroup: Bool = false, startsUnread: Bool = false,
-        timeLanguage: String? = nil, photo: MessagePhotoViewModel? = nil, feedItem: FeedItemHeadlineViewModel? = nil, noticeText: String? = nil, mentionsYou: Bool = false
+        timeLanguage: String? = nil, photo: MessagePhotoViewModel? = nil, feedItem: FeedItemHeadlineViewModel? = nil, noticeText: String? = nil, mentionsYou: Bool = false,
+        isEdited: Bool = false
     ) {
         self.domID = domID
         self.authorLabel = authorLabel
@@ -78,6 +83,8 @@ public struct MessageCellViewModel: Renderable, Hashable {
         self.noticeText = noticeText
         self.isNotice = noticeText != nil
         self.mentionsYou = mentionsYou
+        self.isEdited = isEdited
+        self.hasActions = replyURL != nil || editURL != nil || deleteURL != nil
     }
 
     public static let templateFields = TemplateFields<MessageCellViewModel>(
@@ -103,7 +110,9 @@ public struct MessageCellViewModel: Renderable, Hashable {
         .object("feedItem", \.feedItem),
         .text("noticeText", \.noticeText),
         .flag("isNotice", \.isNotice),
-        .flag("mentionsYou", \.mentionsYou)
+        .flag("mentionsYou", \.mentionsYou),
+        .flag("isEdited", \.isEdited),
+        .flag("hasActions", \.hasActions)
     )
 }
 

@@ -86,6 +86,20 @@ import Testing
         #expect(SettingsBuilder.offset(-12_600) == "UTC\u{2212}03:30" && SettingsBuilder.offset(0) == "UTC+00:00" && SettingsBuilder.offset(50_400) == "UTC+14:00")
     }
 
+    /// The system's list says Calcutta and Kiev; Settings offers Kolkata and Kyiv, and someone who has an old
+    /// name sees its zone chosen under the new one.
+    @Test func renamedCitiesAreOfferedUnderTheirCurrentNames() {
+        let offered = TimeZoneNames.offered(["Asia/Calcutta", "Europe/Kiev", "Europe/Kyiv", "Asia/Katmandu", "Europe/Paris", "Europe/Uzhgorod"])
+        #expect(offered == ["Asia/Kathmandu", "Asia/Kolkata", "Europe/Kyiv", "Europe/Paris", "Europe/Uzhgorod"])
+        #expect(TimeZone.knownTimeZoneIdentifiers.contains("Asia/Calcutta") == TimeZoneNames.offered(TimeZone.knownTimeZoneIdentifiers).contains("Asia/Kolkata"))
+        #expect(!TimeZoneNames.offered(TimeZone.knownTimeZoneIdentifiers).contains { TimeZoneNames.renamed[$0] != nil })
+        let calcutta = User(id: world.ana.id, handle: "ana", displayName: "Ana", timeZoneIdentifier: "Asia/Calcutta")
+        let context = ViewerContext(viewer: calcutta, now: world.now, timeZone: TimeZone(identifier: "Asia/Calcutta")!, locale: Locale(identifier: "en_US"))
+        let groups = SettingsBuilder(context: context, timeZones: offered).timeZoneGroups()
+        #expect(groups.flatMap(\.zones).filter(\.isSelected).map(\.label) == ["Kolkata (UTC+05:30)"])
+        #expect(groups[0].zones.count == 1, "no extra zone up front for the old name")
+    }
+
     @Test func theUnreadLineGoesAboveTheContactsFirstMessagePastTheReadMark() {
         let builder = ConversationBuilder(context: world.context)
         func marked(_ mark: MessageID?) -> [String] {

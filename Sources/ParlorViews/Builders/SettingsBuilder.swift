@@ -31,7 +31,7 @@ public struct SettingsBuilder: Sendable {
     /// list: it comes first, and so does a zone the viewer has that the list lacks, or the first zone would
     /// look chosen and saving would move the person there.
     public func timeZoneGroups() -> [TimeZoneGroupViewModel] {
-        let chosen = context.viewer.timeZoneIdentifier
+        let chosen = TimeZoneNames.current(context.viewer.timeZoneIdentifier)
         var leading = ["UTC"]
         if chosen != "UTC", !timeZones.contains(chosen) { leading.append(chosen) }
         var regions: [String: [SettingsOptionViewModel]] = [:]
@@ -55,7 +55,7 @@ public struct SettingsBuilder: Sendable {
     private func option(_ identifier: String, _ place: String) -> SettingsOptionViewModel {
         let seconds = TimeZone(identifier: identifier)?.secondsFromGMT(for: context.now) ?? 0
         return SettingsOptionViewModel(
-            value: identifier, label: "\(place) (\(Self.offset(seconds)))", isSelected: identifier == context.viewer.timeZoneIdentifier
+            value: identifier, label: "\(place) (\(Self.offset(seconds)))", isSelected: identifier == TimeZoneNames.current(context.viewer.timeZoneIdentifier)
         )
     }
 

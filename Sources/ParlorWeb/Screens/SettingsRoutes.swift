@@ -49,8 +49,9 @@ public struct SettingsRoutes: Sendable {
     private var pages: WebPages { dependencies.pages }
     private var paths: Paths { dependencies.pages.paths }
     private var store: any ChatStore & AccountStore { dependencies.store }
-    /// The zones settings offers: the system's list, read once rather than on every settings page.
-    private let timeZones = TimeZone.knownTimeZoneIdentifiers.sorted()
+    /// The zones settings offers: the system's list under current city names, read once rather than on every
+    /// settings page.
+    private let timeZones = TimeZoneNames.offered(TimeZone.knownTimeZoneIdentifiers)
 
     public init(_ dependencies: Dependencies) {
         self.dependencies = dependencies

@@ -107,10 +107,11 @@
         if (!element || !fragment) return;
         const announced = announcement(fragment);
         if (announced) notifyCell(fragment);
+        const arriving = action === "append" ? newCellCount(fragment) : 0;
         removeExisting(fragment, element);
         if (action === "append") element.append(fragment); else element.prepend(fragment);
         if (announced) announce(announced);
-        if (following) scrollToEnd(null);
+        if (following) scrollToEnd(null); else if (arriving) countNewBelow(arriving);
         break;
       case "remove":
         if (element) element.remove();
@@ -145,7 +146,84 @@
     const favicon = document.getElementById("favicon");
     const url = badge.getAttribute("data-favicon");
     if (favicon && url) favicon.setAttribute("href", url);
+    showBackCount();
   }
+
+  // On a phone inside a chat, the back link carries the unread count of the other chats ("‹ Chats 3"), the
+  // count the page's title carries ("(3) Ben · Parlor").
+  function showBackCount() {
+    const count = (document.title.match(/^\((\d+\+?)\)/) || [])[1] || "";
+    for (const link of document.querySelectorAll(".conversation-header .back")) {
+      const badge = link.querySelector(".back-count");
+      if (!badge) continue;
+      badge.textContent = count;
+      badge.setAttribute("aria-hidden", "true");
+      if (count) link.setAttribute("aria-label", "Chats, " + count + " unread"); else link.removeAttribute("aria-label");
+    }
+  }
+
+  // ---------------------------------------------------------------- new messages below
+
+  // Messages that arrive while the person reads further up: "3 new messages ↓" over the end of the list; it
+  // (or End) jumps to the newest, and reaching the end by scrolling clears it. The "New messages" line stays.
+  let newBelow = 0;
+
+  function newCellCount(fragment) {
+    return Array.from(fragment.querySelectorAll ? fragment.querySelectorAll("li.message") : [])
+      .filter((cell) => !cell.classList.contains("is-own") && !document.getElementById(cell.id)).length;
+  }
+
+  function newMessagesButton() {
+    const messages = document.querySelector(".conversation .messages");
+    if (!messages) return null;
+    let holder = messages.nextElementSibling;
+    if (!holder || !holder.classList.contains("new-messages")) {
+      holder = document.createElement("div");
+      holder.className = "new-messages";
+      const button = document.createElement("button");
+      button.type = "button";
+      button.hidden = true;
+      button.addEventListener("click", jumpToNewest);
+      holder.append(button);
+      messages.after(holder);
+    }
+    return holder.querySelector("button");
+  }
+
+  function countNewBelow(count) {
+    newBelow += count;
+    const button = newMessagesButton();
+    if (!button) return;
+    button.textContent = newBelow === 1 ? "1 new message ↓" : newBelow + " new messages ↓";
+    button.hidden = false;
+  }
+
+  function clearNewBelow() {
+    newBelow = 0;
+    const holder = document.querySelector(".conversation .new-messages button");
+    if (holder) holder.hidden = true;
+  }
+
+  function jumpToNewest() {
+    const messages = document.querySelector(".conversation .messages");
+    if (messages) messages.scrollTop = messages.scrollHeight;
+    clearNewBelow();
+  }
+
+  document.addEventListener("scroll", (event) => {
+    if (newBelow && event.target instanceof Element && event.target.matches(".conversation .messages") && followsEnd()) clearNewBelow();
+  }, { capture: true, passive: true });
+
+  document.addEventListener("keydown", (event) => {
+    // End jumps to the newest message, unless it moves a caret in a text field.
+    if (event.key !== "End" || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable]")) return;
+    if (!document.querySelector(".conversation .messages")) return;
+    event.preventDefault();
+    jumpToNewest();
+    const cells = messageCells();
+    if (event.target.matches && event.target.matches(".conversation .messages li.message") && cells.length) cells[cells.length - 1].focus();
+  });
 
   // A toast stays 6 s, longer while it is pointed at or focused, and its button closes it at once.
   const TOAST_MILLISECONDS = 6000;
@@ -1064,7 +1142,7 @@
     if (target.matches && target.matches(".conversation .messages li.message")) {
       const cells = messageCells();
       const index = cells.indexOf(target);
-      const next = { ArrowUp: index - 1, ArrowDown: index + 1, Home: 0, End: cells.length - 1 }[event.key];
+      const next = { ArrowUp: index - 1, ArrowDown: index + 1, Home: 0 }[event.key];
       if (next === undefined) return;
       event.preventDefault();
       const cell = cells[Math.max(0, Math.min(cells.length - 1, next))];
@@ -1242,6 +1320,7 @@
     }
     scrollToEnd(null);
     afterMessagesChange();
+    showBackCount();
     watchTopOfHistory();
     connect();
     document.addEventListener("visibilitychange", reportRead);

@@ -87,6 +87,12 @@ def past_both_ends(driver, selector, label, touch=False):
         document_stays(driver, "%s, %s" % (label, "toward the end" if direction == 1 else "toward the start"))
 
 
+def bot_room(driver):
+    """The id of the viewer's chat with Parlor Bot, from the chat list."""
+    link = driver.find_element(By.XPATH, "//li[contains(@class,'chat-list-item')][.//span[text()='Parlor Bot']]/a").get_attribute("href")
+    return link.rsplit("/", 1)[1]
+
+
 def sign_in(driver, base, handle):
     driver.get(base + "/signin")
     driver.find_element(By.ID, "auth-handle").send_keys(handle)
@@ -240,6 +246,70 @@ def main():
         """)
         assert attach["name"].startswith("Photo") and 30 <= attach["width"] <= 60 and attach["field"] <= 1, "the attach button: %r" % attach
         step("composer-grows", ana)
+
+        # 6. Reading history while messages arrive: "N new messages ↓", which End (or a click) clears by jumping
+        #    to the newest; the list is a log, and each arrival is announced once.
+        ben.get(chat)
+        wait_for(ben, text_in(".messages", "Line 40 of a long morning"), "Ben has the chat open")
+        ana.execute_script("document.querySelector('.messages').scrollTop = 0")
+        time.sleep(0.3)
+        ana.execute_script("document.getElementById('live-announcer').textContent = ''; window.__heard = [];"
+                           "new MutationObserver(() => window.__heard.push(document.getElementById('live-announcer').textContent))"
+                           ".observe(document.getElementById('live-announcer'), { childList: true, characterData: true, subtree: true });")
+        for text in ("While you read, one", "While you read, two"):
+            common.send(ben, text)
+        wait_for(ana, text_in(".new-messages button", "2 new messages"), "the pill counts two new messages")
+        heard = ana.execute_script("return window.__heard.filter((t) => t.includes('While you read'))")
+        assert len(heard) == 2 and all("Ben Okafor" in t for t in heard), "announced: %r" % heard
+        log = ana.execute_script("const m = document.querySelector('.messages'); return [m.getAttribute('role'), m.getAttribute('aria-live')]")
+        assert log == ["log", "off"], "the messages are a log announced once, not twice: %r" % log
+        step("new-messages-pill", ana)
+        ana.execute_script("document.querySelector('.messages li.message').focus()")
+        ActionChains(ana).send_keys(Keys.END).perform()
+        wait_for(ana, lambda d: d.execute_script(
+            "const m = document.querySelector('.messages'); return m.scrollHeight - m.scrollTop - m.clientHeight < 2"), "End jumps to the newest")
+        wait_for(ana, lambda d: not d.find_element(By.CSS_SELECTOR, ".new-messages button").is_displayed(), "and the pill goes")
+
+        # 7. Right-to-left text is laid out right to left, in the conversation and in the list.
+        common.send(ben, "مرحبا، هل وصلت القطارات؟")
+        wait_for(ana, text_in(".messages", "مرحبا"), "the Arabic message arrives")
+        directions = ana.execute_script("""
+            const cell = Array.from(document.querySelectorAll('.messages .message-body')).find((b) => b.textContent.includes('مرحبا'));
+            const preview = Array.from(document.querySelectorAll('.chat-list-preview')).find((p) => p.textContent.includes('مرحبا'));
+            return [getComputedStyle(cell.querySelector('p')).direction, preview ? getComputedStyle(preview).direction : null];
+        """)
+        assert directions == ["rtl", "rtl"], "Arabic is laid out %r" % directions
+        step("right-to-left", ana)
+
+        # 8. On a phone inside a chat: one header, whose back link says how many unread messages wait elsewhere;
+        #    a toast covers no control at either size and closes.
+        bot = "Parlor Bot"
+        ben.get(chat)
+        wait_for(ben, lambda d: d.find_element(By.CSS_SELECTOR, ".conversation-header").is_displayed(), "Ben's chat")
+        headers = ben.execute_script("return Array.from(document.querySelectorAll('.app-header, .conversation-header')).filter((h) => h.getClientRects().length).length")
+        assert headers == 1, "%d headers inside a chat on a phone" % headers
+        back = ben.find_element(By.CSS_SELECTOR, ".conversation-header .back")
+        wait_for(ben, lambda d: back.find_element(By.CSS_SELECTOR, ".back-count").text == "1" and back.get_attribute("aria-label") == "Chats, 1 unread",
+                 "the back link counts Parlor Bot's unread welcome: %r" % back.text)
+        step("phone-one-header", ben)
+        for reader, writer, label in ((ben, ana, "phone"), (ana, ben, "desktop")):
+            writer.get(chat)
+            reader.get(base + "/rooms/" + bot_room(reader))
+            time.sleep(0.5)
+            common.send(writer, "A toast for %s" % label)
+            toast = wait_for(reader, lambda d: d.find_element(By.CSS_SELECTOR, "#toasts .toast"), "a toast on the " + label)
+            covered = reader.execute_script("""
+                const toast = arguments[0].getBoundingClientRect();
+                const focusable = "a[href], button, input:not([type=hidden]), textarea, select, [tabindex]:not([tabindex='-1'])";
+                return Array.from(document.querySelectorAll(focusable)).filter((e) => !arguments[0].contains(e) && e.getClientRects().length)
+                    .filter((e) => { const r = e.getBoundingClientRect();
+                        return r.width > 0 && r.height > 0 && r.left < toast.right && toast.left < r.right && r.top < toast.bottom && toast.top < r.bottom; })
+                    .map((e) => e.outerHTML.slice(0, 80));
+            """, toast)
+            assert not covered, "the toast on the %s covers %r" % (label, covered)
+            step("toast-covers-nothing-%s" % label, reader)
+            toast.find_element(By.CSS_SELECTOR, ".toast-close").click()
+            wait_for(reader, lambda d: not d.find_elements(By.CSS_SELECTOR, "#toasts .toast"), "the toast closes")
     finally:
         common.shut_down(drivers, parlor, folder)
 

@@ -326,7 +326,7 @@ def main():
         assert back.get_attribute("href").split("#")[0] == chat, back.get_attribute("href")
         step("history-leads-back", ben)
 
-        # 11. A rename reaches the header of the other person's open conversation.
+        # 11. A rename reaches the header and the composer of the other person's open conversation.
         ana.get(chat)
         ben.get(base + "/settings")
         name = ben.find_element(By.ID, "settings-display-name")
@@ -335,6 +335,7 @@ def main():
         ben.find_element(By.CSS_SELECTOR, ".settings-form button[type=submit]").click()
         wait_for(ana, text_in(".conversation-header h1", "Benedict Okafor"), "the new name in Ana's open conversation")
         wait_for(ana, lambda d: "Benedict Okafor · Parlor" in d.title, "and in its title: " + ana.title)
+        wait_for(ana, text_in("form.composer .composer-label", "Message Benedict Okafor"), "and in the composer's label")
         step("rename-live", ana)
 
         # 12. Settings: this device's zone first, zones by region with offsets; dates in Japanese say so.

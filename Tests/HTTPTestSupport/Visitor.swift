@@ -133,7 +133,7 @@ public final class Visitor {
     public func chat(named name: String) async throws -> String {
         for _ in 0..<100 {
             let list = try await get("/chats").text
-            if let nameRange = list.range(of: "<span class=\"chat-list-name\">\(name)</span>"),
+            if let nameRange = list.range(of: "<span class=\"chat-list-name\" dir=\"auto\">\(name)</span>"),
                let link = list[..<nameRange.lowerBound].range(of: "<a href=\"/rooms/", options: .backwards)
             {
                 let rest = list[link.upperBound...]

@@ -33,7 +33,10 @@ import Testing
     /// Tests/Browser/conversation_screen.py: the screen stays put, shows more, formats text, at both sizes.
     @Test(.timeLimit(.minutes(5))) func theConversationScreenStaysPutAndShowsMore() async throws {
         let output = try await Self.run("conversation_screen.py", artifacts: Self.artifacts + "/screen")
-        for step in ["no-document-scroll-1366", "no-document-scroll-390", "no-document-scroll", "formatted"] {
+        for step in [
+            "no-document-scroll-1366", "no-document-scroll-390", "no-document-scroll", "formatted", "compact-and-hover", "messages-by-keyboard",
+            "composer-grows", "new-messages-pill", "right-to-left", "phone-one-header", "toast-covers-nothing-phone", "toast-covers-nothing-desktop",
+        ] {
             #expect(output.contains(step), "step \(step) did not run")
         }
     }

@@ -25,7 +25,7 @@ import Testing
             // Two unread: Parlor Bot's welcome and Ana's message.
             let list = try await ben.get("/chats")
             #expect(list.text.contains("<title>(2) Chats · Parlor</title>"))
-            #expect(list.text.contains("<span class=\"chat-list-preview\">Lunch at noon?</span>"))
+            #expect(list.text.contains("<span class=\"chat-list-preview\" dir=\"auto\">Lunch at noon?</span>"))
             let opened = try await ben.get(chat)
             #expect(opened.text.components(separatedBy: "<div class=\"message-body\" dir=\"auto\"><p>Lunch at noon?</p></div>").count == 2, "shown once")
             // Opening the chat read it: one unread left (the bot's), and Ana sees "Read".
@@ -80,7 +80,7 @@ import Testing
                 let page = try await visitor.get(chat).text
                 #expect(!page.contains("4471"), "the text is gone from every page")
                 #expect(page.contains("<p class=\"message-body message-deleted\">Message deleted</p>"))
-                #expect(page.contains("<span class=\"reply-quote-excerpt\">Message deleted</span>"), "the reply's quote too")
+                #expect(page.contains("<span class=\"reply-quote-excerpt\" dir=\"auto\">Message deleted</span>"), "the reply's quote too")
             }
             #expect(!(try await ana.get(chat).text.contains("?edit=\(id)")), "nothing left to edit or delete")
             // Deleting again is no error; editing a deleted message is refused.
@@ -93,7 +93,7 @@ import Testing
             let lastID = try #require(last.header("Location")?.split(separator: "-").last.map(String.init))
             try await ben.get(chat)
             #expect(try await ben.post(chat + "/messages/\(lastID)/delete", []).status == 303)
-            #expect(try await ana.get("/chats").text.contains("<span class=\"chat-list-preview\">Message deleted</span>"))
+            #expect(try await ana.get("/chats").text.contains("<span class=\"chat-list-preview\" dir=\"auto\">Message deleted</span>"))
             // A message deleted before it was read is nothing left to read.
             try await ana.get(chat)
             let oops = try await ana.say("Oops", in: chat)
@@ -169,7 +169,7 @@ import Testing
             try await ben.post(chat + "/messages", [("body", "The new one"), ("token", ben.composerToken), ("replyTo", id)])
             let page = try await ana.get(chat).text
             #expect(page.contains("class=\"reply-quote\""))
-            #expect(page.contains("<span class=\"reply-quote-excerpt\">Which film?</span>"))
+            #expect(page.contains("<span class=\"reply-quote-excerpt\" dir=\"auto\">Which film?</span>"))
         }
     }
 

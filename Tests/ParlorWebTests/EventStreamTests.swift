@@ -110,8 +110,8 @@ import Testing
             // The chat's row on Ben's page of General: the first change at once, then the newest at the end of the
             // pace (long, so that a busy machine's slow sends still fall within it); the ones between are never
             // drawn (each message still has its toast).
-            let updates = try await stream.read(until: "chat-list-preview\">delta")
-            let previews = updates.matches(of: /chat-list-preview">([a-z]+)/).map { String($0.1) }
+            let updates = try await stream.read(until: "chat-list-preview\" dir=\"auto\">delta")
+            let previews = updates.matches(of: /chat-list-preview" dir="auto">([a-z]+)/).map { String($0.1) }
             #expect(previews == ["alpha", "delta"], "\(previews)")
         }
     }

@@ -55,9 +55,9 @@ enum HandWrittenChatList {
             out.appendEscapingHTML(avatar.initials)
             out.append("</span>")
         }
-        out.append("\n<span class=\"chat-list-text\">\n<span class=\"chat-list-name\">")
+        out.append("\n<span class=\"chat-list-text\">\n<span class=\"chat-list-name\" dir=\"auto\">")
         out.appendEscapingHTML(item.contactName)
-        out.append("</span>\n<span class=\"chat-list-preview\">")
+        out.append("</span>\n<span class=\"chat-list-preview\" dir=\"auto\">")
         out.appendEscapingHTML(item.lastMessagePreview)
         out.append("</span>\n</span>\n<time class=\"chat-list-date\" datetime=\"")
         out.appendEscapingHTML(item.lastDateISO)

@@ -1279,6 +1279,161 @@
     });
   }
 
+  // ---------------------------------------------------------------- keyboard shortcuts
+
+  // Ctrl+K (or Ctrl+/) jumps to a chat by name; Alt+Up/Down opens the previous or next chat in the list, with
+  // Shift the previous or next one with unread messages. "?" lists the shortcuts, but only once the person
+  // turned single-key shortcuts on in Settings (WCAG 2.1.4: a stray key or speech input must do nothing).
+  const SINGLE_KEY = "parlor-single-key-shortcuts";
+
+  function singleKeyShortcutsOn() {
+    try { return localStorage.getItem(SINGLE_KEY) === "on"; } catch (error) { return false; }
+  }
+
+  function chatsFrom(root) {
+    return Array.from(root.querySelectorAll(".chat-list-item")).map((item) => ({
+      name: (item.querySelector(".chat-list-name") || {}).textContent || "",
+      url: item.querySelector("a").getAttribute("href"),
+      unread: !!item.querySelector(".badge, .unread-dot"),
+      current: item.classList.contains("is-current"),
+    }));
+  }
+
+  // The chats of this page's list, or of the chats page when this page has none (Settings, an image).
+  async function chatsForJump() {
+    if (document.querySelector(".chat-list-item")) return chatsFrom(document);
+    const response = await fetch((document.body.getAttribute("data-base-path") || "") + "/chats", { headers: { Accept: "text/html" } });
+    return response.ok ? chatsFrom(new DOMParser().parseFromString(await response.text(), "text/html")) : [];
+  }
+
+  function folded(text) {
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
+
+  async function openJump() {
+    if (document.querySelector("dialog.jump-dialog[open]")) return;
+    const chats = await chatsForJump();
+    const dialog = document.createElement("dialog");
+    dialog.className = "jump-dialog";
+    dialog.setAttribute("aria-labelledby", "jump-label");
+    dialog.innerHTML = '<label id="jump-label" for="jump-input">Jump to a chat</label>' +
+      '<input type="text" id="jump-input" aria-controls="jump-results" aria-autocomplete="list" autocomplete="off">' +
+      '<ul class="jump-results" id="jump-results" role="listbox" aria-label="Chats"></ul><p class="jump-empty" hidden>No chat by that name.</p>';
+    (document.querySelector("main") || document.body).append(dialog);
+    const input = dialog.querySelector("input");
+    const list = dialog.querySelector("ul");
+    let shown = [];
+    let active = 0;
+    function render() {
+      const query = folded(input.value.trim());
+      shown = chats.filter((chat) => !chat.current && folded(chat.name).includes(query)).slice(0, 20);
+      active = Math.min(active, Math.max(shown.length - 1, 0));
+      list.replaceChildren(...shown.map((chat, index) => {
+        const option = document.createElement("li");
+        option.id = "jump-option-" + index;
+        option.setAttribute("role", "option");
+        option.setAttribute("aria-selected", index === active ? "true" : "false");
+        const name = document.createElement("span");
+        name.textContent = chat.name;
+        option.append(name);
+        if (chat.unread) {
+          const unread = document.createElement("span");
+          unread.className = "jump-unread";
+          unread.textContent = "unread";
+          option.append(unread);
+        }
+        option.addEventListener("mousedown", (event) => { event.preventDefault(); go(chat); });
+        return option;
+      }));
+      dialog.querySelector(".jump-empty").hidden = shown.length > 0;
+      if (shown.length) input.setAttribute("aria-activedescendant", "jump-option-" + active); else input.removeAttribute("aria-activedescendant");
+    }
+    function go(chat) {
+      dialog.close();
+      window.location.assign(chat.url);
+    }
+    input.addEventListener("input", () => { active = 0; render(); });
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        if (shown.length) active = (active + (event.key === "ArrowDown" ? 1 : -1) + shown.length) % shown.length;
+        render();
+      } else if (event.key === "Enter") {
+        event.preventDefault();
+        if (shown[active]) go(shown[active]);
+      }
+    });
+    dialog.addEventListener("close", () => dialog.remove());
+    render();
+    dialog.showModal();
+    input.focus();
+  }
+
+  function showShortcuts() {
+    if (document.querySelector("dialog.shortcuts-dialog[open]")) return;
+    const dialog = document.createElement("dialog");
+    dialog.className = "shortcuts-dialog";
+    dialog.setAttribute("aria-labelledby", "shortcuts-dialog-title");
+    const rows = [["Ctrl + K, Ctrl + /", "Jump to a chat by name"], ["Alt + ↑ / ↓", "Previous or next chat"],
+      ["Alt + Shift + ↑ / ↓", "Previous or next chat with unread messages"], ["↑ in an empty message box", "Edit your last message"],
+      ["End", "Jump to the newest message"], ["?", "List these shortcuts"]];
+    const title = document.createElement("h2");
+    title.id = "shortcuts-dialog-title";
+    title.textContent = "Keyboard shortcuts";
+    const list = document.createElement("dl");
+    list.className = "shortcut-list";
+    for (const [keys, what] of rows) {
+      const term = document.createElement("dt");
+      term.textContent = keys;
+      const detail = document.createElement("dd");
+      detail.textContent = what;
+      list.append(term, detail);
+    }
+    const close = document.createElement("button");
+    close.type = "button";
+    close.textContent = "Close";
+    close.addEventListener("click", () => dialog.close());
+    dialog.append(title, list, close);
+    dialog.addEventListener("close", () => dialog.remove());
+    (document.querySelector("main") || document.body).append(dialog);
+    dialog.showModal();
+    close.focus();
+  }
+
+  function stepChat(direction, unreadOnly) {
+    const chats = chatsFrom(document);
+    const here = chats.findIndex((chat) => chat.current);
+    for (let index = here + direction; index >= 0 && index < chats.length; index += direction) {
+      if (!unreadOnly || chats[index].unread) return window.location.assign(chats[index].url);
+    }
+    if (here < 0 && chats.length && !unreadOnly) window.location.assign(chats[direction > 0 ? 0 : chats.length - 1].url);
+  }
+
+  document.addEventListener("keydown", (event) => {
+    if (event.defaultPrevented || event.isComposing) return;
+    const key = event.key;
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && (key === "k" || key === "K" || key === "/")) {
+      event.preventDefault();
+      openJump();
+    } else if (event.altKey && !event.ctrlKey && !event.metaKey && (key === "ArrowUp" || key === "ArrowDown")) {
+      event.preventDefault();
+      stepChat(key === "ArrowDown" ? 1 : -1, event.shiftKey);
+    } else if (key === "?" && !event.ctrlKey && !event.altKey && !event.metaKey && singleKeyShortcutsOn()) {
+      if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable]")) return;
+      event.preventDefault();
+      showShortcuts();
+    }
+  });
+
+  function enhanceShortcutSetting(section) {
+    const box = section.querySelector("#single-key-shortcuts");
+    box.checked = singleKeyShortcutsOn();
+    box.addEventListener("change", () => {
+      try { localStorage.setItem(SINGLE_KEY, box.checked ? "on" : "off"); } catch (error) { /* private mode: stays off */ }
+    });
+    section.hidden = false;
+  }
+
   // ---------------------------------------------------------------- start
 
   // A new account starts in the browser's time zone (without the script: UTC, changeable in Settings).
@@ -1312,6 +1467,7 @@
     document.querySelectorAll("form.auth-form").forEach(addTimeZone);
     document.querySelectorAll("#settings-time-zone").forEach(deviceZoneFirst);
     document.querySelectorAll("#notifications").forEach(enhanceNotificationSetting);
+    document.querySelectorAll("#shortcuts").forEach(enhanceShortcutSetting);
     document.querySelectorAll("form.create-chat").forEach(enhanceNewChat);
     const errorField = document.querySelector("[data-error-field]");
     if (errorField) {

@@ -10,6 +10,7 @@ the text (and plain in the chat list), and text in right-to-left scripts laid ou
 screenshot of every step is saved in ARTIFACTS_FOLDER.
 """
 
+import json
 import os
 import sys
 import tempfile
@@ -21,6 +22,8 @@ import two_people_chat as common  # noqa: E402 (reads the same three arguments)
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+from axe_selenium_python import Axe  # noqa: E402
 
 step, wait_for, text_in = common.step, common.wait_for, common.text_in
 
@@ -85,6 +88,15 @@ def past_both_ends(driver, selector, label, touch=False):
             wheel(driver, selector, 2000 * direction)
         time.sleep(0.3)  # the scroll settles (a page without its script has no frame callbacks to wait on)
         document_stays(driver, "%s, %s" % (label, "toward the end" if direction == 1 else "toward the start"))
+
+
+def axe_clean(driver, label):
+    """No axe violation on this screen."""
+    axe = Axe(driver)
+    axe.inject()
+    results = axe.run(options=json.dumps({"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa", "best-practice"]}}))
+    violations = results["violations"]
+    assert not violations, "axe on %s: %s" % (label, axe.report(violations))
 
 
 def bot_room(driver):
@@ -310,6 +322,44 @@ def main():
             step("toast-covers-nothing-%s" % label, reader)
             toast.find_element(By.CSS_SELECTOR, ".toast-close").click()
             wait_for(reader, lambda d: not d.find_elements(By.CSS_SELECTOR, "#toasts .toast"), "the toast closes")
+
+        # 9. Shortcuts: Ctrl+K jumps to a chat by name, Alt+Down to the next chat, Alt+Shift+Up/Down to the next
+        #    one with unread messages; "?" does nothing until single-key shortcuts are turned on in Settings.
+        ana.get(chat)
+        wait_for(ana, lambda d: d.find_elements(By.CSS_SELECTOR, "form.composer.is-enhanced"), "the chat with its script")
+        ActionChains(ana).key_down(Keys.CONTROL).send_keys("k").key_up(Keys.CONTROL).perform()
+        field = wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.jump-dialog[open] input"), "the jump dialog opens")
+        axe_clean(ana, "jump-dialog")
+        field.send_keys("parlor b")
+        wait_for(ana, text_in("dialog.jump-dialog [role=option][aria-selected=true]", "Parlor Bot"), "Parlor Bot is offered")
+        field.send_keys(Keys.ENTER)
+        wait_for(ana, lambda d: d.current_url.endswith("/rooms/" + bot_room(d)), "Enter opens the chat with Parlor Bot")
+        order = ana.execute_script("return Array.from(document.querySelectorAll('.chat-list-item a')).map((a) => a.href)")
+        here = order.index(ana.current_url)
+        ActionChains(ana).key_down(Keys.ALT).send_keys(Keys.ARROW_DOWN).key_up(Keys.ALT).perform()
+        wait_for(ana, lambda d: d.current_url == order[here + 1], "Alt+Down opens the next chat")
+        common.send(ben, "Unread for the shortcut")
+        wait_for(ana, lambda d: d.find_elements(By.XPATH, "//li[contains(@class,'chat-list-item')][.//span[text()='Ben Okafor']]//span[contains(@class,'badge')]"),
+                 "Ben's chat is unread in Ana's list")
+        ActionChains(ana).key_down(Keys.ALT).key_down(Keys.SHIFT).send_keys(Keys.ARROW_UP).key_up(Keys.SHIFT).key_up(Keys.ALT).perform()
+        wait_for(ana, lambda d: d.current_url == chat, "Alt+Shift+Up opens the chat with unread messages")
+        ana.find_element(By.CSS_SELECTOR, ".messages li.message").click()
+        ActionChains(ana).send_keys("?").perform()
+        time.sleep(0.3)
+        assert not ana.find_elements(By.CSS_SELECTOR, "dialog.shortcuts-dialog"), "? lists the shortcuts only once turned on"
+        ana.get(base + "/settings")
+        toggle = wait_for(ana, lambda d: d.find_element(By.ID, "single-key-shortcuts"), "the shortcuts setting")
+        toggle.click()
+        ana.get(chat)
+        ana.find_element(By.CSS_SELECTOR, ".messages li.message").click()
+        ActionChains(ana).send_keys("?").perform()
+        wait_for(ana, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.shortcuts-dialog[open]"), "? lists the shortcuts")
+        axe_clean(ana, "shortcuts-dialog")
+        ActionChains(ana).send_keys(Keys.ESCAPE).perform()
+        box = ana.find_element(By.CSS_SELECTOR, "form.composer textarea")
+        box.send_keys("Really?")
+        assert not ana.find_elements(By.CSS_SELECTOR, "dialog.shortcuts-dialog"), "? typed in a message is a question mark"
+        step("shortcuts", ana)
     finally:
         common.shut_down(drivers, parlor, folder)
 

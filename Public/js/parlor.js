@@ -761,33 +761,78 @@
   // ---------------------------------------------------------------- the image view
 
   // A photo opens in a dialog over the conversation (the same image view a page shows without the
-  // script); Back, Escape or a click outside closes it, and the focus goes back to the photo.
+  // script); Back, Escape or a click outside closes it, and the focus goes back to the photo. Left and Right
+  // (or its Previous and Next) step through the chat's photos in the same dialog.
+  async function imageDetail(url) {
+    const response = await fetch(url, { credentials: "same-origin" });
+    if (!response.ok) throw new Error("status " + response.status);
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const detail = page.querySelector(".image-detail");
+    if (!detail) throw new Error("no image");
+    return document.adoptNode(detail);
+  }
+
+  function showInDialog(dialog, detail) {
+    const old = dialog.querySelector(".image-detail");
+    if (old) old.replaceWith(detail); else dialog.append(detail);
+    const title = detail.querySelector(".image-title");
+    dialog.setAttribute("aria-label", title ? title.textContent : "Photo");
+    const back = detail.querySelector("a.back");
+    if (back) {
+      back.textContent = "Close";
+      back.addEventListener("click", (click) => { click.preventDefault(); dialog.close(); });
+    }
+    for (const step of detail.querySelectorAll(".image-steps a")) {
+      step.addEventListener("click", (click) => {
+        click.preventDefault();
+        stepImage(dialog, step.href, step.classList.contains("image-previous") ? ".image-previous" : ".image-next");
+      });
+    }
+  }
+
+  async function stepImage(dialog, url, selector) {
+    try {
+      showInDialog(dialog, await imageDetail(url));
+      // The focused link went with the old photo: the focus stays in the dialog, on the same step when there is one.
+      const target = dialog.querySelector(selector) || dialog.querySelector("a.back");
+      if (target && !dialog.contains(document.activeElement)) target.focus();
+    } catch (error) {
+      window.location.href = url;
+    }
+  }
+
   document.addEventListener("click", async (event) => {
     const link = event.target.closest("a.photo-link");
     if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
     event.preventDefault();
     try {
-      const response = await fetch(link.href, { credentials: "same-origin" });
-      if (!response.ok) throw new Error("status " + response.status);
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      const detail = page.querySelector(".image-detail");
-      if (!detail) throw new Error("no image");
+      const detail = await imageDetail(link.href);
       const dialog = document.createElement("dialog");
       dialog.className = "image-dialog";
-      dialog.setAttribute("aria-label", link.querySelector("img") ? link.querySelector("img").alt : "Photo");
-      dialog.append(document.adoptNode(detail));
-      const back = dialog.querySelector("a.back");
-      if (back) {
-        back.textContent = "Close";
-        back.addEventListener("click", (click) => { click.preventDefault(); dialog.close(); });
-      }
+      showInDialog(dialog, detail);
       dialog.addEventListener("click", (click) => { if (click.target === dialog) dialog.close(); });
+      dialog.addEventListener("keydown", (key) => {
+        if (key.altKey || key.ctrlKey || key.metaKey) return;
+        const selector = key.key === "ArrowLeft" ? ".image-previous" : key.key === "ArrowRight" ? ".image-next" : null;
+        const step = selector && dialog.querySelector(selector);
+        if (!step) return;
+        key.preventDefault();
+        stepImage(dialog, step.href, selector);
+      });
       dialog.addEventListener("close", () => { dialog.remove(); link.focus(); });
-      document.body.append(dialog);
+      (document.querySelector("main") || document.body).append(dialog);
       dialog.showModal();
     } catch (error) {
       window.location.href = link.href;
     }
+  });
+
+  // The image page without the dialog (opened in a tab of its own): the same keys step through the photos.
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || document.querySelector("dialog[open]") || !document.querySelector("main > .image-detail")) return;
+    const selector = event.key === "ArrowLeft" ? ".image-previous" : event.key === "ArrowRight" ? ".image-next" : null;
+    const step = selector && document.querySelector(selector);
+    if (step) window.location.assign(step.href);
   });
 
   // ---------------------------------------------------------------- the composer's modes

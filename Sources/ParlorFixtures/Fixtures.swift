@@ -80,6 +80,14 @@ public enum Fixtures {
             Fixture("image-page/loading", ImagePageViewModel(layout: pages.layout(title: "Image"), image: images.detail(ImageID(31), state: .loading, altText: "Photo from Chloé", backURL: "/chats/8")), isPage: true),
             Fixture("image-page/shown", ImagePageViewModel(layout: pages.layout(title: "Image"), image: images.detail(ImageID(31), state: .loaded, altText: "Photo from Chloé", backURL: "/chats/8")), isPage: true),
             Fixture("image-detail/loaded-live", images.detail(ImageID(32), state: .loaded, altText: "Map of the station", backURL: "/chats/7")),
+            Fixture("image-page/photo-in-a-chat", ImagePageViewModel(layout: pages.layout(title: "Photo from Chloé"), image: images.detail(
+                photo: StoredImage(id: ImageID(33), ownerID: world.chloe.id, purpose: .message, versions: [
+                    StoredImageVersion(role: .display, format: .jpeg, width: 1_200, height: 900, hash: "d1", byteCount: 200_000),
+                    StoredImageVersion(role: .thumbnail, format: .jpeg, width: 320, height: 240, hash: "t1", byteCount: 20_000),
+                    StoredImageVersion(role: .full, format: .jpeg, width: 4_032, height: 3_024, hash: "f1", byteCount: 2_400_000),
+                ], messageID: MessageID(141)),
+                pendingSize: nil, altText: "Photo from Chloé", chatURL: "/rooms/8#message-141", around: PhotosAround(previous: ImageID(30), next: ImageID(35))
+            )), isPage: true),
             Fixture("image-page/failed", ImagePageViewModel(layout: pages.layout(title: "Image"), image: images.detail(ImageID(31), state: .failed(reason: "The image could not be loaded."), altText: "Photo from Chloé", backURL: "/chats/8")), isPage: true),
         ]
     }

@@ -62,6 +62,19 @@ extension PostgresChatStore {
         }
     }
 
+    public func photosAround(_ message: MessageID, in chat: ChatID) async throws -> PhotosAround {
+        let chat = chat.rawValue, message = message.rawValue
+        return try await database.read { [logger] connection in
+            let previous = try await connection.row("""
+                SELECT photoID FROM message WHERE chatID = \(chat) AND id < \(message) AND photoID IS NOT NULL ORDER BY id DESC LIMIT 1
+                """, logger: logger).map { try $0.at(0, as: Int64.self) }
+            let next = try await connection.row("""
+                SELECT photoID FROM message WHERE chatID = \(chat) AND id > \(message) AND photoID IS NOT NULL ORDER BY id LIMIT 1
+                """, logger: logger).map { try $0.at(0, as: Int64.self) }
+            return PhotosAround(previous: previous.map { ImageID($0) }, next: next.map { ImageID($0) })
+        }
+    }
+
     public func image(_ id: ImageID, visibleTo viewer: UserID) async throws -> StoredImage? {
         let image = id.rawValue, person = viewer.rawValue
         return try await database.read { [logger] connection in

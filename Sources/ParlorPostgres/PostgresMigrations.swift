@@ -186,6 +186,10 @@ enum PostgresMigrations {
             "ALTER TABLE message ADD COLUMN mentions TEXT",
             "ALTER TABLE member ADD COLUMN mentionCount BIGINT NOT NULL DEFAULT 0",
         ]),
+        // As SQLite's "12-photos-by-chat".
+        ("6-photos-by-chat", [
+            "CREATE INDEX message_photos_by_chat ON message (chatID, id) WHERE photoID IS NOT NULL",
+        ]),
     ]
 
     /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an

@@ -200,6 +200,10 @@ enum Migrations {
                 ALTER TABLE member ADD COLUMN mentionCount INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("12-photos-by-chat") { db in
+            // The image view's previous and next photo: a chat's photos in order, without reading its messages.
+            try db.execute(sql: "CREATE INDEX message_photos_by_chat ON message(chatID, id) WHERE photoID IS NOT NULL")
+        }
         return migrator
     }
 }

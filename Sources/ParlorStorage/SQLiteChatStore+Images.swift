@@ -58,6 +58,19 @@ extension SQLiteChatStore {
         }
     }
 
+    public func photosAround(_ message: MessageID, in chat: ChatID) async throws -> PhotosAround {
+        try await pool.read { db -> PhotosAround in
+            // Both read the chat's photos by their own index, however many messages lie between.
+            let previous: Int64? = try Int64.fetchOne(db.cachedStatement(sql: """
+                SELECT photoID FROM message WHERE chatID = ? AND id < ? AND photoID IS NOT NULL ORDER BY id DESC LIMIT 1
+                """), arguments: [chat.rawValue, message.rawValue])
+            let next: Int64? = try Int64.fetchOne(db.cachedStatement(sql: """
+                SELECT photoID FROM message WHERE chatID = ? AND id > ? AND photoID IS NOT NULL ORDER BY id LIMIT 1
+                """), arguments: [chat.rawValue, message.rawValue])
+            return PhotosAround(previous: previous.map { ImageID($0) }, next: next.map { ImageID($0) })
+        }
+    }
+
     public func image(_ id: ImageID, visibleTo viewer: UserID) async throws -> StoredImage? {
         try await pool.read { db in
             // Their own, an avatar of someone who shares a chat with them, or a photo in one of their chats.

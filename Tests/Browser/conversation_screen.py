@@ -10,6 +10,7 @@ the text (and plain in the chat list), and text in right-to-left scripts laid ou
 screenshot of every step is saved in ARTIFACTS_FOLDER.
 """
 
+import base64
 import json
 import os
 import sys
@@ -24,6 +25,8 @@ from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 from axe_selenium_python import Axe  # noqa: E402
+
+from conversation_ux import FACE_JPEG  # noqa: E402
 
 step, wait_for, text_in = common.step, common.wait_for, common.text_in
 
@@ -360,6 +363,54 @@ def main():
         box.send_keys("Really?")
         assert not ana.find_elements(By.CSS_SELECTOR, "dialog.shortcuts-dialog"), "? typed in a message is a question mark"
         step("shortcuts", ana)
+
+        # 10. The image view: three photos in the chat; the middle one opens with its original size and a
+        #     download; Right and Left step through the chat's photos in the dialog; without the script the
+        #     image page is styled, the photo fits the screen, and Previous / Next are links.
+        photo = os.path.join(common.ARTIFACTS, "photo.jpg")
+        with open(photo, "wb") as file:
+            file.write(base64.b64decode(FACE_JPEG))
+        box = ana.find_element(By.CSS_SELECTOR, "form.composer textarea")
+        ana.execute_script("arguments[0].value = ''", box)
+        for number in (1, 2, 3):
+            ana.find_element(By.CSS_SELECTOR, "form.composer input[name=photo]").send_keys(photo)
+            wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, ".composer-photo-preview img"), "the chosen photo")
+            ana.find_element(By.CSS_SELECTOR, "form.composer textarea").send_keys("Photo %d" % number, Keys.ENTER)
+            wait_for(ana, lambda d: d.execute_script(
+                "return Array.from(document.querySelectorAll('.messages li.message[id^=message-] a.photo-link img')).length") >= number,
+                "photo %d is stored and ready" % number)
+        links = ana.execute_script("return Array.from(document.querySelectorAll('.messages a.photo-link')).map((a) => a.getAttribute('href'))")
+        assert len(links) == 3, links
+        ana.find_element(By.CSS_SELECTOR, ".messages a.photo-link[href='%s']" % links[1]).click()
+        dialog = wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.image-dialog[open]"), "the photo opens in a dialog")
+        shown = lambda d: d.execute_script("return document.querySelector('dialog.image-dialog .image-detail').id")
+        assert shown(ana) == "image-" + links[1].rsplit("/", 1)[1]
+        original = dialog.find_element(By.CSS_SELECTOR, ".image-original")
+        assert "Original size" in original.text and original.get_attribute("href").endswith("/full"), original.get_attribute("href")
+        download = dialog.find_element(By.CSS_SELECTOR, ".image-download")
+        disposition = ana.execute_async_script(
+            "const done = arguments[1]; fetch(arguments[0]).then((r) => done([r.status, r.headers.get('content-disposition')]))", download.get_attribute("href"))
+        assert disposition[0] == 200 and disposition[1].startswith("attachment;"), disposition
+        ActionChains(ana).send_keys(Keys.ARROW_RIGHT).perform()
+        wait_for(ana, lambda d: shown(d) == "image-" + links[2].rsplit("/", 1)[1], "Right shows the next photo")
+        ActionChains(ana).send_keys(Keys.ARROW_LEFT).perform()
+        ActionChains(ana).send_keys(Keys.ARROW_LEFT).perform()
+        wait_for(ana, lambda d: shown(d) == "image-" + links[0].rsplit("/", 1)[1], "Left twice shows the first photo")
+        assert ana.execute_script("return document.querySelector('dialog.image-dialog').contains(document.activeElement)"), "the focus stays in the dialog"
+        step("image-view-steps", ana)
+        ActionChains(ana).send_keys(Keys.ESCAPE).perform()
+        plain = drivers[2]
+        plain.get(base + links[1])
+        page = plain.execute_script("""
+            const detail = document.querySelector('main > .image-detail');
+            const img = detail.querySelector('.image-frame img').getBoundingClientRect();
+            return { background: getComputedStyle(detail).backgroundColor, bottom: img.bottom, viewport: innerHeight,
+                     previous: !!detail.querySelector('a.image-previous'), next: !!detail.querySelector('a.image-next'),
+                     scrollY: window.scrollY, height: document.scrollingElement.scrollHeight };
+        """)
+        assert page["background"] == "rgb(17, 17, 17)" and page["previous"] and page["next"], "the image page: %r" % page
+        assert page["bottom"] <= page["viewport"] and page["height"] <= page["viewport"] + 1, "the photo fits the screen: %r" % page
+        step("image-page-without-script", plain)
     finally:
         common.shut_down(drivers, parlor, folder)
 

@@ -48,6 +48,32 @@ import Testing
         #expect(try await store.message(sent.id)?.photo == nil)
     }
 
+    /// The image view's previous and next: the chat's photos in order, not another chat's, not deleted ones.
+    @Test(arguments: StoreKind.allCases)
+    func thePhotosAroundOneAreItsChatsNeighbours(_ kind: StoreKind) async throws {
+        let world = try await ChatStoreBehaviourTests.World(kind)
+        let store = world.store as! any ChatStore & ImageStore
+        let chat = try await store.createChat(between: world.ana.id, and: world.ben.id, at: .at(0))
+        let other = try await store.createChat(between: world.ana.id, and: world.chloe.id, at: .at(0))
+        func send(_ chat: ChatID, _ number: Int, photo: Bool) async throws -> Message {
+            try await store.send(OutgoingMessage(
+                chatID: chat, senderID: world.ana.id, body: photo ? "" : "text \(number)", token: "around-\(number)", createdAt: .at(Double(number)),
+                photo: photo ? NewPhoto(original: "upload-around-\(number)", width: 40, height: 30) : nil
+            ))
+        }
+        let first = try await send(chat.id, 1, photo: true)
+        _ = try await send(chat.id, 2, photo: false)
+        let elsewhere = try await send(other.id, 3, photo: true)
+        let second = try await send(chat.id, 4, photo: true)
+        let gone = try await send(chat.id, 5, photo: true)
+        let third = try await send(chat.id, 6, photo: true)
+        _ = try await store.delete(MessageDeletion(messageID: gone.id, requesterID: world.ana.id, deletedAt: .at(7)))
+        #expect(try await store.photosAround(second.id, in: chat.id) == PhotosAround(previous: first.photo?.id, next: third.photo?.id))
+        #expect(try await store.photosAround(first.id, in: chat.id) == PhotosAround(previous: nil, next: second.photo?.id))
+        #expect(try await store.photosAround(third.id, in: chat.id) == PhotosAround(previous: second.photo?.id, next: nil))
+        #expect(try await store.photosAround(elsewhere.id, in: other.id) == PhotosAround(previous: nil, next: nil))
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aFailedPhotoStaysFailed(_ kind: StoreKind) async throws {
         let world = try await ChatStoreBehaviourTests.World(kind)

@@ -21,7 +21,9 @@ public enum ImagePurpose: Hashable, Sendable {
     /// The boxes each version must fit, and whether it is cropped to fill its box.
     public var versions: [(role: ImageRole, width: Int, height: Int, crop: Bool)] {
         switch self {
-        case .message: [(.display, 1200, 1200, false), (.thumbnail, 320, 320, false)]
+        // `full`: the photo at its own size up to 4096 px a side (a phone's 12 MP photo whole), without its
+        // metadata (where it was taken stays on the phone); what "Original size" and "Download" give.
+        case .message: [(.display, 1200, 1200, false), (.thumbnail, 320, 320, false), (.full, 4096, 4096, false)]
         case .avatar: [(.avatar, 512, 512, true), (.avatarSmall, 96, 96, true)]
         case .feedIcon: [(.avatar, 256, 256, true), (.avatarSmall, 96, 96, true)]
         }
@@ -29,7 +31,7 @@ public enum ImagePurpose: Hashable, Sendable {
 }
 
 public enum ImageRole: String, Hashable, Sendable {
-    case display, thumbnail, avatar, avatarSmall
+    case display, thumbnail, full, avatar, avatarSmall
 }
 
 /// One encoded version, with the size written into `<img width height>` so nothing moves when it loads.

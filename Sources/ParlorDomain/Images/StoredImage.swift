@@ -69,6 +69,20 @@ public protocol ImageStore: Sendable {
     func imageHashes() async throws -> Set<String>
     /// Messages' photos still to process, oldest first: the image worker resumes them at start.
     func pendingPhotos() async throws -> [PendingPhoto]
+    /// The photos sent just before and just after `message` in its chat (deleted ones are gone), for the image
+    /// view's previous and next.
+    func photosAround(_ message: MessageID, in chat: ChatID) async throws -> PhotosAround
+}
+
+/// The photos on either side of one in its chat.
+public struct PhotosAround: Hashable, Sendable {
+    public let previous: ImageID?
+    public let next: ImageID?
+
+    public init(previous: ImageID?, next: ImageID?) {
+        self.previous = previous
+        self.next = next
+    }
 }
 
 extension ImagePurpose {

@@ -127,6 +127,15 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         }
     }
 
+    public func photosAround(_ message: MessageID, in chat: ChatID) async throws -> PhotosAround {
+        state.withLock { state in
+            let photos = state.messages.values.filter { $0.chatID == chat && $0.photo != nil && !$0.isDeleted }.sorted { $0.id < $1.id }
+            return PhotosAround(
+                previous: photos.last { $0.id < message }?.photo?.id, next: photos.first { $0.id > message }?.photo?.id
+            )
+        }
+    }
+
     public func pendingPhotos() async throws -> [PendingPhoto] {
         state.withLock { state in
             state.originals.sorted { $0.key.rawValue < $1.key.rawValue }.map { PendingPhoto(imageID: $0.key, original: $0.value) }

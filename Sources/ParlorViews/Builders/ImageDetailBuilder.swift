@@ -37,13 +37,26 @@ public struct ImageDetailBuilder: Sendable {
 
     /// A message's photo as the image view shows it: loading while it is processed (the page reloads to
     /// look again), the display version once ready, and why it failed with the way back to the chat.
-    public func detail(photo: StoredImage, pendingSize: (width: Int, height: Int)?, altText: String, chatURL: String) -> ImageDetailViewModel {
+    /// `around`: the chat's photos before and after it, for previous and next.
+    public func detail(
+        photo: StoredImage, pendingSize: (width: Int, height: Int)?, altText: String, chatURL: String,
+        around: PhotosAround = PhotosAround(previous: nil, next: nil)
+    ) -> ImageDetailViewModel {
         switch photo.state {
         case .pending:
             return detail(photo.id, state: .loading, altText: altText, backURL: chatURL, size: pendingSize)
         case .ready:
             let display = photo.version(.display)
-            return detail(photo.id, state: .loaded, altText: altText, backURL: chatURL, size: display.map { ($0.width, $0.height) })
+            // Photos sent before Parlor kept a full-size version offer their largest one.
+            let original = photo.version(.full) ?? display
+            let originalURL = original.map { paths.imageFile(photo.id, $0.role) }
+            return ImageDetailViewModel(
+                domID: "image-\(photo.id)", isLoading: false, imageURL: paths.imageFile(photo.id), altText: altText, failureMessage: nil,
+                retryURL: nil, backURL: chatURL, size: display.map { ImageSizeViewModel(width: $0.width, height: $0.height) },
+                originalURL: originalURL, downloadURL: originalURL.map { $0 + "?download=1" },
+                originalSize: original.map { "\($0.width) × \($0.height)" },
+                previousURL: around.previous.map { paths.image($0) }, nextURL: around.next.map { paths.image($0) }
+            )
         case .failed:
             return detail(
                 photo.id, state: .failed(reason: "This photo could not be processed. Ask for it again, or send another copy."), altText: altText,

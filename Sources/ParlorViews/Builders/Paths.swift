@@ -48,6 +48,7 @@ public struct Paths: Sendable, Hashable {
     public func unsubscribeFeed(_ id: ChatID, _ feed: FeedSubscriptionID) -> String { "\(basePath)/rooms/\(id)/feeds/\(feed)/delete" }
     public func image(_ id: ImageID) -> String { "\(basePath)/images/\(id)" }
     public func imageFile(_ id: ImageID) -> String { "\(basePath)/images/\(id)/display" }
+    public func imageFile(_ id: ImageID, _ role: ImageRole) -> String { "\(basePath)/images/\(id)/\(role.rawValue)" }
     public func imageThumbnail(_ id: ImageID) -> String { "\(basePath)/images/\(id)/thumbnail" }
     public var photoPlaceholder: String { "\(basePath)/public/img/photo-placeholder.svg" }
     /// A person's face at the size lists and cells show it (96 px, for screens of 2 or more pixels a point).

@@ -17,10 +17,20 @@ public struct ImageDetailViewModel: Renderable, Hashable {
     public let size: ImageSizeViewModel?
     /// While loading: a neutral picture of that size.
     public let placeholderURL: String?
+    /// The photo at its own size (up to 4096 px), and the same file to save.
+    public let originalURL: String?
+    public let downloadURL: String?
+    /// "4032 × 3024": the original's size.
+    public let originalSize: String?
+    /// The chat's photos just before and after this one.
+    public let previousURL: String?
+    public let nextURL: String?
+    public let hasSteps: Bool
 
     public init(
         domID: String, isLoading: Bool, imageURL: String?, altText: String, failureMessage: String?, retryURL: String?, backURL: String,
-        size: ImageSizeViewModel? = nil, placeholderURL: String? = nil
+        size: ImageSizeViewModel? = nil, placeholderURL: String? = nil, originalURL: String? = nil, downloadURL: String? = nil,
+        originalSize: String? = nil, previousURL: String? = nil, nextURL: String? = nil
     ) {
         self.domID = domID
         self.isLoading = isLoading
@@ -31,6 +41,12 @@ public struct ImageDetailViewModel: Renderable, Hashable {
         self.backURL = backURL
         self.size = size
         self.placeholderURL = placeholderURL
+        self.originalURL = originalURL
+        self.downloadURL = downloadURL
+        self.originalSize = originalSize
+        self.previousURL = previousURL
+        self.nextURL = nextURL
+        self.hasSteps = previousURL != nil || nextURL != nil
     }
 
     public static let templateFields = TemplateFields<ImageDetailViewModel>(
@@ -42,7 +58,13 @@ public struct ImageDetailViewModel: Renderable, Hashable {
         .text("retryURL", \.retryURL),
         .text("backURL", \.backURL),
         .object("size", \.size),
-        .text("placeholderURL", \.placeholderURL)
+        .text("placeholderURL", \.placeholderURL),
+        .text("originalURL", \.originalURL),
+        .text("downloadURL", \.downloadURL),
+        .text("originalSize", \.originalSize),
+        .text("previousURL", \.previousURL),
+        .text("nextURL", \.nextURL),
+        .flag("hasSteps", \.hasSteps)
     )
 }
 

@@ -53,8 +53,9 @@ public struct ImageRoutes: Sendable {
         let context = pages.context(signedIn)
         let chatURL = pages.paths.chat(message.chatID) + "#message-\(message.id)"
         let altText = sender.id == signedIn.user.id ? "Your photo" : "Photo from \(sender.displayName)"
+        let around = try await store.photosAround(message.id, in: message.chatID)
         let detail = ImageDetailBuilder(paths: pages.paths).detail(
-            photo: image, pendingSize: (photo.width, photo.height), altText: altText, chatURL: chatURL
+            photo: image, pendingSize: (photo.width, photo.height), altText: altText, chatURL: chatURL, around: around
         )
         let unread = try await store.unreadTotal(for: signedIn.user.id)
         let layout = PageBuilder(context: context).layout(title: altText, unreadTotal: unread)
@@ -76,7 +77,8 @@ public struct ImageRoutes: Sendable {
             "ETag": "\"\(version.hash)\"",
             "X-Content-Type-Options": "nosniff",
             "Content-Security-Policy": "default-src 'none'; sandbox",
-            "Content-Disposition": "inline; filename=\"\(filename)\"",
+            // "Download" saves the file under its name; otherwise the browser shows it.
+            "Content-Disposition": "\(request.query["download"] == "1" ? "attachment" : "inline"); filename=\"\(filename)\"",
         ]
         if request.headers["If-None-Match"] == "\"\(version.hash)\"" { return Response(status: .notModified, headers: headers) }
         guard let body = FileBody.open(path: path) else {

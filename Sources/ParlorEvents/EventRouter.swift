@@ -269,6 +269,10 @@ public final class EventRouter: EventSink {
         case .checking(let check):
             do {
                 guard let checked = try await timed("record_feed_check", { try await feeds.recordCheck(check) }) else { return event }
+                // A page naming a feed the chat follows already: its row goes, as an unfollow would take it.
+                if checked.duplicateOf != nil {
+                    return await publish(.feed(.unsubscribed(checked.subscription)), .unsubscribed(checked.subscription), requestID)
+                }
                 for message in checked.posted {
                     _ = await publish(.message(.sent(message, token: "feed-\(message.id)")), (), requestID)
                 }

@@ -110,6 +110,13 @@ extension PostgresChatStore: FeedStore {
                 SELECT \(unescaped: Self.subscriptionColumns) FROM feedSubscription WHERE id = \(check.subscriptionID.rawValue) FOR UPDATE
                 """, logger: logger).map(Self.subscription)
             else { return nil }
+            if let moved = check.movedURL, moved != old.url, let other = try await connection.row("""
+                SELECT id FROM feedSubscription WHERE chatID = \(old.chatID.rawValue) AND url = \(moved) AND id <> \(old.id.rawValue)
+                """, logger: logger) {
+                try await connection.run("DELETE FROM feedSubscription WHERE id = \(old.id.rawValue)", logger: logger)
+                try await EventLogEntry.feedUnsubscribed(old.id, chat: old.chatID, subscriber: old.subscriberID).append(connection, logger: logger)
+                return CheckedFeed(subscription: old, posted: [], duplicateOf: FeedSubscriptionID(try other.at(0, as: Int64.self)))
+            }
             var allKeys: [String] = []
             if case .loaded(_, let all, _, _, _) = check.outcome { allKeys = all.map(\.key) }
             let seen = allKeys.isEmpty ? Set<String>() : Set(try await connection.rows(
@@ -146,12 +153,7 @@ extension PostgresChatStore: FeedStore {
                     "DELETE FROM feedSeenKey WHERE subscriptionID = \(old.id.rawValue) AND seenAt < \(at - FeedCheck.keyMemory)", logger: logger
                 )
             }
-            var updated = check.applied(to: old, posted: posted.count, icon: newIcon)
-            if updated.url != old.url, try await connection.row("""
-                SELECT 1 FROM feedSubscription WHERE chatID = \(old.chatID.rawValue) AND url = \(updated.url) AND id <> \(old.id.rawValue)
-                """, logger: logger) != nil {
-                updated = updated.moved(to: old.url)
-            }
+            let updated = check.applied(to: old, posted: posted.count, icon: newIcon)
             try await Self.update(connection, updated, logger)
             try await EventLogEntry.feedChecked(old.id).append(connection, logger: logger)
             return CheckedFeed(subscription: updated, posted: posted)

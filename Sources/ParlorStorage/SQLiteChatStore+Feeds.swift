@@ -78,6 +78,12 @@ extension SQLiteChatStore: FeedStore {
     public func recordCheck(_ check: FeedCheck) async throws -> CheckedFeed? {
         try await pool.write { db in
             guard let old = try Self.subscription(db, check.subscriptionID) else { return nil }
+            if let moved = check.movedURL, moved != old.url, let other = try Int64.fetchOne(
+                db, sql: "SELECT id FROM feedSubscription WHERE chatID = ? AND url = ? AND id <> ?", arguments: [old.chatID.rawValue, moved, old.id.rawValue]
+            ) {
+                try db.execute(sql: "DELETE FROM feedSubscription WHERE id = ?", arguments: [old.id.rawValue])
+                return CheckedFeed(subscription: old, posted: [], duplicateOf: FeedSubscriptionID(other))
+            }
             let seenStatement = try db.cachedStatement(sql: "SELECT 1 FROM feedSeenKey WHERE subscriptionID = ? AND key = ?")
             var lookupError: (any Error)?
             let items = check.itemsToPost(hasLoaded: old.hasLoaded) { key in
@@ -112,13 +118,7 @@ extension SQLiteChatStore: FeedStore {
                 try db.cachedStatement(sql: "DELETE FROM feedSeenKey WHERE subscriptionID = ? AND seenAt < ?")
                     .execute(arguments: [old.id.rawValue, at - FeedCheck.keyMemory])
             }
-            var updated = check.applied(to: old, posted: posted.count, icon: newIcon)
-            // A page that names a feed the chat follows already keeps its own address.
-            if updated.url != old.url, try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM feedSubscription WHERE chatID = ? AND url = ? AND id <> ?", arguments: [old.chatID.rawValue, updated.url, old.id.rawValue]
-            ) == true {
-                updated = updated.moved(to: old.url)
-            }
+            let updated = check.applied(to: old, posted: posted.count, icon: newIcon)
             try Self.update(db, updated)
             return CheckedFeed(subscription: updated, posted: posted)
         }

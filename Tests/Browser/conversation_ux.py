@@ -483,7 +483,7 @@ def main():
         step("photo-pasted", ana, ben)
 
         # 17. A feed: Ana follows a page that names its feed; her row turns Loaded live, and the newest item
-        # arrives in Ben's open chat as a message from the feed.
+        # arrives in Ben's open chat as a message from the feed. Following the page again leaves one row.
         ben.get(chat)
         ana.get(chat)
         ana.find_element(By.CSS_SELECTOR, ".conversation-header a.conversation-feeds").click()
@@ -499,6 +499,18 @@ def main():
         wait_for(ben, text_in(".message:last-child .message-author", "Station news"), "the feed is the author")
         wait_for(ben, text_in(".message:last-child .message-body", "From Friday, every night."), "the summary is plain text")
         assert "Older news" not in ben.page_source, "the first check posts only the newest item"
+        # Following the same page again: one row per feed, however it was found; its first check takes the
+        # second row away live, and posts nothing twice.
+        ana.find_element(By.ID, "feed-url").send_keys("http://127.0.0.1:%d/" % feed_port)
+        ana.find_element(By.CSS_SELECTOR, "form.subscribe-feed button[type=submit]").click()
+        # The checks run every 0.2 s here: after 2 s the page's first check is long done.
+        time.sleep(2)
+        rows = ana.find_elements(By.CSS_SELECTOR, ".feed-list .feed-item")
+        assert len(rows) == 1, "%d rows for one feed" % len(rows)
+        ana.refresh()
+        wait_for(ana, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".feed-list .feed-item")) == 1, "one row after a reload too")
+        posts = [e for e in ben.find_elements(By.CSS_SELECTOR, ".messages .feed-item-title") if "Night trains are back" in e.text]
+        assert len(posts) == 1, "the item is posted %d times" % len(posts)
         step("feed-followed-live", ana, ben)
         feeds_page = ana.current_url.split("#")[0]
 

@@ -197,4 +197,27 @@ import Testing
         let back = try #require(try await world.check(subscription, Self.loaded(["a", "b", "c"]), at: later + 60))
         #expect(back.posted.map(\.feed?.title) == ["Item a"])
     }
+
+    /// One row per feed, however it was found: a page that names a feed the chat follows already goes at its
+    /// first check, posting nothing; a page naming a new feed moves to the feed's address.
+    @Test(arguments: StoreKind.allCases)
+    func aPageNamingAFollowedFeedLeavesOneRow(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let feed = try await world.subscribe("https://news.example.org/feed.xml")
+        _ = try await world.check(feed, Self.loaded(["a"]), at: 20)
+        let page = try await world.subscribe("https://news.example.org/")
+        let found = FeedCheck.Outcome.loaded(
+            title: "News", items: Self.items(["a", "b"]), validators: FeedValidators(), url: "https://news.example.org/feed.xml"
+        )
+        let checked = try #require(try await world.check(page, found, at: 30))
+        #expect(checked.duplicateOf == feed.id && checked.posted.isEmpty && checked.subscription.id == page.id)
+        #expect(try await world.store.feedSubscriptions(in: world.chat.id, viewer: world.ana.id)?.map(\.id) == [feed.id], "one row for the feed")
+        #expect(try await world.check(page, found, at: 40) == nil, "the page's subscription is gone")
+
+        let other = try await world.subscribe("https://weather.example.org/")
+        let moved = try #require(try await world.check(other, .loaded(
+            title: "Weather", items: Self.items(["x"]), validators: FeedValidators(), url: "https://weather.example.org/rss"
+        ), at: 50))
+        #expect(moved.duplicateOf == nil && moved.subscription.url == "https://weather.example.org/rss")
+    }
 }

@@ -177,9 +177,20 @@ public struct FeedCheck: Hashable, Sendable {
 public struct CheckedFeed: Hashable, Sendable {
     public let subscription: FeedSubscription
     public let posted: [Message]
+    /// Set when the address was a page naming a feed the chat follows already: this subscription is gone
+    /// (one row per feed, however it was found), and nothing was posted.
+    public let duplicateOf: FeedSubscriptionID?
 
-    public init(subscription: FeedSubscription, posted: [Message]) {
+    public init(subscription: FeedSubscription, posted: [Message], duplicateOf: FeedSubscriptionID? = nil) {
         self.subscription = subscription
         self.posted = posted
+        self.duplicateOf = duplicateOf
+    }
+}
+
+extension FeedCheck {
+    /// The feed's own address when the subscription's was a page that named it.
+    public var movedURL: String? {
+        if case .loaded(_, _, _, let moved?, _) = outcome { moved } else { nil }
     }
 }

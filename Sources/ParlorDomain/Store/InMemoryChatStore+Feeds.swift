@@ -58,6 +58,12 @@ extension InMemoryChatStore {
     public func recordCheck(_ check: FeedCheck) async throws -> CheckedFeed? {
         state.withLock { state in
             guard let old = state.feeds[check.subscriptionID], state.chats[old.chatID] != nil else { return nil }
+            if let moved = check.movedURL, moved != old.url,
+               let other = state.feeds.values.first(where: { $0.chatID == old.chatID && $0.url == moved && $0.id != old.id }) {
+                state.feeds[old.id] = nil
+                state.seenFeedKeys[old.id] = nil
+                return CheckedFeed(subscription: old, posted: [], duplicateOf: other.id)
+            }
             let seen = state.seenFeedKeys[old.id] ?? [:]
             let items = check.itemsToPost(hasLoaded: old.hasLoaded) { seen[$0] != nil }
             var posted: [Message] = []
@@ -93,10 +99,7 @@ extension InMemoryChatStore {
                 keys = keys.filter { $0.value >= check.checkedAt - FeedCheck.keyMemory }
             }
             state.seenFeedKeys[old.id] = keys
-            var updated = check.applied(to: old, posted: posted.count, icon: newIcon)
-            if updated.url != old.url, state.feeds.values.contains(where: { $0.chatID == old.chatID && $0.url == updated.url && $0.id != old.id }) {
-                updated = updated.moved(to: old.url)
-            }
+            let updated = check.applied(to: old, posted: posted.count, icon: newIcon)
             state.feeds[old.id] = updated
             return CheckedFeed(subscription: updated, posted: posted)
         }

@@ -811,14 +811,6 @@
       dialog.className = "image-dialog";
       showInDialog(dialog, detail);
       dialog.addEventListener("click", (click) => { if (click.target === dialog) dialog.close(); });
-      dialog.addEventListener("keydown", (key) => {
-        if (key.altKey || key.ctrlKey || key.metaKey) return;
-        const selector = key.key === "ArrowLeft" ? ".image-previous" : key.key === "ArrowRight" ? ".image-next" : null;
-        const step = selector && dialog.querySelector(selector);
-        if (!step) return;
-        key.preventDefault();
-        stepImage(dialog, step.href, selector);
-      });
       dialog.addEventListener("close", () => { dialog.remove(); link.focus(); });
       (document.querySelector("main") || document.body).append(dialog);
       dialog.showModal();
@@ -827,12 +819,22 @@
     }
   });
 
-  // The image page without the dialog (opened in a tab of its own): the same keys step through the photos.
+  // Left and Right step through the chat's photos: in the dialog (wherever the focus is while the next one
+  // loads), or on the image page opened in a tab of its own.
   document.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey || document.querySelector("dialog[open]") || !document.querySelector("main > .image-detail")) return;
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const selector = event.key === "ArrowLeft" ? ".image-previous" : event.key === "ArrowRight" ? ".image-next" : null;
-    const step = selector && document.querySelector(selector);
-    if (step) window.location.assign(step.href);
+    if (!selector) return;
+    const dialog = document.querySelector("dialog.image-dialog[open]");
+    if (dialog) {
+      const step = dialog.querySelector(selector);
+      if (!step) return;
+      event.preventDefault();
+      stepImage(dialog, step.href, selector);
+    } else if (!document.querySelector("dialog[open]") && document.querySelector("main > .image-detail")) {
+      const step = document.querySelector(selector);
+      if (step) window.location.assign(step.href);
+    }
   });
 
   // ---------------------------------------------------------------- the composer's modes
@@ -1175,6 +1177,33 @@
     const current = cells.find((cell) => cell.tabIndex === 0 && cell.contains(document.activeElement)) || cells[cells.length - 1];
     rove(cells, current);
   }
+
+  // On a touch screen a tap on a message focuses it and shows its toolbar; so does a long press, which
+  // otherwise would only select text or open the browser's own menu.
+  let pressTimer = null;
+  let pressStart = null;
+  let pressed = { cell: null, at: 0 };
+  document.addEventListener("touchstart", (event) => {
+    const cell = event.target.closest && event.target.closest(".conversation .messages li.message");
+    clearTimeout(pressTimer);
+    if (!cell || event.touches.length !== 1 || event.target.closest("a, button")) return;
+    pressStart = { x: event.touches[0].clientX, y: event.touches[0].clientY };
+    pressTimer = setTimeout(() => {
+      pressTimer = null;
+      cell.focus();
+      pressed = { cell, at: Date.now() };
+    }, 500);
+  }, { passive: true });
+  document.addEventListener("touchmove", (event) => {
+    if (!pressTimer || !pressStart) return;
+    const touch = event.touches[0];
+    if (Math.abs(touch.clientX - pressStart.x) > 10 || Math.abs(touch.clientY - pressStart.y) > 10) clearTimeout(pressTimer);
+  }, { passive: true });
+  document.addEventListener("touchend", () => clearTimeout(pressTimer), { passive: true });
+  document.addEventListener("contextmenu", (event) => {
+    // The press that showed the toolbar opens no menu of the browser's over it (a link or a photo keeps its own).
+    if (pressed.cell && pressed.cell.contains(event.target) && Date.now() - pressed.at < 1500 && !event.target.closest("a, img")) event.preventDefault();
+  });
 
   document.addEventListener("focusin", (event) => {
     const cell = event.target.closest && event.target.closest(".conversation .messages li.message");

@@ -213,6 +213,19 @@ def main():
         """, target)
         assert hovered["actions"] == "1" and hovered["time"][0] > 10 and hovered["time"][1] > 5, "hovering shows %r" % hovered
         step("compact-and-hover", ana)
+        # "Edited" shows on a grouped message too, where the name line is tucked away.
+        edited = ana.execute_script("""
+            const cell = Array.from(document.querySelectorAll('.messages li.message.continues-group'))
+                .find((c) => c.querySelector('.message-body').textContent === 'Line 38 of a long morning');
+            return cell.id.replace('message-', '');
+        """)
+        status = post_from_page(ana, chat_path + "/messages/" + edited, {"body": "Line 38, edited"})
+        assert status in (200, 204, 303), "the edit answered %s" % status
+        wait_for(ana, lambda d: d.execute_script("""
+            const cell = document.getElementById('message-' + arguments[0]);
+            const mark = cell && cell.querySelector('.message-edited');
+            return !!mark && cell.classList.contains('continues-group') && mark.getClientRects().length > 0 && mark.textContent === 'Edited';
+        """, edited), "the grouped, edited message says Edited")
 
         # 4. By keyboard: the newest message is one Tab stop; Up moves to the one before, its toolbar's actions
         #    are next with Tab and Left/Right; Escape comes back. Up in the empty composer edits the newest own message.
@@ -261,6 +274,22 @@ def main():
         """)
         assert attach["name"].startswith("Photo") and 30 <= attach["width"] <= 60 and attach["field"] <= 1, "the attach button: %r" % attach
         step("composer-grows", ana)
+        # A photo dropped on the composer waits under the text, with a way to remove it.
+        ana.execute_script("""
+            const canvas = document.createElement('canvas');
+            canvas.width = 40; canvas.height = 30;
+            canvas.toBlob((blob) => {
+                const transfer = new DataTransfer();
+                transfer.items.add(new File([blob], 'dropped.png', { type: 'image/png' }));
+                const form = document.querySelector('form.composer');
+                form.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+                form.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+            }, 'image/png');
+        """)
+        remove = wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, ".composer-photo-preview button"), "the dropped photo waits under the text")
+        assert "dropped.png" in ana.find_element(By.CSS_SELECTOR, ".composer-photo-preview").text
+        remove.click()
+        wait_for(ana, lambda d: not d.find_elements(By.CSS_SELECTOR, ".composer-photo-preview"), "Remove photo takes it away")
 
         # 6. Reading history while messages arrive: "N new messages ↓", which End (or a click) clears by jumping
         #    to the newest; the list is a log, and each arrival is announced once.
@@ -307,6 +336,25 @@ def main():
         wait_for(ben, lambda d: back.find_element(By.CSS_SELECTOR, ".back-count").text == "1" and back.get_attribute("aria-label") == "Chats, 1 unread",
                  "the back link counts Parlor Bot's unread welcome: %r" % back.text)
         step("phone-one-header", ben)
+        # A long press on a message, as on a phone: the message takes the focus and shows its toolbar.
+        ben.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+        target = ben.execute_script("""
+            const cells = Array.from(document.querySelectorAll('.messages li.message'));
+            const cell = cells[cells.length - 1];
+            cell.scrollIntoView({ block: 'center' });
+            const r = cell.querySelector('.message-body').getBoundingClientRect();
+            return [cell.id, Math.round(r.left + 4), Math.round(r.top + r.height / 2)];
+        """)
+        assert ben.execute_script("return getComputedStyle(document.querySelector('#' + arguments[0] + ' .message-actions')).opacity", target[0]) == "0"
+        point = [{"x": target[1], "y": target[2]}]
+        ben.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
+        time.sleep(0.8)
+        ben.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        wait_for(ben, lambda d: d.execute_script(
+            "return document.activeElement.id === arguments[0] && getComputedStyle(document.activeElement.querySelector('.message-actions')).opacity === '1'",
+            target[0]), "a long press shows the message's toolbar")
+        ben.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        step("long-press", ben)
         for reader, writer, label in ((ben, ana, "phone"), (ana, ben, "desktop")):
             writer.get(chat)
             reader.get(base + "/rooms/" + bot_room(reader))
@@ -346,7 +394,8 @@ def main():
                  "Ben's chat is unread in Ana's list")
         ActionChains(ana).key_down(Keys.ALT).key_down(Keys.SHIFT).send_keys(Keys.ARROW_UP).key_up(Keys.SHIFT).key_up(Keys.ALT).perform()
         wait_for(ana, lambda d: d.current_url == chat, "Alt+Shift+Up opens the chat with unread messages")
-        ana.find_element(By.CSS_SELECTOR, ".messages li.message").click()
+        out_of_text = "document.querySelector('.messages li.message').focus(); return document.activeElement.tagName"
+        wait_for(ana, lambda d: d.execute_script(out_of_text) == "LI", "the focus on a message, not in a text field")
         ActionChains(ana).send_keys("?").perform()
         time.sleep(0.3)
         assert not ana.find_elements(By.CSS_SELECTOR, "dialog.shortcuts-dialog"), "? lists the shortcuts only once turned on"
@@ -354,7 +403,7 @@ def main():
         toggle = wait_for(ana, lambda d: d.find_element(By.ID, "single-key-shortcuts"), "the shortcuts setting")
         toggle.click()
         ana.get(chat)
-        ana.find_element(By.CSS_SELECTOR, ".messages li.message").click()
+        wait_for(ana, lambda d: d.execute_script(out_of_text) == "LI", "the focus on a message again")
         ActionChains(ana).send_keys("?").perform()
         wait_for(ana, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.shortcuts-dialog[open]"), "? lists the shortcuts")
         axe_clean(ana, "shortcuts-dialog")
@@ -394,8 +443,9 @@ def main():
         ActionChains(ana).send_keys(Keys.ARROW_RIGHT).perform()
         wait_for(ana, lambda d: shown(d) == "image-" + links[2].rsplit("/", 1)[1], "Right shows the next photo")
         ActionChains(ana).send_keys(Keys.ARROW_LEFT).perform()
+        wait_for(ana, lambda d: shown(d) == "image-" + links[1].rsplit("/", 1)[1], "Left shows the middle photo again")
         ActionChains(ana).send_keys(Keys.ARROW_LEFT).perform()
-        wait_for(ana, lambda d: shown(d) == "image-" + links[0].rsplit("/", 1)[1], "Left twice shows the first photo")
+        wait_for(ana, lambda d: shown(d) == "image-" + links[0].rsplit("/", 1)[1], "and again the first photo")
         assert ana.execute_script("return document.querySelector('dialog.image-dialog').contains(document.activeElement)"), "the focus stays in the dialog"
         step("image-view-steps", ana)
         ActionChains(ana).send_keys(Keys.ESCAPE).perform()
@@ -410,7 +460,20 @@ def main():
         """)
         assert page["background"] == "rgb(17, 17, 17)" and page["previous"] and page["next"], "the image page: %r" % page
         assert page["bottom"] <= page["viewport"] and page["height"] <= page["viewport"] + 1, "the photo fits the screen: %r" % page
+        zoom = plain.execute_script("""
+            return [getComputedStyle(document.querySelector('.image-frame')).touchAction,
+                    document.querySelector('meta[name=viewport]').content];
+        """)
+        assert zoom[0] == "pinch-zoom" and "user-scalable" not in zoom[1] and "maximum-scale" not in zoom[1], "pinch-zoom: %r" % zoom
         step("image-page-without-script", plain)
+
+        # Settings: each section apart from the next.
+        plain.get(base + "/settings")
+        gaps = plain.execute_script("""
+            const sections = Array.from(document.querySelectorAll('.settings-form')).filter((s) => s.getClientRects().length);
+            return sections.slice(1).map((s, i) => s.getBoundingClientRect().top - sections[i].getBoundingClientRect().bottom);
+        """)
+        assert gaps and min(gaps) >= 8, "Settings sections are %r px apart" % gaps
     finally:
         common.shut_down(drivers, parlor, folder)
 

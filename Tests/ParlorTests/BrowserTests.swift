@@ -35,7 +35,7 @@ import Testing
         let output = try await Self.run("conversation_screen.py", artifacts: Self.artifacts + "/screen")
         for step in [
             "no-document-scroll-1366", "no-document-scroll-390", "no-document-scroll", "formatted", "compact-and-hover", "messages-by-keyboard",
-            "composer-grows", "new-messages-pill", "right-to-left", "phone-one-header", "toast-covers-nothing-phone", "toast-covers-nothing-desktop", "shortcuts",
+            "composer-grows", "new-messages-pill", "right-to-left", "phone-one-header", "toast-covers-nothing-phone", "toast-covers-nothing-desktop", "shortcuts", "long-press",
             "image-view-steps", "image-page-without-script",
         ] {
             #expect(output.contains(step), "step \(step) did not run")

@@ -116,8 +116,12 @@ extension MessageFormat {
 
         /// ``runs(_:)`` for text without a marker.
         static func unstyledRuns(_ bytes: [UInt8]) -> [Run] {
+            unstyledRuns(String(decoding: bytes, as: UTF8.self))
+        }
+
+        static func unstyledRuns(_ text: String) -> [Run] {
             var runs: [Run] = []
-            for segment in Linkifier.segments(String(decoding: bytes, as: UTF8.self)) {
+            for segment in Linkifier.segments(text) {
                 if let url = segment.url {
                     runs.append(Run(text: segment.text, kind: .link(url: url)))
                     continue

@@ -54,8 +54,24 @@ public enum MessageFormat {
 
     /// The blocks of `text`.
     public static func blocks(_ text: String) -> [Block] {
+        if let plain = oneUnstyledParagraph(text) { return plain }
         var text = text
         return text.withUTF8 { blocks(Array($0)) }
+    }
+
+    /// Most messages are one line without a marker: one paragraph, read without copying the text into lines
+    /// (a page of fifty messages builds each of them). Nil when the text needs the whole parser.
+    static func oneUnstyledParagraph(_ text: String) -> [Block]? {
+        var text = text
+        let plain = text.withUTF8 { bytes -> Bool in
+            guard let first = bytes.first else { return true }
+            // A list's first line ("- ", "• ", "3. ") and a quote need the parser; so do markers and line breaks.
+            if first == UInt8(ascii: "-") || first == 0xE2 || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) { return false }
+            return !bytes.contains { isMarkerByte($0) || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+                && !bytes.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        }
+        guard plain else { return nil }
+        return text.isEmpty ? [] : [.paragraph(Inline.unstyledRuns(text))]
     }
 
     /// `text` as it reads without its markers: what the chat list, quotes and notifications show.

@@ -28,6 +28,10 @@ public func fuzzMessageFormat(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     if !bytes.contains(where: { MessageFormat.Inline.markerKind($0) != nil || $0 == UInt8(ascii: "`") }) {
         precondition(MessageFormat.Inline.unstyledRuns(bytes) == MessageFormat.Inline.styledRuns(bytes))
     }
+    // The one-line short path must give what the whole parser gives.
+    if let plain = MessageFormat.oneUnstyledParagraph(text) {
+        precondition(plain == MessageFormat.blocks(bytes))
+    }
     _ = MessageFormat.plainText(text)
     return 0
 }

@@ -239,6 +239,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzMentions", ["ParlorDomain"]),
         ("FuzzTextExcerpt", ["ParlorViews"]),
         ("FuzzMessageFormat", ["ParlorViews", "ParlorDomain"]),
+        ("FuzzSearchQuery", ["ParlorDomain"]),
         ("FuzzImageSniffing", ["ParlorDomain"]),
         ("FuzzJPEGFrame", ["ParlorDomain"]),
         ("FuzzFeedParser", ["ParlorFeeds", "ParlorDomain"]),

@@ -178,6 +178,10 @@ public enum Fixtures {
             Fixture("message-cell/own-failed", cells.cell(snapshot.pending[1])),
             Fixture("message-cell/own-deleted", cells.cell(reply.deleted(at: world.now), sender: world.ana, contactLastRead: MessageID(115))),
             Fixture("message-cell/continues-group", cells.cell(world.message(122, chat: 7, from: world.ben, "Platform 4.", at: "2026-11-20T13:02:00Z"), sender: world.ben, after: snapshot.messages[4])),
+            Fixture("message-cell/continues-group-edited", cells.cell(
+                world.message(123, chat: 7, from: world.ben, "Platform *5*, not 4.", at: "2026-11-20T13:02:00Z", edited: "2026-11-20T13:04:00Z"),
+                sender: world.ben, after: snapshot.messages[4]
+            )),
             Fixture("message-cell/photo-processing", cells.cell(
                 world.message(140, chat: 8, from: world.chloe, "The lake at dawn", at: "2026-11-20T08:05:00Z")
                     .with(photo: MessagePhoto(id: ImageID(41), state: .pending, width: 320, height: 240)), sender: world.chloe

@@ -26,19 +26,9 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 from axe_selenium_python import Axe  # noqa: E402
 
-from conversation_ux import FACE_JPEG  # noqa: E402
+from conversation_ux import FACE_JPEG, post_from_page  # noqa: E402
 
 step, wait_for, text_in = common.step, common.wait_for, common.text_in
-
-
-def post_from_page(driver, path, fields):
-    """A POST the way the page's script makes it; answers the status."""
-    return driver.execute_async_script("""
-        const done = arguments[arguments.length - 1];
-        const fields = Object.assign({ csrf: document.querySelector("input[name=csrf]").value }, arguments[1]);
-        fetch(arguments[0], { method: "POST", headers: { "X-Parlor-Script": "1" }, body: new URLSearchParams(fields), redirect: "manual" })
-            .then((r) => done(r.status), () => done(0));
-    """, path, fields)
 
 
 def send_many(driver, chat_path, texts):

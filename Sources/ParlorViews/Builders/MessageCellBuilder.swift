@@ -228,11 +228,8 @@ public struct MessageCellBuilder: Sendable {
         return edited ? name + " · Edited" : name
     }
 
-    /// The text in blocks of runs: styles, links, mentions (a person's leads to a chat with them), and the rest.
-    func body(_ text: String) -> [MessageBlockViewModel] {
-        body(MessageFormat.blocks(text))
-    }
-
+    /// The text's blocks as the cell shows them: styled runs, links, mentions (a person's leads to a chat with
+    /// them), and the rest.
     func body(_ blocks: [MessageFormat.Block]) -> [MessageBlockViewModel] {
         blocks.map { block in
             switch block {

@@ -464,6 +464,8 @@ def main():
             return sections.slice(1).map((s, i) => s.getBoundingClientRect().top - sections[i].getBoundingClientRect().bottom);
         """)
         assert gaps and min(gaps) >= 8, "Settings sections are %r px apart" % gaps
+        step("settings-spaced", plain)
+        print("all steps passed", file=sys.stderr, flush=True)
     finally:
         common.shut_down(drivers, parlor, folder)
 

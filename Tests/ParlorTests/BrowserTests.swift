@@ -36,7 +36,7 @@ import Testing
         for step in [
             "no-document-scroll-1366", "no-document-scroll-390", "no-document-scroll", "formatted", "compact-and-hover", "messages-by-keyboard",
             "composer-grows", "new-messages-pill", "right-to-left", "phone-one-header", "toast-covers-nothing-phone", "toast-covers-nothing-desktop", "shortcuts", "long-press",
-            "image-view-steps", "image-page-without-script",
+            "image-view-steps", "image-page-without-script", "settings-spaced",
         ] {
             #expect(output.contains(step), "step \(step) did not run")
         }

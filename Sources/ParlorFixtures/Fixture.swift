@@ -10,6 +10,7 @@ public struct Fixture: Sendable {
     /// Whether it is a whole page (a document) rather than a fragment.
     public let isPage: Bool
 
+    /// `Fixture("chat-list/empty", list.loaded([], current: nil))`; `isPage` for a whole document.
     public init(_ name: String, _ viewModel: any Renderable, isPage: Bool = false) {
         self.name = name
         self.viewModel = viewModel

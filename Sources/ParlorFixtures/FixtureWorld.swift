@@ -4,12 +4,19 @@ import ParlorViews
 
 /// The people, chats and clock every fixture is built from: Friday 20 November 2026, 14:05 in Paris.
 public struct FixtureWorld: Sendable {
+    /// The fixed "now" every date label is made against.
     public let now: Date
+    /// The viewer of every fixture.
     public let ana: User
+    /// Ana's contact with initials for an avatar.
     public let ben: User
+    /// Ana's contact with a photo.
     public let chloe: User
+    /// Parlor Bot.
     public let bot: User
+    /// Someone Ana has no chat with yet.
     public let dmitri: User
+    /// Ana's view: her zone and locale, the fixed now, a fixed CSRF token.
     public let context: ViewerContext
 
     /// The world seen by Ana, in `locale` and `timeZone`.
@@ -29,6 +36,8 @@ public struct FixtureWorld: Sendable {
         return date
     }
 
+    /// A message in chat `chat` at an ISO 8601 instant, edited at another when `edited` is set:
+    /// `world.message(122, chat: 7, from: world.ben, "Platform 4.", at: "2026-11-20T13:02:00Z")`.
     public func message(_ id: Int64, chat: Int64, from sender: User, _ body: String, at iso: String, edited: String? = nil, replyTo: Int64? = nil) -> Message {
         Message(
             id: MessageID(id), chatID: ChatID(chat), senderID: sender.id, body: body, createdAt: Self.date(iso),

@@ -3,6 +3,14 @@
 // written, so escaping is visible in snapshots. This is a formatter for Parlor's own templates, not an
 // HTML5 parser: it knows void elements and raw-text elements, which is all the templates use.
 
+/// What the `.html` snapshot strategy compares and stores:
+///
+///     HTMLNormalizer.normalize(#"<p class="b" id="a">Hi<br>there</p>"#)
+///     // <p class="b" id="a">
+///     //   Hi
+///     //   <br>
+///     //   there
+///     // </p>
 public enum HTMLNormalizer {
     /// Elements that never have an end tag.
     static let voidElements: Set<String> = [

@@ -5,6 +5,10 @@ import SnapshotTesting
 /// swift-snapshot-testing; without it, missing snapshots are recorded locally, but never when `CI` is set:
 /// there a missing snapshot fails instead of being recorded silently and passing next time.
 public enum SnapshotRecording {
+    /// The recording mode for `environment` (the process's by default):
+    ///
+    ///     SnapshotRecording.mode(environment: ["CI": "true"])                       // .never
+    ///     SnapshotRecording.mode(environment: ["SNAPSHOT_TESTING_RECORD": "failed"]) // .failed
     public static func mode(environment: [String: String] = ProcessInfo.processInfo.environment) -> SnapshotTestingConfiguration.Record {
         if let value = environment["SNAPSHOT_TESTING_RECORD"], let mode = SnapshotTestingConfiguration.Record(rawValue: value) {
             return mode
@@ -16,7 +20,12 @@ public enum SnapshotRecording {
     }
 }
 
-/// Asserts that `value`'s HTML matches the stored snapshot named `name`, following `SnapshotRecording`.
+/// Asserts that `value`'s HTML matches the stored snapshot named `name`, following `SnapshotRecording`: the
+/// first run records it under `__Snapshots__/` (never when `CI` is set), later runs compare, and a failure
+/// shows the changed lines with their context.
+///
+///     let templates = try TemplateLibrary(directory: "Templates", viewModels: ParlorViewModels.renderable).templates
+///     assertHTMLSnapshot(of: badge, as: .html(templates), named: "unread-badge-twelve")
 public func assertHTMLSnapshot<Value>(
     of value: @autoclosure () throws -> Value,
     as strategy: Snapshotting<Value, String>,

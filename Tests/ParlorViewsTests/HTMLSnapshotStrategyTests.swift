@@ -69,4 +69,23 @@ import Testing
         #expect(failure.contains("+    Bea"))
         #expect(!failure.contains("−    Ana"))
     }
+
+    /// A failed snapshot says what changed: the changed lines with a few around them, not the whole page.
+    @Test func aFailureShowsTheChangedLinesWithTheirContextOnly() throws {
+        let directory = NSTemporaryDirectory() + "parlor-snapshots-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let items = (1...200).map { "<li id=\"item-\($0)\">Item \($0)</li>" }
+        let page = "<ol>" + items.joined() + "</ol>"
+        #expect(verifySnapshot(of: page, as: .html, named: "list", record: .all, snapshotDirectory: directory) != nil, "recorded")
+        var changed = items
+        changed[99] = "<li id=\"item-100\" class=\"is-new\">Item one hundred</li>"
+        let failure = try #require(verifySnapshot(
+            of: "<ol>" + changed.joined() + "</ol>", as: .html, named: "list", record: .never, snapshotDirectory: directory
+        ))
+        let lines = failure.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.contains { $0.contains("Item one hundred") } && lines.contains { $0.contains("Item 100") })
+        #expect(lines.contains { $0.hasPrefix("@@") }, "a hunk header says where")
+        #expect(!failure.contains("Item 1\n") && !failure.contains("Item 200"), "far lines are left out")
+        #expect(lines.count < 40, "\(lines.count) lines for one changed item")
+    }
 }

@@ -2,6 +2,9 @@ import Synchronization
 
 /// The templates of a running app, loaded from a folder at start-up. With reloading on (for designers),
 /// `reloadIfChanged()` re-reads the folder when a file changed and swaps in the new set only if it compiles.
+///
+///     let library = try TemplateLibrary(directory: "Templates", viewModels: ParlorViewModels.renderable)
+///     let html = library.templates.render(viewModel).string
 public final class TemplateLibrary: Sendable {
     /// The folder the templates come from.
     public let directory: String

@@ -7,7 +7,16 @@ public protocol TemplateContext: Sendable {
     static var templateFields: TemplateFields<Self> { get }
 }
 
-/// A view model that has a template of its own (a page, or a cell pushed alone as a live fragment).
+/// A view model that has a template of its own (a page, or a cell pushed alone as a live fragment):
+///
+///     struct WelcomeCard: Renderable, Hashable {
+///         static let templateName = "welcome-card"      // Templates/welcome-card.mustache
+///         let name: String
+///         static let templateFields = TemplateFields<WelcomeCard>(.text("name", \.name))
+///     }
+///
+/// List it with the library (`TemplateLibrary(directory:viewModels:)`), which compiles its template against
+/// its fields at load.
 public protocol Renderable: TemplateContext {
     /// The template's name: its path under the templates folder without `.mustache` (`chats`, `partials/message-cell`).
     static var templateName: String { get }
@@ -23,10 +32,12 @@ public protocol Renderable: TemplateContext {
 public struct TemplateFields<Root>: Sendable {
     @usableFromInline let schema: TemplateSchema
 
+    /// The fields, each named once (a name given twice stops the program: it is a programming error).
     public init(_ fields: TemplateField<Root>...) {
         self.init(fields)
     }
 
+    /// The fields from a list, each named once.
     public init(_ fields: [TemplateField<Root>]) {
         var byName: [String: FieldAccess] = [:]
         for field in fields {

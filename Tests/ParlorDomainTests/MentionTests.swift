@@ -18,6 +18,14 @@ import Testing
         #expect(Mentions.find(in: text).isEmpty, "\(text)")
     }
 
+    /// Formatting around a name keeps it a mention: bold and struck through.
+    @Test func aMentionInBoldOrStruckThroughStillNames() {
+        #expect(Mentions.find(in: "*@ana* and ~@ben~ and **@chloe**").map(\.target) == [
+            .person(handle: "ana"), .person(handle: "ben"), .person(handle: "chloe"),
+        ])
+        #expect(Mentions.find(in: "2*@ana").isEmpty == false, "a marker is a word's start wherever it stands")
+    }
+
     @Test func aMentionEndsWhereAHandleCannotGoOn() {
         let found = Mentions.find(in: "Thanks @ana. And @chloé!\n@ben's turn")
         // "é" is not in a handle: "@chlo" is a handle of its own, as the sign-up rules would read it.

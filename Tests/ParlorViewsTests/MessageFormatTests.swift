@@ -57,6 +57,7 @@ struct MessageFormatTests {
             Run(text: "see ", style: .bold), Run(text: "https://parlor.chat", style: .bold, kind: .link(url: "https://parlor.chat")),
         ])
         #expect(runs("*hi @ana_b*") == [Run(text: "hi ", style: .bold), Run(text: "@ana_b", style: .bold, kind: .mention(.person(handle: "ana_b")))])
+        #expect(runs("*@ana*") == [Run(text: "@ana", style: .bold, kind: .mention(.person(handle: "ana")))], "a bold mention")
         // "_" belongs to handles: the mention is "@ana_b_", as the room counts it.
         #expect(runs("_hi @ana_b_").last == Run(text: "@ana_b_", kind: .mention(.person(handle: "ana_b_"))))
         #expect(runs("javascript:alert(1) *x*").first == Run(text: "javascript:alert(1) "))

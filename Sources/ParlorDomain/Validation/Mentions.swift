@@ -100,11 +100,13 @@ public enum Mentions {
         (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A) || byte == 0x5F
     }
 
-    /// A mention begins a word: after white space or an opening bracket or quote, never inside a word, an
-    /// address or a path.
+    /// A mention begins a word: after white space, an opening bracket or quote, or a bold or strike marker
+    /// (`*@ana*`, `~@ana~`), never inside a word, an address or a path. ("_" is part of handles, so `_@ana_`
+    /// would name "ana_".)
     private static func startsWord(after byte: UInt8) -> Bool {
         switch byte {
-        case 0x09...0x0D, 0x20, UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
+        case 0x09...0x0D, 0x20, UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "~"): true
         default: false
         }
     }

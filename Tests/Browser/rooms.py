@@ -13,9 +13,9 @@ import re
 import sys
 import tempfile
 
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support import expected_conditions as EC
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from two_people_chat import (  # noqa: E402
@@ -31,12 +31,26 @@ def row(driver, name):
     return None
 
 
+def left_the_page(element):
+    """Whether `element` is gone with the page it was on. Chromium says so in two ways: a stale element, or,
+    when the page is swapped mid-call, "Node with given id does not belong to the document"."""
+    try:
+        element.is_enabled()
+        return False
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException as error:
+        if "does not belong to the document" in str(error):
+            return True
+        raise
+
+
 def follow(driver, base, room, level):
     driver.get(base + room + "/members")
     driver.find_element(By.CSS_SELECTOR, "form.follow-room input[value=%s]" % level).click()
     button = driver.find_element(By.CSS_SELECTOR, "form.follow-room button[type=submit]")
     button.click()
-    wait_for(driver, EC.staleness_of(button), "the form was sent")
+    wait_for(driver, lambda d: left_the_page(button), "the form was sent")
     wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "form.follow-room input[value=%s]" % level).is_selected(), "the choice is saved")
 
 

@@ -99,6 +99,31 @@ import Testing
         }
     }
 
+    /// The image view's previous and next are the room's photos, for its members at that moment: Ben, taken out,
+    /// still opens his own photo but learns nothing of the photos sent around it.
+    @Test func previousAndNextAreForMembersOnly() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, _) = try await ConversationTests.anaAndBen(parlor)
+            let made = try await ana.post("/rooms/new", [("name", "Trip"), ("kind", "closed"), ("members", "@ben")])
+            let room = try #require(made.header("Location"))
+            #expect(try await Self.sendPhoto(ben, in: room, text: "Mine").status == 303)
+            #expect(try await Self.photoBecomes(.ready, parlor, room))
+            #expect(try await Self.sendPhoto(ana, in: room, text: "Hers").status == 303)
+            #expect(try await Self.photoBecomes(.ready, parlor, room))
+            let photos = try await Self.messages(parlor, in: room).compactMap(\.photo?.id)
+            #expect(photos.count == 2)
+            let first = "/images/\(photos[0])", second = "/images/\(photos[1])"
+            #expect(try await ana.get(first).text.contains("href=\"\(second)\" rel=\"next\""))
+            #expect(try await ben.get(first).text.contains("href=\"\(second)\" rel=\"next\""), "a member sees the next photo")
+            let members = try await ana.get(room + "/members").text
+            let remove = try #require(members.firstMatch(of: /action="(\/rooms\/\d+\/members\/\d+\/remove)"/).map { String($0.1) })
+            #expect(try await ana.post(remove, []).status == 303)
+            let own = try await ben.get(first)
+            #expect(own.status == 200 && !own.text.contains("image-steps") && !own.text.contains(second), "his own photo, nothing around it")
+            #expect(try await ben.get(second).status == 404)
+        }
+    }
+
     @Test func aPhotoWithoutWordsIsAPhotoInTheListAndToasts() async throws {
         try await RunningParlor.with { parlor in
             let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)

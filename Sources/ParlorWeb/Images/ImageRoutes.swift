@@ -53,7 +53,10 @@ public struct ImageRoutes: Sendable {
         let context = pages.context(signedIn)
         let chatURL = pages.paths.chat(message.chatID) + "#message-\(message.id)"
         let altText = sender.id == signedIn.user.id ? "Your photo" : "Photo from \(sender.displayName)"
-        let around = try await store.photosAround(message.id, in: message.chatID)
+        // Previous and next only for a member now: someone taken out of the room still sees their own photo, but
+        // not what was sent around it since.
+        let around = try await store.membership(message.chatID, signedIn.user.id) == nil ? PhotosAround(previous: nil, next: nil)
+            : try await store.photosAround(message.id, in: message.chatID)
         let detail = ImageDetailBuilder(paths: pages.paths).detail(
             photo: image, pendingSize: (photo.width, photo.height), altText: altText, chatURL: chatURL, around: around
         )

@@ -168,9 +168,9 @@ extension PostgresChatStore: FeedStore {
         ) == nil else { return nil }
         let createdAt = message.createdAt.timeIntervalSince1970
         let row = try await connection.row("""
-            INSERT INTO message (chatID, senderID, body, createdAt, token, feedSource, feedTitle, feedLink, feedDate, feedIconID)
+            INSERT INTO message (chatID, senderID, body, createdAt, token, feedSource, feedTitle, feedLink, feedDate, feedIconID, searchText)
             VALUES (\(chat), \(message.senderID.rawValue), \(message.body), \(createdAt), \(message.token), \(post.source), \(post.title), \(post.link),
-                \(post.date?.timeIntervalSince1970), \(post.icon?.rawValue))
+                \(post.date?.timeIntervalSince1970), \(post.icon?.rawValue), \(SearchText.searchable(message.body)))
             RETURNING id
             """, logger: logger)
         let id = try row!.at(0, as: Int64.self)

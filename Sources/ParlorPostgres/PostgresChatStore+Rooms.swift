@@ -107,9 +107,9 @@ extension PostgresChatStore {
     ) async throws -> Message {
         let at = date.timeIntervalSince1970
         let row = try await connection.row("""
-            INSERT INTO message (chatID, senderID, body, createdAt, token, noticeKind, noticeSubject, noticeText)
+            INSERT INTO message (chatID, senderID, body, createdAt, token, noticeKind, noticeSubject, noticeText, searchText)
             VALUES (\(chat.rawValue), \(by.rawValue), '', \(at), \("notice-" + UUID().uuidString), \(notice.kind.rawValue), \(notice.subject?.rawValue),
-                \(notice.text))
+                \(notice.text), '')
             RETURNING id
             """, logger: logger)
         let id = try row!.at(0, as: Int64.self)

@@ -13,12 +13,14 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     /// Names this instance on what it holds: the feeds it leased.
     let instance = UUID().uuidString
 
-    /// Uses `database` (run it meanwhile) and brings its schema up to date.
-    public init(database: PostgresDatabase) async throws {
+    /// Uses `database` (run it meanwhile) and brings its schema up to date. Messages stored before search existed
+    /// are indexed now, in batches (`searchProgress` hears how far: messages indexed, of how many).
+    public init(database: PostgresDatabase, searchProgress: (@Sendable (Int, Int) -> Void)? = nil) async throws {
         self.database = database
         logger = database.logger
         try await PostgresMigrations.migrate(database)
         sends = PostgresGroupCommit(database: database)
+        try await PostgresSearch.indexStoredMessages(database, progress: searchProgress)
     }
 
     /// Brings the schema of `database` up to date without opening a store; answers the migrations applied.
@@ -303,7 +305,10 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             let old = try await Self.ownMessage(connection, edit.messageID, of: edit.editorID, logger)
             guard !old.isDeleted else { throw Refusal.messageDeleted }
             try await connection.run(
-                "UPDATE message SET body = \(edit.body), editedAt = \(edit.editedAt.timeIntervalSince1970) WHERE id = \(old.id.rawValue)", logger: logger
+                """
+                UPDATE message SET body = \(edit.body), editedAt = \(edit.editedAt.timeIntervalSince1970), searchText = \(SearchText.searchable(edit.body))
+                WHERE id = \(old.id.rawValue)
+                """, logger: logger
             )
             try await EventLogEntry.messageEdited(old.id).append(connection, logger: logger)
             return Message(
@@ -318,8 +323,8 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             let old = try await Self.ownMessage(connection, deletion.messageID, of: deletion.requesterID, logger)
             guard !old.isDeleted else { return DeletedMessage(message: old, deletedNow: false) }
             try await connection.run("""
-                UPDATE message SET body = '', deletedAt = \(deletion.deletedAt.timeIntervalSince1970), photoID = NULL, photoState = NULL,
-                    photoWidth = NULL, photoHeight = NULL
+                UPDATE message SET body = '', searchText = '', deletedAt = \(deletion.deletedAt.timeIntervalSince1970), photoID = NULL,
+                    photoState = NULL, photoWidth = NULL, photoHeight = NULL
                 WHERE id = \(old.id.rawValue)
                 """, logger: logger)
             if let photo = old.photo {
@@ -360,6 +365,20 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             """, logger: logger)
         let messages = try rows.prefix(limit).compactMap { try Message(row: $0) }
         return MessagePage(messages: messages.reversed(), hasOlder: rows.count > limit)
+    }
+
+    public func messages(in chat: ChatID, after: MessageID, limit: Int) async throws -> MessagePage {
+        let limit = max(0, limit)
+        return try await database.single { [logger] connection in
+            let rows = try await connection.rows("""
+                SELECT \(unescaped: Columns.message) FROM message
+                WHERE chatID = \(chat.rawValue) AND id > \(after.rawValue) ORDER BY id LIMIT \(limit + 1)
+                """, logger: logger)
+            let older = try await connection.row(
+                "SELECT 1 FROM message WHERE chatID = \(chat.rawValue) AND id <= \(after.rawValue) LIMIT 1", logger: logger
+            )
+            return MessagePage(messages: try rows.prefix(limit).compactMap { try Message(row: $0) }, hasOlder: older != nil, hasNewer: rows.count > limit)
+        }
     }
 
     public func markRead(_ report: ReadReport) async throws -> MessageID? {

@@ -117,11 +117,11 @@ final class PostgresGroupCommit: Sendable {
             WITH new AS (
                 SELECT * FROM unnest(\(batch.map(\.chatID.rawValue)), \(batch.map(\.senderID.rawValue)), \(batch.map(\.body)),
                     \(batch.map(\.createdAt.timeIntervalSince1970)), \(batch.map { $0.replyTo?.rawValue ?? 0 }), \(batch.map(\.token)),
-                    \(batch.map { NamedPeople(in: $0.body).stored ?? "" }))
-                    WITH ORDINALITY AS t(chatID, senderID, body, createdAt, replyTo, token, mentions, ord)),
+                    \(batch.map { NamedPeople(in: $0.body).stored ?? "" }), \(batch.map { SearchText.searchable($0.body) }))
+                    WITH ORDINALITY AS t(chatID, senderID, body, createdAt, replyTo, token, mentions, searchText, ord)),
             stored AS (
-                INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token, mentions)
-                SELECT chatID, senderID, body, createdAt, NULLIF(replyTo, 0), token, NULLIF(mentions, '') FROM new
+                INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token, mentions, searchText)
+                SELECT chatID, senderID, body, createdAt, NULLIF(replyTo, 0), token, NULLIF(mentions, ''), searchText FROM new
                 WHERE (SELECT \(unescaped: ChatLocks.taking) FROM unnest(\(ChatLocks.keys(Set(batch.map(\.chatID))))) AS key) >= 0
                 ORDER BY ord
                 RETURNING id, chatID, senderID, token, createdAt, mentions),
@@ -181,9 +181,11 @@ final class PostgresGroupCommit: Sendable {
         let named = NamedPeople(in: message.body)
         let row = try await connection.row("""
             WITH stored AS (
-                INSERT INTO message (chatID, senderID, body, createdAt, replyToID, token, photoID, photoState, photoWidth, photoHeight, mentions)
+                INSERT INTO message (
+                    chatID, senderID, body, createdAt, replyToID, token, photoID, photoState, photoWidth, photoHeight, mentions, searchText)
                 VALUES (\(chat), \(sender), \(message.body), \(createdAt), \(message.replyTo?.rawValue), \(message.token), \(photo?.id.rawValue),
-                    \(photo?.state.rawValue), \(photo.map { Int64($0.width) }), \(photo.map { Int64($0.height) }), \(named.stored))
+                    \(photo?.state.rawValue), \(photo.map { Int64($0.width) }), \(photo.map { Int64($0.height) }), \(named.stored),
+                    \(SearchText.searchable(message.body)))
                 RETURNING id),
             lastMessage AS (
                 UPDATE chat SET lastMessageID = (SELECT id FROM stored), lastActivity = GREATEST(lastActivity, \(createdAt)) WHERE id = \(chat)),

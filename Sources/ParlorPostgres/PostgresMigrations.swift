@@ -190,6 +190,22 @@ enum PostgresMigrations {
         ("6-photos-by-chat", [
             "CREATE INDEX message_photos_by_chat ON message (chatID, id) WHERE photoID IS NOT NULL",
         ]),
+        // Search. `searchText` is a message's words as Parlor reads them (`SearchText.searchable`: case and accents
+        // folded, one space between words), written with the message; its words are kept as a `tsvector` with their
+        // positions (the `simple` configuration: no stemming, and a word of letters and numbers is one word in any
+        // locale) in a GIN index, for words, prefixes and words in a row, and messages with Chinese, Japanese or Korean text have a trigram index
+        // (`pg_trgm`) for substrings. Messages stored before have none yet: they are indexed at start, in batches.
+        ("7-search", [
+            "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+            "ALTER TABLE message ADD COLUMN searchText TEXT",
+            """
+            ALTER TABLE message ADD COLUMN searchWords tsvector
+                GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, COALESCE(searchText, ''))) STORED
+            """,
+            "CREATE INDEX message_search_words ON message USING GIN (searchWords)",
+            "CREATE INDEX message_search_ideographs ON message USING GIN (searchText gin_trgm_ops) WHERE searchText ~ \(unescaped: PostgresSearch.ideographicClass)",
+            "CREATE INDEX message_search_pending ON message (id) WHERE searchText IS NULL",
+        ]),
     ]
 
     /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an

@@ -13,9 +13,10 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     /// Read-only connections for whole screens read on the request's thread (``readNowOrInPool(_:)``).
     let screenReaders: ScreenReaders
 
-    /// Opens (creating if needed) the store at `path` and brings its schema up to date. Nothing else is
-    /// read at start-up: history stays on disk until a page asks for it.
-    public init(path: String) throws {
+    /// Opens (creating if needed) the store at `path` and brings its schema up to date. Messages stored before
+    /// search existed are indexed now, in batches, before anything else writes (`searchProgress` hears how far:
+    /// messages indexed, of how many). Nothing else is read at start-up: history stays on disk until a page asks.
+    public init(path: String, searchProgress: ((Int, Int) -> Void)? = nil) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         // Another process (a second instance at start-up, a backup) may hold the write lock briefly.
@@ -27,6 +28,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         try Migrations.migrator.migrate(pool)
+        try Self.indexForSearch(pool, progress: searchProgress)
         sends = GroupCommit(pool: pool)
         var readOnly = Configuration()
         readOnly.readonly = true
@@ -387,6 +389,23 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
             if rows <= limit, let message = Message(row, at: 0) { newestFirst.append(message) }
         }
         return MessagePage(messages: newestFirst.reversed(), hasOlder: rows > limit)
+    }
+
+    public func messages(in chat: ChatID, after: MessageID, limit: Int) async throws -> MessagePage {
+        let limit = max(0, limit)
+        return try await pool.read { db in
+            var messages: [Message] = []
+            var rows = 0
+            try db.cachedStatement(sql: "SELECT \(Columns.message) FROM message WHERE chatID = ? AND id > ? ORDER BY id LIMIT ?")
+                .forEachRow(arguments: [chat.rawValue, after.rawValue, limit + 1]) { row in
+                    rows += 1
+                    if rows <= limit, let message = Message(row, at: 0) { messages.append(message) }
+                }
+            let older = try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id <= ?)", arguments: [chat.rawValue, after.rawValue]
+            ) ?? false
+            return MessagePage(messages: messages, hasOlder: older, hasNewer: rows > limit)
+        }
     }
 
     public func markRead(_ report: ReadReport) async throws -> MessageID? {

@@ -65,6 +65,9 @@ import Testing
             if failReads.load(ordering: .relaxed) { throw DiskFull() }
             return try await inner.messages(in: chat, before: before, limit: limit)
         }
+        func messages(in chat: ChatID, after: MessageID, limit: Int) async throws -> MessagePage {
+            try await inner.messages(in: chat, after: after, limit: limit)
+        }
         func markRead(_ report: ReadReport) async throws -> MessageID? { try await inner.markRead(report) }
         func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership? { try await inner.membership(chat, user) }
     }

@@ -61,6 +61,8 @@ public protocol ChatStore: Sendable {
     func finishPhoto(_ result: PhotoResult) async throws -> Message?
     /// Up to `limit` messages older than `before` (the newest when nil), oldest first.
     func messages(in chat: ChatID, before: MessageID?, limit: Int) async throws -> MessagePage
+    /// Up to `limit` messages newer than `after`, oldest first (a page found by search, read forwards).
+    func messages(in chat: ChatID, after: MessageID, limit: Int) async throws -> MessagePage
     /// Moves the reader's mark forward to `upTo` (the newest message when nil; never backwards).
     /// Returns the mark after the call, nil when there is nothing to read.
     func markRead(_ report: ReadReport) async throws -> MessageID?
@@ -81,9 +83,12 @@ public struct MessagePage: Hashable, Sendable {
     public let messages: [Message]
     /// Whether messages older than the first one exist.
     public let hasOlder: Bool
+    /// Whether messages newer than the last one exist (known only to pages read forwards).
+    public let hasNewer: Bool
 
-    public init(messages: [Message], hasOlder: Bool) {
+    public init(messages: [Message], hasOlder: Bool, hasNewer: Bool = false) {
         self.messages = messages
         self.hasOlder = hasOlder
+        self.hasNewer = hasNewer
     }
 }

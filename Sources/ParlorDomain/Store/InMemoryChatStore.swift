@@ -412,6 +412,15 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         }
     }
 
+    public func messages(in chat: ChatID, after: MessageID, limit: Int) async throws -> MessagePage {
+        state.withLock { state in
+            let ids = state.messageIDsByChat[chat] ?? []
+            let start = ids.firstIndex { $0 > after } ?? ids.count
+            let end = min(ids.count, start + max(0, limit))
+            return MessagePage(messages: ids[start..<end].compactMap { state.messages[$0] }, hasOlder: start > 0, hasNewer: end < ids.count)
+        }
+    }
+
     public func markRead(_ report: ReadReport) async throws -> MessageID? {
         try state.withLock { state throws(Refusal) in
             guard let chat = state.chats[report.chatID], chat.hasMember(report.readerID) else { throw .notFound }

@@ -1353,11 +1353,146 @@
     });
   }
 
+  // ---------------------------------------------------------------- search
+
+  // The header's search field is a GET form: the results page without the script. With it, results come as the
+  // person types, 250 ms after the last key: the results region alone is fetched and swapped in, on the results
+  // page itself (its address follows) or in a panel under the header elsewhere. Escape closes the panel; Down
+  // moves into the results.
+  const SEARCH_DELAY = 250;
+  let searchTimer = null;
+  let searchRequest = null;
+
+  function focusSearch() {
+    const field = document.getElementById("search-field");
+    if (!field) return false;
+    field.focus();
+    field.select();
+    return true;
+  }
+
+  function searchPanel(create) {
+    let panel = document.getElementById("search-panel");
+    if (!panel && create) {
+      panel = document.createElement("div");
+      panel.id = "search-panel";
+      panel.className = "search-panel";
+      panel.hidden = true;
+      panel.addEventListener("keydown", (event) => {
+        if (event.key !== "Escape") return;
+        closeSearchPanel();
+        focusSearch();
+      });
+      document.querySelector(".app-header").after(panel);
+    }
+    return panel;
+  }
+
+  function closeSearchPanel() {
+    clearTimeout(searchTimer);
+    if (searchRequest) searchRequest.abort();
+    const panel = searchPanel(false);
+    if (!panel || panel.hidden) return false;
+    panel.hidden = true;
+    panel.replaceChildren();
+    return true;
+  }
+
+  function shownResults() {
+    return document.querySelector("main #search-results") || document.querySelector("#search-panel:not([hidden]) #search-results");
+  }
+
+  function showResults(html) {
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    const results = template.content.querySelector("#search-results");
+    if (!results) return;
+    const onPage = document.querySelector("main #search-results");
+    if (onPage) {
+      onPage.replaceWith(results);
+    } else {
+      const panel = searchPanel(true);
+      panel.replaceChildren(results);
+      panel.hidden = false;
+    }
+    const found = results.querySelectorAll(".search-result").length;
+    const empty = results.querySelector(".search-empty");
+    announce(found ? (found === 1 ? "1 message found" : found + (results.querySelector(".search-more") ? " or more messages found" : " messages found"))
+      : empty ? empty.firstChild.textContent.trim() : "");
+  }
+
+  async function searchAsYouType(field) {
+    const text = field.value;
+    const onPage = document.querySelector("main #search-results");
+    if (searchRequest) searchRequest.abort();
+    if (!text.trim() && !onPage) return closeSearchPanel();
+    const request = new AbortController();
+    searchRequest = request;
+    const url = field.form.action + "?q=" + encodeURIComponent(text);
+    try {
+      const response = await fetch(url + "&fragment=1", { credentials: "same-origin", signal: request.signal });
+      if (!response.ok || request !== searchRequest) return;
+      showResults(await response.text());
+      if (onPage) history.replaceState(null, "", url);
+    } catch (error) {
+      // Stopped by the next key, or no connection: Enter still submits the form.
+    }
+  }
+
+  function enhanceSearch(form) {
+    const field = form.querySelector("input[type=search]");
+    if (!field) return;
+    field.addEventListener("input", () => {
+      clearTimeout(searchTimer);
+      searchTimer = setTimeout(() => searchAsYouType(field), SEARCH_DELAY);
+    });
+    field.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && closeSearchPanel()) {
+        event.preventDefault();
+      } else if (event.key === "ArrowDown") {
+        const results = shownResults();
+        const first = results && results.querySelector(".search-result a");
+        if (first) {
+          event.preventDefault();
+          first.focus();
+        }
+      }
+    });
+    // A click outside the panel and the field closes the panel.
+    document.addEventListener("click", (event) => {
+      const panel = searchPanel(false);
+      if (panel && !panel.hidden && !panel.contains(event.target) && !form.contains(event.target)) closeSearchPanel();
+    });
+  }
+
+  // Results: Up and Down move between them.
+  document.addEventListener("keydown", (event) => {
+    if ((event.key !== "ArrowDown" && event.key !== "ArrowUp") || event.altKey || event.ctrlKey || event.metaKey) return;
+    const link = event.target.closest && event.target.closest(".search-result a");
+    if (!link) return;
+    const links = Array.from(link.closest(".search-result-list").querySelectorAll(".search-result a"));
+    const index = links.indexOf(link) + (event.key === "ArrowDown" ? 1 : -1);
+    event.preventDefault();
+    if (index >= 0 && index < links.length) links[index].focus(); else if (index < 0) focusSearch();
+  });
+
+  // A conversation opened at a message found: that message in the middle of the view, marked, instead of the newest.
+  function showFoundMessage() {
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    if (!/^message-\d+$/.test(id)) return false;
+    const cell = document.getElementById(id);
+    if (!cell || !cell.closest(".conversation .messages")) return false;
+    cell.classList.add("is-found");
+    cell.scrollIntoView({ block: "center" });
+    return true;
+  }
+
   // ---------------------------------------------------------------- keyboard shortcuts
 
-  // Ctrl+K (or Ctrl+/) jumps to a chat by name; Alt+Up/Down opens the previous or next chat in the list, with
-  // Shift the previous or next one with unread messages. "?" lists the shortcuts, but only once the person
-  // turned single-key shortcuts on in Settings (WCAG 2.1.4: a stray key or speech input must do nothing).
+  // "/" or Ctrl+K focuses the search field ("/" outside text fields: it moves the focus and changes nothing);
+  // Ctrl+/ jumps to a chat by name; Alt+Up/Down opens the previous or next chat in the list, with Shift the
+  // previous or next one with unread messages. "?" lists the shortcuts, but only once the person turned
+  // single-key shortcuts on in Settings (WCAG 2.1.4: a stray key or speech input must do nothing).
   const SINGLE_KEY = "parlor-single-key-shortcuts";
 
   function singleKeyShortcutsOn() {
@@ -1486,7 +1621,12 @@
   document.addEventListener("keydown", (event) => {
     if (event.defaultPrevented || event.isComposing) return;
     const key = event.key;
-    if ((event.ctrlKey || event.metaKey) && !event.altKey && (key === "k" || key === "K" || key === "/")) {
+    const inField = event.target.closest && event.target.closest("input, textarea, select, [contenteditable]");
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && (key === "k" || key === "K")) {
+      if (focusSearch()) event.preventDefault();
+    } else if (key === "/" && !event.ctrlKey && !event.altKey && !event.metaKey && !inField) {
+      if (focusSearch()) event.preventDefault();
+    } else if ((event.ctrlKey || event.metaKey) && !event.altKey && key === "/") {
       event.preventDefault();
       openJump();
     } else if (event.altKey && !event.ctrlKey && !event.metaKey && (key === "ArrowUp" || key === "ArrowDown")) {
@@ -1548,7 +1688,8 @@
       const field = errorField.querySelector("[name=" + errorField.getAttribute("data-error-field") + "]");
       if (field) field.focus();
     }
-    scrollToEnd(null);
+    document.querySelectorAll("form.header-search").forEach(enhanceSearch);
+    if (!showFoundMessage()) scrollToEnd(null);
     afterMessagesChange();
     showBackCount();
     watchTopOfHistory();

@@ -9,7 +9,7 @@ import ParlorStorage
 /// (the same data on connections of their own, so a crowd of requests never queues the fan-out), and how
 /// events travel between them.
 struct Stores {
-    typealias Store = any ChatStore & AccountStore & ImageStore & FeedStore
+    typealias Store = any ChatStore & AccountStore & ImageStore & FeedStore & SearchStore
 
     let store: Store
     let liveStore: any ChatStore & FeedStore
@@ -39,14 +39,18 @@ struct Stores {
     /// Opens the SQLite file, or PostgreSQL through the running `pools`, and brings either's schema up to date.
     static func open(_ database: String, pools: [PostgresDatabase], retention: Duration, logger: Logger) async throws -> Stores {
         let changes = ChangeCounters()
+        // Messages stored before search existed are indexed once, at the first start after the upgrade.
+        let indexing: @Sendable (Int, Int) -> Void = { done, total in
+            logger.notice("indexing messages for search", metadata: ["done": "\(done)", "of": "\(total)"])
+        }
         guard pools.count == 2 else {
-            let store = try SQLiteChatStore(path: database)
+            let store = try SQLiteChatStore(path: database, searchProgress: indexing)
             return Stores(
                 store: store, liveStore: try SQLiteChatStore(path: database), immediate: store, bus: InProcessEventBus(), changes: changes,
                 eventLog: nil, signInFailures: nil
             )
         }
-        let store = try await PostgresChatStore(database: pools[0])
+        let store = try await PostgresChatStore(database: pools[0], searchProgress: indexing)
         let liveStore = try await PostgresChatStore(database: pools[1])
         let bus = PostgresEventBus(store: liveStore, changes: changes, retention: retention, logger: logger)
         return Stores(store: store, liveStore: liveStore, immediate: nil, bus: bus, changes: changes, eventLog: bus, signInFailures: store)

@@ -46,6 +46,7 @@ final class WebFront: Sendable {
         let settings: SettingsRoutes
         let images: ImageRoutes
         let feeds: FeedRoutes
+        let search: SearchRoutes
     }
 
     /// Compiles the templates and wires the router and the live pages to `store` (`immediate`, when the store
@@ -54,7 +55,7 @@ final class WebFront: Sendable {
     /// instances on one database share `changes` with their bus (which counts other instances' changes),
     /// keep sign-in failures in `signInFailures`, and report the bus's `busHealth` on `/readyz`.
     init(
-        configuration: WebConfiguration, store: any ChatStore & AccountStore & ImageStore & FeedStore, images: any ImageService,
+        configuration: WebConfiguration, store: any ChatStore & AccountStore & ImageStore & FeedStore & SearchStore, images: any ImageService,
         immediate: (any ImmediateReads)? = nil, liveStore: (any ChatStore & FeedStore)? = nil, bus: any EventBus = InProcessEventBus(),
         clock: any WallClock = SystemClock(),
         metrics: ParlorMetrics = ParlorMetrics(), changes: ChangeCounters = ChangeCounters(), signInFailures: (any SignInFailureStore)? = nil,
@@ -121,7 +122,8 @@ final class WebFront: Sendable {
                 images: images, media: media, maximumPhotoBytes: maximumPhotoBytes, metrics: metrics, logger: logger
             )),
             images: ImageRoutes(.init(gate: gate, pages: pages, store: store, media: media, logger: logger)),
-            feeds: FeedRoutes(.init(gate: gate, pages: pages, events: events, store: store))
+            feeds: FeedRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
+            search: SearchRoutes(.init(gate: gate, pages: pages, store: store))
         )
         self.events = events
         self.live = live
@@ -156,6 +158,7 @@ final class WebFront: Sendable {
         routes.settings.register(on: &router)
         routes.images.register(on: &router)
         routes.feeds.register(on: &router)
+        routes.search.register(on: &router)
         extra(&router)
         return router
     }

@@ -364,11 +364,11 @@ def main():
             toast.find_element(By.CSS_SELECTOR, ".toast-close").click()
             wait_for(reader, lambda d: not d.find_elements(By.CSS_SELECTOR, "#toasts .toast"), "the toast closes")
 
-        # 9. Shortcuts: Ctrl+K jumps to a chat by name, Alt+Down to the next chat, Alt+Shift+Up/Down to the next
+        # 9. Shortcuts: Ctrl+/ jumps to a chat by name (Ctrl+K and "/" focus the search field), Alt+Down to the next chat, Alt+Shift+Up/Down to the next
         #    one with unread messages; "?" does nothing until single-key shortcuts are turned on in Settings.
         ana.get(chat)
         wait_for(ana, lambda d: d.find_elements(By.CSS_SELECTOR, "form.composer.is-enhanced"), "the chat with its script")
-        ActionChains(ana).key_down(Keys.CONTROL).send_keys("k").key_up(Keys.CONTROL).perform()
+        ActionChains(ana).key_down(Keys.CONTROL).send_keys("/").key_up(Keys.CONTROL).perform()
         field = wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.jump-dialog[open] input"), "the jump dialog opens")
         axe_clean(ana, "jump-dialog")
         field.send_keys("parlor b")

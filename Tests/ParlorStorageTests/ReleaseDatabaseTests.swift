@@ -1,6 +1,7 @@
 import Foundation
 import ParlorDomain
 import ParlorStorage
+import Synchronization
 import Testing
 
 /// Databases written by earlier releases (`Tests/ReleaseDatabases`, made through the web front by the script
@@ -15,7 +16,9 @@ import Testing
         let folder = try TemporaryFolder()
         let release = Self.releases.appendingPathComponent("one-to-one")
         try FileManager.default.copyItem(at: release.appendingPathComponent("parlor.sqlite"), to: folder.url.appendingPathComponent("parlor.sqlite"))
-        let store = try SQLiteChatStore(path: folder.path("parlor.sqlite"))
+        let progress = Mutex<[Int]>([])
+        let store = try SQLiteChatStore(path: folder.path("parlor.sqlite"), searchProgress: { done, _ in progress.withLock { $0.append(done) } })
+        #expect(progress.withLock { $0.last ?? 0 } > 0, "the messages it held were indexed for search at start")
 
         let ana = try #require(try await store.user(handle: "ana"))
         let ben = try #require(try await store.user(handle: "ben"))
@@ -65,5 +68,20 @@ import Testing
 
         let post = try #require(withChloe.lastMessage?.feed)
         #expect(post.source == "Parlor News" && post.title == "Rooms are coming" && post.link == "https://example.org/rooms")
+
+        // Search finds what the release stored: words in a link, an edited message by its text, never the deleted one.
+        func found(_ text: String) async throws -> [String] {
+            try await store.search(MessageSearch(viewer: ana.id, query: .parse(text), dayStart: { _ in nil })).messages.map(\.body)
+        }
+        #expect(try await found("menu") == ["Lunch at noon? https://example.org/menu"])
+        #expect(try await found("keys") == ["Bring the keys, please"])
+        // Editing an old message after the index was built keeps the index right; opening again indexes nothing more.
+        let keys = page.messages[2]
+        _ = try await store.edit(MessageEdit(messageID: keys.id, editorID: keys.senderID, body: "Bring the badge, please", editedAt: Date()))
+        #expect(try await found("keys").isEmpty)
+        #expect(try await found("badge") == ["Bring the badge, please"])
+        let again = Mutex(0)
+        _ = try SQLiteChatStore(path: folder.path("parlor.sqlite"), searchProgress: { _, _ in again.withLock { $0 += 1 } })
+        #expect(again.withLock { $0 } == 0)
     }
 }

@@ -39,15 +39,17 @@ public struct ConversationBuilder: Sendable {
 
     /// The conversation as a page shows it; `history` for a page of older messages (`?before=`), which is not
     /// live; `unreadAfter`, the viewer's read mark before this page opened, puts the "New messages" line above
-    /// the first of the contact's messages past it.
+    /// the first of the contact's messages past it. `hasNewer`: a page read forwards from a message found, with
+    /// newer messages than its last.
     public func conversation(
-        _ snapshot: ConversationSnapshot, draft: ComposerDraft, history: Bool = false, unreadAfter: MessageID? = nil
+        _ snapshot: ConversationSnapshot, draft: ComposerDraft, history: Bool = false, unreadAfter: MessageID? = nil, hasNewer: Bool = false
     ) -> ConversationViewModel {
         ConversationViewModel(
             domID: "conversation-\(snapshot.chatID)",
             header: header(snapshot.chatID, snapshot.heading),
             olderMessagesURL: snapshot.hasOlder ? snapshot.messages.first.map { context.paths.olderMessages(snapshot.chatID, before: $0.id) } : nil,
             newestMessagesURL: history ? context.paths.chat(snapshot.chatID) : nil,
+            newerMessagesURL: hasNewer ? snapshot.messages.last.map { context.paths.newerMessages(snapshot.chatID, after: $0.id) } : nil,
             messages: messages(snapshot, unreadAfter: unreadAfter),
             deletion: draft.deleting.map { message in
                 DeletionConfirmationViewModel(

@@ -14,7 +14,8 @@ public struct PageBuilder: Sendable {
     public static let productName = "Parlor"
 
     public func layout(
-        title: String? = nil, unreadTotal: Int = 0, liveChat: ChatID? = nil, liveFeeds: ChatID? = nil, hasLiveUpdates: Bool = true
+        title: String? = nil, unreadTotal: Int = 0, liveChat: ChatID? = nil, liveFeeds: ChatID? = nil, hasLiveUpdates: Bool = true,
+        searchQuery: String = ""
     ) -> PageLayoutViewModel {
         let paths = context.paths
         let base = title.map { "\($0) · \(Self.productName)" } ?? Self.productName
@@ -33,10 +34,12 @@ public struct PageBuilder: Sendable {
                     avatar: AvatarBuilder.avatar(for: viewer, paths: paths),
                     chatsURL: paths.chats,
                     settingsURL: paths.settings,
-                    signOutURL: paths.signOut
+                    signOutURL: paths.signOut,
+                    searchURL: paths.search
                 )
                 : nil,
-            eventsURL: isSignedIn && hasLiveUpdates ? liveFeeds.map { paths.events(feedsOf: $0) } ?? paths.events(chat: liveChat) : nil
+            eventsURL: isSignedIn && hasLiveUpdates ? liveFeeds.map { paths.events(feedsOf: $0) } ?? paths.events(chat: liveChat) : nil,
+            searchQuery: searchQuery
         )
     }
 

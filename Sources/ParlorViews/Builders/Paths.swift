@@ -53,6 +53,23 @@ public struct Paths: Sendable, Hashable {
     public var photoPlaceholder: String { "\(basePath)/public/img/photo-placeholder.svg" }
     /// A person's face at the size lists and cells show it (96 px, for screens of 2 or more pixels a point).
     public func avatar(_ id: ImageID) -> String { "\(basePath)/images/\(id)/avatarSmall" }
+    public var search: String { "\(basePath)/search" }
+
+    /// The search for `text` in `order` (newest first when nil), from a page on: older than `before`, or past
+    /// `offset` results.
+    public func search(_ text: String, order: SearchOrder = .newest, before: MessageID? = nil, offset: Int = 0) -> String {
+        var url = "\(basePath)/search?q=" + Self.queryValue(text)
+        if order != .newest { url += "&order=\(order.rawValue)" }
+        if let before { url += "&before=\(before)" }
+        if offset > 0 { url += "&offset=\(offset)" }
+        return url
+    }
+
+    /// A conversation opened at `message`, with the messages around it.
+    public func message(_ message: MessageID, in chat: ChatID) -> String { "\(basePath)/rooms/\(chat)?around=\(message)#message-\(message)" }
+
+    /// A conversation's messages after `message` (read forwards from a message found).
+    public func newerMessages(_ chat: ChatID, after message: MessageID) -> String { "\(basePath)/rooms/\(chat)?after=\(message)" }
     public var avatarAction: String { "\(basePath)/settings/avatar" }
 
     /// A form's action that carries the session's token in its query: an upload's head is checked before its

@@ -11,6 +11,8 @@ public struct ConversationViewModel: Renderable, Hashable {
     public let olderMessagesURL: String?
     /// On a page of older history, the way back to the newest messages (where live ones arrive); nil on the live page.
     public let newestMessagesURL: String?
+    /// On a page opened at a message found, where "Show newer messages" goes; nil when the newest are shown.
+    public let newerMessagesURL: String?
     /// The history, replaced as a whole when a page (re)connects.
     public let messages: ConversationMessagesViewModel
     /// "Delete this message?", asked above the composer on pages without the script.
@@ -19,8 +21,10 @@ public struct ConversationViewModel: Renderable, Hashable {
 
     public init(
         domID: String, header: ConversationHeaderViewModel, olderMessagesURL: String?, newestMessagesURL: String? = nil,
-        messages: ConversationMessagesViewModel, deletion: DeletionConfirmationViewModel? = nil, composer: ComposerViewModel
+        newerMessagesURL: String? = nil, messages: ConversationMessagesViewModel, deletion: DeletionConfirmationViewModel? = nil,
+        composer: ComposerViewModel
     ) {
+        self.newerMessagesURL = newerMessagesURL
         self.domID = domID
         self.header = header
         self.olderMessagesURL = olderMessagesURL
@@ -38,6 +42,7 @@ public struct ConversationViewModel: Renderable, Hashable {
         .object("header", \.header),
         .text("olderMessagesURL", \.olderMessagesURL),
         .text("newestMessagesURL", \.newestMessagesURL),
+        .text("newerMessagesURL", \.newerMessagesURL),
         .object("messages", \.messages),
         .object("deletion", \.deletion),
         .object("composer", \.composer)

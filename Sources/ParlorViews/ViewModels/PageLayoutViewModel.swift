@@ -16,6 +16,8 @@ public struct PageLayoutViewModel: TemplateContext, Hashable {
     public let signedInUser: SignedInUserViewModel?
     /// The URL the page's live-update stream connects to; nil for pages without live updates.
     public let eventsURL: String?
+    /// What the header's search field shows: the query on the results page, empty elsewhere.
+    public let searchQuery: String
 
     public init(
         title: String,
@@ -25,8 +27,10 @@ public struct PageLayoutViewModel: TemplateContext, Hashable {
         faviconURL: String,
         csrfToken: String,
         signedInUser: SignedInUserViewModel?,
-        eventsURL: String?
+        eventsURL: String?,
+        searchQuery: String = ""
     ) {
+        self.searchQuery = searchQuery
         self.title = title
         self.basePath = basePath
         self.stylesheetURL = stylesheetURL
@@ -45,7 +49,8 @@ public struct PageLayoutViewModel: TemplateContext, Hashable {
         .text("faviconURL", \.faviconURL),
         .text("csrfToken", \.csrfToken),
         .object("signedInUser", \.signedInUser),
-        .text("eventsURL", \.eventsURL)
+        .text("eventsURL", \.eventsURL),
+        .text("searchQuery", \.searchQuery)
     )
 }
 
@@ -57,8 +62,13 @@ public struct SignedInUserViewModel: TemplateContext, Hashable {
     public let chatsURL: String
     public let settingsURL: String
     public let signOutURL: String
+    /// Where the header's search field goes.
+    public let searchURL: String
 
-    public init(displayName: String, handle: String, avatar: AvatarViewModel, chatsURL: String, settingsURL: String, signOutURL: String) {
+    public init(
+        displayName: String, handle: String, avatar: AvatarViewModel, chatsURL: String, settingsURL: String, signOutURL: String, searchURL: String
+    ) {
+        self.searchURL = searchURL
         self.displayName = displayName
         self.handle = handle
         self.avatar = avatar
@@ -73,6 +83,7 @@ public struct SignedInUserViewModel: TemplateContext, Hashable {
         .object("avatar", \.avatar),
         .text("chatsURL", \.chatsURL),
         .text("settingsURL", \.settingsURL),
-        .text("signOutURL", \.signOutURL)
+        .text("signOutURL", \.signOutURL),
+        .text("searchURL", \.searchURL)
     )
 }

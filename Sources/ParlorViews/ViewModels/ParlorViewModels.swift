@@ -34,5 +34,7 @@ public enum ParlorViewModels {
         ImageDetailViewModel.self,
         FeedsPageViewModel.self,
         FeedListViewModel.self,
+        SearchPageViewModel.self,
+        SearchResultsViewModel.self,
     ]
 }

@@ -51,11 +51,48 @@ public struct ChatPages: Sendable {
         return chatsPage(signedIn, screen: opened.screen, chat: chat, before: before, draft: draft, unreadAfter: opened.unreadAfter)
     }
 
+    /// A conversation opened at a message found: `around` it (the message, and messages on both sides), or read
+    /// forwards `after` one ("Show newer messages"). Live when it reaches the newest message; otherwise its links
+    /// lead to newer messages and to the latest, and the chat list stays live (a new message shows as a toast).
+    func foundPage(_ signedIn: SignedIn, chat: ChatID, at pivot: MessageID, around: Bool, draft: ComposerDraft) async throws -> Response {
+        let side = EventHandler.historyPageSize / 2
+        // Up to the message itself (around), or only whether older ones exist (after).
+        let screen = try await screen(signedIn, chat: chat, before: MessageID(pivot.rawValue + 1), limit: around ? side + 1 : 0)
+        guard let snapshot = screen.conversation else { throw Self.noSuchChat }
+        let newer = try await store.messages(in: chat, after: pivot, limit: around ? side : EventHandler.historyPageSize)
+        let extended = ChatsScreen(
+            summaries: screen.summaries, conversation: try await self.extended(snapshot, with: newer.messages, viewer: signedIn.user.id),
+            viewerLastRead: screen.viewerLastRead
+        )
+        return pages.page(chatsPageModel(
+            pages.context(signedIn), screen: extended, chat: chat, before: nil, draft: draft, hasNewer: newer.hasNewer
+        ))
+    }
+
+    /// `snapshot` with `newer` messages after its own, and what they quote and who wrote them.
+    private func extended(_ snapshot: ConversationSnapshot, with newer: [Message], viewer: UserID) async throws -> ConversationSnapshot {
+        guard !newer.isEmpty else { return snapshot }
+        let messages = snapshot.messages + newer
+        let shown = Set(messages.map(\.id))
+        var quoted = snapshot.quoted
+        for id in Set(newer.compactMap(\.replyTo)).sorted() where !shown.contains(id) && !quoted.contains(where: { $0.id == id }) {
+            if let message = try await store.message(id), message.chatID == snapshot.chatID { quoted.append(message) }
+        }
+        var people = Array(snapshot.people.values)
+        for id in ConversationSnapshot.authors(of: newer, quoted) where snapshot.people[id] == nil {
+            if let person = try await store.user(id) { people.append(person) }
+        }
+        return ConversationSnapshot(
+            chatID: snapshot.chatID, heading: snapshot.heading, messages: messages, quoted: quoted, pending: snapshot.pending, people: people,
+            contactLastRead: snapshot.contactLastRead, hasOlder: snapshot.hasOlder, readers: snapshot.readers
+        )
+    }
+
     /// Everything the page shows, in one read; 404 for a chat that is not the viewer's.
-    private func screen(_ signedIn: SignedIn, chat: ChatID?, before: MessageID?) async throws -> ChatsScreen {
+    private func screen(_ signedIn: SignedIn, chat: ChatID?, before: MessageID?, limit: Int = EventHandler.historyPageSize) async throws -> ChatsScreen {
         let reading = ContinuousClock.now
         let screen = try checked(
-            try await store.chatsScreen(for: signedIn.user.id, open: chat, before: before, limit: EventHandler.historyPageSize), chat: chat, readingSince: reading
+            try await store.chatsScreen(for: signedIn.user.id, open: chat, before: before, limit: limit), chat: chat, readingSince: reading
         )
         // A room's "Seen by": who has read how far, read beside the screen.
         guard let conversation = screen.conversation, conversation.showsReaders else { return screen }
@@ -170,13 +207,14 @@ public struct ChatPages: Sendable {
     /// The list, the open conversation and the layout around them.
     private func chatsPageModel(
         _ context: ViewerContext, screen: ChatsScreen, chat: ChatID?, before: MessageID?, draft: ComposerDraft?,
-        unreadAfter: MessageID? = nil
+        unreadAfter: MessageID? = nil, hasNewer: Bool = false
     ) -> ChatsPageViewModel {
         var conversation: ConversationViewModel?
         var title: String?
         if let snapshot = screen.conversation {
             conversation = ConversationBuilder(context: context).conversation(
-                snapshot, draft: draft ?? ComposerDraft(token: Self.newToken()), history: before != nil, unreadAfter: unreadAfter
+                snapshot, draft: draft ?? ComposerDraft(token: Self.newToken()), history: before != nil || hasNewer, unreadAfter: unreadAfter,
+                hasNewer: hasNewer
             )
             title = Headings.title(snapshot.heading)
         }
@@ -184,7 +222,7 @@ public struct ChatPages: Sendable {
         // A page of older history is not live: a live page shows the newest messages.
         return PageBuilder(context: context).chats(
             list: list, conversation: conversation, title: title, unreadTotal: screen.unreadTotal, openChat: chat,
-            showsNewest: before == nil
+            showsNewest: before == nil && !hasNewer
         )
     }
 }

@@ -57,13 +57,27 @@ public struct ChatRoutes: Sendable {
                 return try await chats.livePage(signedIn, chat: chat, requestID: request.id.description)
             }
             let draft = try await draft(request, chat: chat, viewer: signedIn.user)
+            if let around = Self.messageID(request.query["around"]) {
+                return try await chats.foundPage(signedIn, chat: chat, at: around, around: true, draft: draft)
+            }
+            if let after = Self.messageID(request.query["after"]) {
+                return try await chats.foundPage(signedIn, chat: chat, at: after, around: false, draft: draft)
+            }
             return try await chats.openedPage(signedIn, chat: chat, before: before, draft: draft, requestID: request.id.description)
         })
     }
 
-    /// A conversation's newest messages with an empty composer: no older history, reply, edit or deletion asked.
+    /// A conversation's newest messages with an empty composer: no older history, message found, reply, edit or
+    /// deletion asked.
     private static func isLivePage(_ request: Request) -> Bool {
         request.query["before"].flatMap(Int64.init) == nil && request.query["reply"] == nil && request.query["edit"] == nil && request.query["delete"] == nil
+            && request.query["around"] == nil && request.query["after"] == nil
+    }
+
+    /// A message's id in the query: a positive number below the largest (one past it is read too); else none.
+    static func messageID(_ raw: String?) -> MessageID? {
+        guard let raw, let id = Int64(raw), id > 0, id < Int64.max else { return nil }
+        return MessageID(id)
     }
 
     /// The composer as `?reply=` or `?edit=` asks for it, with a fresh idempotency token.

@@ -240,6 +240,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzTextExcerpt", ["ParlorViews"]),
         ("FuzzMessageFormat", ["ParlorViews", "ParlorDomain"]),
         ("FuzzSearchQuery", ["ParlorDomain"]),
+        ("FuzzSearchSnippet", ["ParlorViews", "ParlorDomain"]),
         ("FuzzImageSniffing", ["ParlorDomain"]),
         ("FuzzJPEGFrame", ["ParlorDomain"]),
         ("FuzzFeedParser", ["ParlorFeeds", "ParlorDomain"]),

@@ -41,6 +41,14 @@ let package = Package(
             dependencies: [.product(name: "ParlorStorage", package: "Parlor"), .product(name: "ParlorDomain", package: "Parlor")]
         ),
         .executableTarget(
+            name: "parlor-search-bench",
+            dependencies: [
+                .product(name: "ParlorStorage", package: "Parlor"),
+                .product(name: "ParlorDomain", package: "Parlor"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
             name: "parlor-store-bench",
             dependencies: [
                 .product(name: "ParlorStorage", package: "Parlor"),

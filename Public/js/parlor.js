@@ -1484,6 +1484,8 @@
     if (!cell || !cell.closest(".conversation .messages")) return false;
     cell.classList.add("is-found");
     cell.scrollIntoView({ block: "center" });
+    // The browser's own jump to the address's fragment (the top of the view) may come after: centred again then.
+    window.addEventListener("load", () => cell.scrollIntoView({ block: "center" }), { once: true });
     return true;
   }
 

@@ -42,6 +42,15 @@ import Testing
         }
     }
 
+    /// Tests/Browser/search.py: "/" and Ctrl+K, results as one types, a result opened at its message, live after;
+    /// the same without the script.
+    @Test(.timeLimit(.minutes(5))) func searchFindsAsOneTypesAndOpensTheMessageInContext() async throws {
+        let output = try await Self.run("search.py", artifacts: Self.artifacts + "/search")
+        for step in ["results-as-you-type", "opened-at-the-message", "live-after-search", "results-page-follows", "search-without-script"] {
+            #expect(output.contains(step), "step \(step) did not run")
+        }
+    }
+
     /// Tests/Browser/rooms.py: three people in a closed room: made, joined and left live, mentions, following.
     @Test(.timeLimit(.minutes(5))) func threePeopleShareAClosedRoom() async throws {
         let output = try await Self.run("rooms.py", artifacts: Self.artifacts + "/rooms")

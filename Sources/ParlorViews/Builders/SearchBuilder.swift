@@ -27,13 +27,16 @@ public struct SearchBuilder: Sendable {
         let results = found.messages.map { message in
             let author = people[message.senderID]
             let name = message.feed?.source ?? author?.displayName ?? "Someone"
+            let chatName = headings[message.chatID].map(Headings.title) ?? "A chat"
+            // "You" for the viewer's own words; no author where the chat is named after them (a direct chat of two).
+            let said = message.feed == nil && message.senderID == context.viewer.id ? "You" : name
             return SearchResultViewModel(
                 domID: "search-result-\(message.id)",
                 url: paths.message(message.id, in: message.chatID),
-                chatName: headings[message.chatID].map(Headings.title) ?? "A chat",
-                authorName: name,
+                chatName: chatName,
+                authorName: said == chatName ? nil : said,
                 avatar: author.map { AvatarBuilder.avatar(for: $0, paths: paths) } ?? AvatarBuilder.avatar(forRoom: message.chatID, name: name),
-                dateLabel: context.dates.fullDate(message.createdAt),
+                dateLabel: context.dates.dayLabel(message.createdAt, days: context.days) + ", " + context.dates.timeOfDay(message.createdAt),
                 isoDate: DateLabels.iso(message.createdAt),
                 snippet: SearchSnippet.runs(message.body, terms: terms).map { SnippetRunViewModel(text: $0.text, isMatch: $0.isMatch) },
                 photoLabel: message.photo == nil ? nil : "Photo"

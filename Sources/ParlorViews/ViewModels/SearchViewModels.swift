@@ -105,9 +105,10 @@ public struct SearchResultViewModel: TemplateContext, Hashable {
     public let url: String
     /// The room's name, or who a direct chat is with.
     public let chatName: String
-    public let authorName: String
+    /// Who wrote it ("You" for the viewer); nil when the chat is called by their name (a direct chat of two).
+    public let authorName: String?
     public let avatar: AvatarViewModel
-    /// In the viewer's zone and language ("12 Nov 2026, 14:05").
+    /// In the viewer's zone and language ("Today, 14:05", "November 12, 2:05 PM").
     public let dateLabel: String
     public let isoDate: String
     public let snippet: [SnippetRunViewModel]
@@ -115,7 +116,7 @@ public struct SearchResultViewModel: TemplateContext, Hashable {
     public let photoLabel: String?
 
     public init(
-        domID: String, url: String, chatName: String, authorName: String, avatar: AvatarViewModel, dateLabel: String, isoDate: String,
+        domID: String, url: String, chatName: String, authorName: String?, avatar: AvatarViewModel, dateLabel: String, isoDate: String,
         snippet: [SnippetRunViewModel], photoLabel: String?
     ) {
         self.domID = domID

@@ -207,7 +207,8 @@ enum SearchBench {
                 return String(text)
             },
         ]
-        print(String(format: "%-28@ %8@ %8@ %8@ %9@", "query (\(queries) each)" as NSString, "p50 ms" as NSString, "p99 ms" as NSString, "max ms" as NSString, "results" as NSString))
+        func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        print(padded("query (\(queries) each)", 28) + "   p50 ms   p99 ms   max ms  results")
         for kind in kinds {
             var timings: [Double] = []
             var found = 0
@@ -224,7 +225,7 @@ enum SearchBench {
             }
             timings.sort()
             func at(_ share: Double) -> Double { timings[min(timings.count - 1, Int(Double(timings.count) * share))] }
-            print(String(format: "%-28@ %8.2f %8.2f %8.2f %9.1f", kind.name as NSString, at(0.5), at(0.99), timings.last!, Double(found) / Double(queries)))
+            print(padded(kind.name, 28) + String(format: " %8.2f %8.2f %8.2f %8.1f", at(0.5), at(0.99), timings.last!, Double(found) / Double(queries)))
         }
         // Sizes: the indexes beside the messages (dbstat, when SQLite has it).
         try await pool.read { db in

@@ -206,34 +206,38 @@ enum Migrations {
         }
         migrator.registerMigration("13-search") { db in
             // Search. A word index (FTS5, `unicode61` with accents removed: the parts of `foo-bar/baz` and of a link
-            // are words) of every message, and a trigram index of the messages with Chinese, Japanese or Korean
-            // text, found by substring; `message_ideographs` lists those messages, for terms of one or two such
-            // characters, which a trigram cannot find. Both indexes read their text from `message` and are kept
-            // by triggers in the transaction that writes it; the messages stored before are indexed at start, in
-            // batches (`searchBackfill`: the last id indexed, and the newest id there was).
+            // are words) of every message, with a second column of two words naming its chat and its sender
+            // (`searchScope`, "c12 u7", computed from the row): a search asks the index for the viewer's chats (and
+            // a `from:`'s people) along with the words, so it never reads a message the viewer cannot see. A
+            // trigram index holds the messages with Chinese, Japanese or Korean text, found by substring;
+            // `message_ideographs` lists those messages with their chat, for terms of one or two such characters,
+            // which a trigram cannot find. The indexes read their text from `message` and are kept by triggers in
+            // the transaction that writes it; the messages stored before are indexed at start, in batches
+            // (`searchBackfill`: the last id indexed, and the newest id there was).
             let ideographic = SQLiteSearch.ideographicGlob
             try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN searchScope TEXT GENERATED ALWAYS AS ('c' || chatID || ' u' || senderID) VIRTUAL;
                 CREATE VIRTUAL TABLE message_words USING fts5(
-                    body, content='message', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+                    body, searchScope, content='message', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
                 CREATE VIRTUAL TABLE message_trigrams USING fts5(body, content='message', content_rowid='id', tokenize='trigram');
-                CREATE TABLE message_ideographs (id INTEGER PRIMARY KEY);
+                CREATE TABLE message_ideographs (id INTEGER PRIMARY KEY, chatID INTEGER NOT NULL);
                 CREATE TABLE searchBackfill (doneThrough INTEGER NOT NULL, newest INTEGER NOT NULL);
                 INSERT INTO searchBackfill SELECT 0, IFNULL(MAX(id), 0) FROM message;
                 CREATE TRIGGER message_search_insert AFTER INSERT ON message BEGIN
-                    INSERT INTO message_words(rowid, body) VALUES (new.id, new.body);
+                    INSERT INTO message_words(rowid, body, searchScope) VALUES (new.id, new.body, new.searchScope);
                     INSERT INTO message_trigrams(rowid, body) SELECT new.id, new.body WHERE new.body GLOB '\(ideographic)';
-                    INSERT INTO message_ideographs(id) SELECT new.id WHERE new.body GLOB '\(ideographic)';
+                    INSERT INTO message_ideographs(id, chatID) SELECT new.id, new.chatID WHERE new.body GLOB '\(ideographic)';
                 END;
                 CREATE TRIGGER message_search_update AFTER UPDATE OF body ON message BEGIN
-                    INSERT INTO message_words(message_words, rowid, body) VALUES ('delete', old.id, old.body);
-                    INSERT INTO message_words(rowid, body) VALUES (new.id, new.body);
+                    INSERT INTO message_words(message_words, rowid, body, searchScope) VALUES ('delete', old.id, old.body, old.searchScope);
+                    INSERT INTO message_words(rowid, body, searchScope) VALUES (new.id, new.body, new.searchScope);
                     INSERT INTO message_trigrams(message_trigrams, rowid, body) SELECT 'delete', old.id, old.body WHERE old.body GLOB '\(ideographic)';
                     INSERT INTO message_trigrams(rowid, body) SELECT new.id, new.body WHERE new.body GLOB '\(ideographic)';
                     DELETE FROM message_ideographs WHERE id = old.id;
-                    INSERT INTO message_ideographs(id) SELECT new.id WHERE new.body GLOB '\(ideographic)';
+                    INSERT INTO message_ideographs(id, chatID) SELECT new.id, new.chatID WHERE new.body GLOB '\(ideographic)';
                 END;
                 CREATE TRIGGER message_search_delete AFTER DELETE ON message BEGIN
-                    INSERT INTO message_words(message_words, rowid, body) VALUES ('delete', old.id, old.body);
+                    INSERT INTO message_words(message_words, rowid, body, searchScope) VALUES ('delete', old.id, old.body, old.searchScope);
                     INSERT INTO message_trigrams(message_trigrams, rowid, body) SELECT 'delete', old.id, old.body WHERE old.body GLOB '\(ideographic)';
                     DELETE FROM message_ideographs WHERE id = old.id;
                 END;

@@ -4,17 +4,29 @@ import ParlorDomain
 
 /// A search turned into one SQLite statement. The words go to FTS5 as a pattern Parlor writes from the parsed
 /// query, every word in double quotes (so nothing a person types is read as FTS5 syntax) and bound as a value,
-/// never spliced into the SQL. The statement walks the index newest first (or by rank) and keeps only messages
-/// of chats the viewer is a member of, so a page of results is the viewer's first results, not a top-N filtered.
+/// never spliced into the SQL. The word index is asked for the viewer's chats too (its `searchScope` column),
+/// so it walks only messages the viewer may see, newest first (or by rank); membership is checked again on each
+/// row, so a page of results is the viewer's first results, never a top-N filtered afterwards.
 struct SQLiteSearch {
     /// `GLOB` for text with a Han, kana or Hangul character: the ranges of ``SearchText/isIdeographic(_:)``.
     static let ideographicGlob = "*[\u{1100}-\u{11FF}\u{2E80}-\u{2FDF}\u{3040}-\u{30FF}\u{3100}-\u{31FF}\u{3400}-\u{4DBF}\u{4E00}-\u{9FFF}\u{A960}-\u{A97F}\u{AC00}-\u{D7AF}\u{F900}-\u{FAFF}\u{FF66}-\u{FF9F}\u{20000}-\u{3134F}]*"
 
+    /// Past this many chats, the index is not asked for them by name (the pattern would be long): membership
+    /// alone narrows the walk.
+    static let scopeLimit = 500
+
+    /// Which chats and senders a search may return, read before it: nil when anything goes.
+    struct Scope {
+        /// The viewer's chats (those `in:` names, when given); nil past ``SQLiteSearch/scopeLimit``.
+        var chats: [Int64]?
+        /// The people `from:` names.
+        var senders: [Int64]?
+    }
+
     let sql: String
     let arguments: StatementArguments
 
-    /// `rooms`: the ids `in:` names among the viewer's chats (nil without `in:`).
-    init(_ search: MessageSearch, rooms: [Int64]?) {
+    init(_ search: MessageSearch, scope: Scope) {
         var words: [String] = []
         var trigrams: [String] = []
         var short: [String] = []
@@ -26,51 +38,56 @@ struct SQLiteSearch {
             case .substring(let text): short.append(text)
             }
         }
+        // The word index also answers a search by sender or room alone.
+        var pattern: [String] = []
+        if !words.isEmpty { pattern.append("body : (" + words.joined(separator: " AND ") + ")") }
+        let usesWords = !words.isEmpty || (trigrams.isEmpty && short.isEmpty && (scope.senders != nil || !search.rooms.isEmpty))
+        if usesWords {
+            if let chats = scope.chats { pattern.append("searchScope : (" + chats.map { "c\($0)" }.joined(separator: " OR ") + ")") }
+            if let senders = scope.senders { pattern.append("searchScope : (" + senders.map { "u\($0)" }.joined(separator: " OR ") + ")") }
+        }
         var arguments: [any DatabaseValueConvertible] = []
         var conditions: [String] = []
         let from: String
         let key: String
         var rank: String?
-        if !words.isEmpty {
+        if usesWords {
             from = "message_words CROSS JOIN message m ON m.id = message_words.rowid"
             key = "message_words.rowid"
-            rank = "message_words.rank"
+            rank = "bm25(message_words, 1.0, 0.0)"
             conditions.append("message_words MATCH ?")
-            arguments.append(words.joined(separator: " AND "))
+            arguments.append(pattern.joined(separator: " AND "))
         } else if !trigrams.isEmpty {
             from = "message_trigrams CROSS JOIN message m ON m.id = message_trigrams.rowid"
             key = "message_trigrams.rowid"
-            rank = "message_trigrams.rank"
+            rank = "bm25(message_trigrams)"
         } else if !short.isEmpty {
             from = "message_ideographs i CROSS JOIN message m ON m.id = i.id"
             key = "i.id"
+            if let chats = scope.chats { conditions.append("i.chatID IN (\(Self.marks(chats.count)))"); arguments += chats }
         } else {
             from = "message m"
             key = "m.id"
         }
         if !trigrams.isEmpty {
-            if words.isEmpty {
-                conditions.append("message_trigrams MATCH ?")
-            } else {
-                conditions.append("m.id IN (SELECT rowid FROM message_trigrams WHERE message_trigrams MATCH ?)")
-            }
+            conditions.append(usesWords ? "m.id IN (SELECT rowid FROM message_trigrams WHERE message_trigrams MATCH ?)" : "message_trigrams MATCH ?")
             arguments.append(trigrams.joined(separator: " AND "))
         }
         for text in short {
-            if !words.isEmpty || !trigrams.isEmpty { conditions.append("m.id IN (SELECT id FROM message_ideographs)") }
+            if usesWords || !trigrams.isEmpty { conditions.append("m.id IN (SELECT id FROM message_ideographs)") }
             conditions.append("instr(lower(m.body), ?) > 0")
             arguments.append(text)
         }
         conditions.append("m.deletedAt IS NULL AND m.noticeKind IS NULL")
         conditions.append("EXISTS (SELECT 1 FROM member WHERE member.chatID = m.chatID AND member.userID = ?)")
         arguments.append(search.viewer.rawValue)
-        if !search.from.isEmpty {
-            conditions.append("m.senderID IN (SELECT id FROM user WHERE handle IN (\(Self.marks(search.from.count))))")
-            arguments += search.from
+        if let senders = scope.senders {
+            conditions.append("m.senderID IN (\(Self.marks(senders.count)))")
+            arguments += senders
         }
-        if let rooms {
-            conditions.append("m.chatID IN (\(Self.marks(rooms.count)))")
-            arguments += rooms
+        if !search.rooms.isEmpty, let chats = scope.chats {
+            conditions.append("m.chatID IN (\(Self.marks(chats.count)))")
+            arguments += chats
         }
         if search.hasPhoto { conditions.append("m.photoID IS NOT NULL") }
         if let before = search.sentBefore {
@@ -83,16 +100,17 @@ struct SQLiteSearch {
         }
         var order = "\(key) DESC"
         var page = "LIMIT ?"
-        arguments.append(search.limit + 1)
         switch search.order {
         case .newest:
             if let cut = search.olderThan {
                 conditions.append("\(key) < ?")
-                arguments.insert(cut.rawValue, at: arguments.count - 1)
+                arguments.append(cut.rawValue)
             }
+            arguments.append(search.limit + 1)
         case .best:
             if let rank { order = "\(rank), \(key) DESC" }
             page += " OFFSET ?"
+            arguments.append(search.limit + 1)
             arguments.append(search.offset)
         }
         sql = "SELECT \(Columns.message(in: "m")) FROM \(from) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) \(page)"
@@ -111,23 +129,37 @@ extension SQLiteChatStore: SearchStore {
     public func search(_ search: MessageSearch) async throws -> SearchResults {
         guard !search.isEmpty else { return .none }
         return try await readNowOrInPool { db in
-            var rooms: [Int64]?
-            if !search.rooms.isEmpty {
-                let wanted = Set(search.rooms.map(SearchText.fold))
-                let named = try Row.fetchAll(db, sql: """
-                    SELECT chat.id, chat.name FROM member JOIN chat ON chat.id = member.chatID
-                    WHERE member.userID = ? AND chat.name IS NOT NULL
-                    """, arguments: [search.viewer.rawValue])
-                rooms = named.compactMap { row in wanted.contains(SearchText.fold(row[1] as String)) ? row[0] as Int64 : nil }
-                if rooms?.isEmpty == true { return .none }
-            }
-            let statement = SQLiteSearch(search, rooms: rooms)
+            guard let scope = try Self.scope(db, search) else { return .none }
+            let statement = SQLiteSearch(search, scope: scope)
             var messages: [Message] = []
             try db.cachedStatement(sql: statement.sql).forEachRow(arguments: statement.arguments) { row in
                 if let message = Message(row, at: 0) { messages.append(message) }
             }
             return SearchResults(messages: Array(messages.prefix(search.limit)), hasMore: messages.count > search.limit)
         }
+    }
+
+    /// The chats and senders `search` may return; nil when none can match (no such person, no such room of the viewer's).
+    private static func scope(_ db: Database, _ search: MessageSearch) throws -> SQLiteSearch.Scope? {
+        var scope = SQLiteSearch.Scope()
+        if !search.from.isEmpty {
+            let marks = Array(repeating: "?", count: search.from.count).joined(separator: ", ")
+            let senders = try Int64.fetchAll(db, sql: "SELECT id FROM user WHERE handle IN (\(marks))", arguments: StatementArguments(search.from))
+            guard !senders.isEmpty else { return nil }
+            scope.senders = senders
+        }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT chat.id, chat.name FROM member JOIN chat ON chat.id = member.chatID WHERE member.userID = ?
+            """, arguments: [search.viewer.rawValue])
+        var chats = rows.map { $0[0] as Int64 }
+        if !search.rooms.isEmpty {
+            let wanted = Set(search.rooms.map(SearchText.fold))
+            chats = rows.compactMap { row in (row[1] as String?).map(SearchText.fold).map(wanted.contains) == true ? row[0] as Int64 : nil }
+            guard !chats.isEmpty else { return nil }
+        }
+        guard !chats.isEmpty else { return nil }
+        scope.chats = chats.count <= SQLiteSearch.scopeLimit || !search.rooms.isEmpty ? chats : nil
+        return scope
     }
 
     /// Indexes for search the messages stored before the search migration, a batch per transaction, newest last;
@@ -141,13 +173,17 @@ extension SQLiteChatStore: SearchStore {
             let next = min(newest, through + Int64(batch))
             try pool.write { db in
                 let ideographic = SQLiteSearch.ideographicGlob
-                try db.execute(sql: "INSERT INTO message_words(rowid, body) SELECT id, body FROM message WHERE id > ? AND id <= ?", arguments: [through, next])
+                try db.execute(
+                    sql: "INSERT INTO message_words(rowid, body, searchScope) SELECT id, body, searchScope FROM message WHERE id > ? AND id <= ?",
+                    arguments: [through, next]
+                )
                 try db.execute(
                     sql: "INSERT INTO message_trigrams(rowid, body) SELECT id, body FROM message WHERE id > ? AND id <= ? AND body GLOB ?",
                     arguments: [through, next, ideographic]
                 )
                 try db.execute(
-                    sql: "INSERT INTO message_ideographs(id) SELECT id FROM message WHERE id > ? AND id <= ? AND body GLOB ?", arguments: [through, next, ideographic]
+                    sql: "INSERT INTO message_ideographs(id, chatID) SELECT id, chatID FROM message WHERE id > ? AND id <= ? AND body GLOB ?",
+                    arguments: [through, next, ideographic]
                 )
                 try db.execute(sql: "UPDATE searchBackfill SET doneThrough = ?", arguments: [next])
             }

@@ -185,6 +185,9 @@ import Testing
             _ = try await corpus.find(text)
         }
         #expect(try await corpus.find("deploy OR secret").isEmpty, "OR is a word like any other")
+        for scope in ["c1", "c2", "c3", "u1", "u2", "searchScope", "body"] {
+            #expect(try await corpus.find(scope).isEmpty, "\(scope): the index's own words for chats and people are not text")
+        }
         #expect(try await corpus.find("script alert") == ["hostile"])
         #expect(try await corpus.find("amp") == ["hostile"])
         #expect(try await corpus.find("deploy").count == 6, "the store is unchanged")

@@ -49,7 +49,7 @@ public struct MessageSearch: Hashable, Sendable {
         self.limit = min(max(1, limit), 100)
     }
 
-    /// The search a parsed query asks for; `day` turns a typed day into the instant it starts for the viewer.
+    /// The search a parsed query asks for; `dayStart` turns a typed day into the instant it starts for the viewer.
     public init(viewer: UserID, query: SearchQuery, dayStart: (SearchDay) -> Date?, order: SearchOrder = .newest, olderThan: MessageID? = nil, offset: Int = 0, limit: Int = 20) {
         var sentFrom: Date?
         if let after = query.after { sentFrom = dayStart(after) }

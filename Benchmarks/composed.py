@@ -25,7 +25,7 @@ photos: a 12-megapixel JPEG sent in messages by four senders at once, each --rou
       in the same run: vipsthumbnail making the same two files per photo, one process per file.
 Every server listens on 127.0.0.1 only and is stopped by PID."""
 import argparse, http.client, json, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, threading, time
-import asyncio, urllib.parse
+import asyncio, sqlite3, urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -508,8 +508,25 @@ async def fanout_round(port, pairs, seconds, first):
             "complete": complete, "failures": failures[0]}
 
 
-def fanout_benchmark(seconds, chats, lanes):
-    """`chats` chats sending at once, both members' pages open, with the live pages on each lane count."""
+def search_index(database, on, saved):
+    """Turns search indexing on or off in the stopped server's database (`saved` keeps the triggers' SQL). Off, the
+    index's mark is past any message, so sends index nothing, and the triggers are gone; on, the mark is the newest
+    message (what was sent while off is never indexed). For comparison only: the index no longer matches."""
+    db = sqlite3.connect(database)
+    if not saved:
+        saved.extend(db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'message_search_%'").fetchall())
+    for name, sql in saved:
+        db.execute(f"DROP TRIGGER IF EXISTS {name}")
+        if on:
+            db.execute(sql)
+    db.execute("UPDATE searchIndex SET doneThrough = " + ("(SELECT IFNULL(MAX(id), 0) FROM message)" if on else "9223372036854775807"))
+    db.commit()
+    db.close()
+
+
+def fanout_benchmark(seconds, chats, lanes, search_rounds=None):
+    """`chats` chats sending at once, both members' pages open, with the live pages on each lane count; or, with
+    `search_rounds` ("on,off,on,off"), on one lane count with the search index kept by each send or not."""
     folder = tempfile.mkdtemp(prefix="parlor-fanout-bench-")
     try:
         with start_parlor(18390, folder, ["--log-level", "warning"]):
@@ -517,14 +534,27 @@ def fanout_benchmark(seconds, chats, lanes):
             pairs = fill_pairs(18390, chats)
             print(f"filled {chats} chats of two in {time.time() - began:.0f} s")
         results = []
-        for round_number, count in enumerate(lanes):
-            # The same database (sessions included) each time; only the lanes differ.
+        saved = []
+        rounds = [(lanes[0], on == "on") for on in search_rounds] if search_rounds else [(count, True) for count in lanes]
+        for round_number, (count, indexed) in enumerate(rounds):
+            # The same database (sessions included) each time; only the lanes (or the search index) differ.
+            if search_rounds:
+                search_index(os.path.join(folder, "parlor.sqlite"), indexed, saved)
             with start_parlor(18390, folder, ["--log-level", "warning", "--live-lanes", str(count), "--streams-per-account", "4"]) as parlor:
                 before = cpu_seconds(parlor.process.pid)
                 result = asyncio.run(fanout_round(18390, pairs, seconds, (round_number + 1) * 10_000_000))
                 result["cpu_s"] = cpu_seconds(parlor.process.pid) - before
                 result["lanes"] = count
+                result["search_index"] = indexed
                 results.append(result)
+        if search_rounds:
+            search_index(os.path.join(folder, "parlor.sqlite"), True, saved)
+            on = statistics.median([r["sends_per_s"] for r in results if r["search_index"]])
+            off = statistics.median([r["sends_per_s"] for r in results if not r["search_index"]])
+            for r in results:
+                print(f"search index {'on ' if r['search_index'] else 'off'}: {r['sends_per_s']:9,.0f} sends/s, "
+                      f"{r['cpu_s'] * 1e6 / max(r['sends'], 1):.0f} µs server CPU a send, Send->page p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms")
+            print(f"sends with the search index kept: {on:,.0f}/s, without: {off:,.0f}/s: {on / off:.3f}x (target >= 0.90x)")
         print(f"\nfanout: {chats} chats sending at once ({seconds} s), both members' pages open ({2 * chats} streams)")
         print(f"{'lanes':>5} {'sends/s':>9} {'deliveries/s':>13} {'ratio':>6} {'Send->page p50':>15} {'p99':>9} {'server CPU':>11}  all delivered")
         base = results[0]["deliveries_per_s"]
@@ -826,6 +856,8 @@ def main():
                         help="page: which screens (repeatable; default the conversation, with --no-cache both)")
     parser.add_argument("--chats", type=int, default=200, help="fanout: chats sending at once")
     parser.add_argument("--lanes", default="1,2", help="fanout: the live lane counts to compare")
+    parser.add_argument("--search-index", default=None,
+                        help="fanout: rounds with the search index kept by each send or not (on,off,on,off), on the first lane count")
     parser.add_argument("--pages", type=int, default=500, help="pages: open pages on the one chat")
     parser.add_argument("--members", type=int, default=500, help="room: members of the room, one open page each")
     parser.add_argument("--rate", type=float, default=20, help="pages: messages a second")
@@ -835,7 +867,8 @@ def main():
         screens = args.screen or (["chats", "conversation"] if args.no_cache else ["conversation"])
         page_benchmark(args.rounds, args.seconds, args.connections or 32, no_cache=args.no_cache, screens=screens)
     elif args.which == "fanout":
-        fanout_benchmark(args.seconds, args.chats, [int(n) for n in args.lanes.split(",")])
+        search_rounds = args.search_index.split(",") if args.search_index else None
+        fanout_benchmark(args.seconds, args.chats, [int(n) for n in args.lanes.split(",")], search_rounds)
     elif args.which == "photos":
         photos_benchmark(args.rounds if args.rounds != 3 else 5)
     elif args.which == "pages":

@@ -211,34 +211,36 @@ enum Migrations {
             // a `from:`'s people) along with the words, so it never reads a message the viewer cannot see. A
             // trigram index holds the messages with Chinese, Japanese or Korean text, found by substring;
             // `message_ideographs` lists those messages with their chat, for terms of one or two such characters,
-            // which a trigram cannot find. The indexes read their text from `message` and are kept by triggers in
-            // the transaction that writes it; the messages stored before are indexed at start, in batches
-            // (`searchBackfill`: the last id indexed, and the newest id there was).
+            // which a trigram cannot find. The indexes read their text from `message`.
+            //
+            // New messages are indexed in batches (FTS5 costs far more a message in small transactions): by the send
+            // whose transaction finds enough waiting, before every search (so a message just sent is found), and at
+            // start. `searchIndex.doneThrough` says how far: every message up to that id is in the indexes. An edit
+            // or a deletion of a message already indexed changes the indexes in its own transaction (triggers).
+            // Text with such a character is not plain ASCII: more bytes than characters, which SQLite counts far
+            // faster than it matches the ranges, so most messages skip the ranges.
             let ideographic = SQLiteSearch.ideographicGlob
+            func has(_ row: String) -> String { "length(\(row).body) < length(CAST(\(row).body AS BLOB)) AND \(row).body GLOB '\(ideographic)'" }
+            let indexed = "old.id <= (SELECT doneThrough FROM searchIndex)"
             try db.execute(sql: """
                 ALTER TABLE message ADD COLUMN searchScope TEXT GENERATED ALWAYS AS ('c' || chatID || ' u' || senderID) VIRTUAL;
                 CREATE VIRTUAL TABLE message_words USING fts5(
                     body, searchScope, content='message', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
                 CREATE VIRTUAL TABLE message_trigrams USING fts5(body, content='message', content_rowid='id', tokenize='trigram');
                 CREATE TABLE message_ideographs (id INTEGER PRIMARY KEY, chatID INTEGER NOT NULL);
-                CREATE TABLE searchBackfill (doneThrough INTEGER NOT NULL, newest INTEGER NOT NULL);
-                INSERT INTO searchBackfill SELECT 0, IFNULL(MAX(id), 0) FROM message;
-                CREATE TRIGGER message_search_insert AFTER INSERT ON message BEGIN
-                    INSERT INTO message_words(rowid, body, searchScope) VALUES (new.id, new.body, new.searchScope);
-                    INSERT INTO message_trigrams(rowid, body) SELECT new.id, new.body WHERE new.body GLOB '\(ideographic)';
-                    INSERT INTO message_ideographs(id, chatID) SELECT new.id, new.chatID WHERE new.body GLOB '\(ideographic)';
-                END;
-                CREATE TRIGGER message_search_update AFTER UPDATE OF body ON message BEGIN
+                CREATE TABLE searchIndex (doneThrough INTEGER NOT NULL);
+                INSERT INTO searchIndex VALUES (0);
+                CREATE TRIGGER message_search_update AFTER UPDATE OF body ON message WHEN \(indexed) BEGIN
                     INSERT INTO message_words(message_words, rowid, body, searchScope) VALUES ('delete', old.id, old.body, old.searchScope);
                     INSERT INTO message_words(rowid, body, searchScope) VALUES (new.id, new.body, new.searchScope);
-                    INSERT INTO message_trigrams(message_trigrams, rowid, body) SELECT 'delete', old.id, old.body WHERE old.body GLOB '\(ideographic)';
-                    INSERT INTO message_trigrams(rowid, body) SELECT new.id, new.body WHERE new.body GLOB '\(ideographic)';
+                    INSERT INTO message_trigrams(message_trigrams, rowid, body) SELECT 'delete', old.id, old.body WHERE \(has("old"));
+                    INSERT INTO message_trigrams(rowid, body) SELECT new.id, new.body WHERE \(has("new"));
                     DELETE FROM message_ideographs WHERE id = old.id;
-                    INSERT INTO message_ideographs(id, chatID) SELECT new.id, new.chatID WHERE new.body GLOB '\(ideographic)';
+                    INSERT INTO message_ideographs(id, chatID) SELECT new.id, new.chatID WHERE \(has("new"));
                 END;
-                CREATE TRIGGER message_search_delete AFTER DELETE ON message BEGIN
+                CREATE TRIGGER message_search_delete AFTER DELETE ON message WHEN \(indexed) BEGIN
                     INSERT INTO message_words(message_words, rowid, body, searchScope) VALUES ('delete', old.id, old.body, old.searchScope);
-                    INSERT INTO message_trigrams(message_trigrams, rowid, body) SELECT 'delete', old.id, old.body WHERE old.body GLOB '\(ideographic)';
+                    INSERT INTO message_trigrams(message_trigrams, rowid, body) SELECT 'delete', old.id, old.body WHERE \(has("old"));
                     DELETE FROM message_ideographs WHERE id = old.id;
                 END;
                 """)

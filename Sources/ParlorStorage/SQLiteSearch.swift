@@ -128,6 +128,7 @@ struct SQLiteSearch {
 extension SQLiteChatStore: SearchStore {
     public func search(_ search: MessageSearch) async throws -> SearchResults {
         guard !search.isEmpty else { return .none }
+        try await indexBeforeSearch()
         return try await readNowOrInPool { db in
             guard let scope = try Self.scope(db, search) else { return .none }
             let statement = SQLiteSearch(search, scope: scope)
@@ -162,33 +163,44 @@ extension SQLiteChatStore: SearchStore {
         return scope
     }
 
-    /// Indexes for search the messages stored before the search migration, a batch per transaction, newest last;
-    /// `progress` hears how far (messages indexed, of how many). Nothing to do once done.
-    static func indexForSearch(_ pool: DatabasePool, batch: Int = 20_000, progress: ((Int, Int) -> Void)?) throws {
+    /// Adds the messages the indexes have not read yet, up to `limit` of them, in the caller's write transaction;
+    /// answers how far the indexes are, and the newest message.
+    @discardableResult
+    static func indexNewMessages(_ db: Database, limit: Int64) throws -> (done: Int64, newest: Int64) {
+        let done = try Int64.fetchOne(db.cachedStatement(sql: "SELECT doneThrough FROM searchIndex")) ?? 0
+        let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT IFNULL(MAX(id), 0) FROM message")) ?? 0
+        guard newest > done else { return (done, newest) }
+        let next = newest - done <= limit ? newest : done + limit
+        let ideographic = SQLiteSearch.ideographicGlob
+        let has = "length(body) < length(CAST(body AS BLOB)) AND body GLOB ?"
+        try db.cachedStatement(sql: "INSERT INTO message_words(rowid, body, searchScope) SELECT id, body, searchScope FROM message WHERE id > ? AND id <= ?")
+            .execute(arguments: [done, next])
+        try db.cachedStatement(sql: "INSERT INTO message_trigrams(rowid, body) SELECT id, body FROM message WHERE id > ? AND id <= ? AND \(has)")
+            .execute(arguments: [done, next, ideographic])
+        try db.cachedStatement(sql: "INSERT INTO message_ideographs(id, chatID) SELECT id, chatID FROM message WHERE id > ? AND id <= ? AND \(has)")
+            .execute(arguments: [done, next, ideographic])
+        try db.cachedStatement(sql: "UPDATE searchIndex SET doneThrough = ?").execute(arguments: [next])
+        return (next, newest)
+    }
+
+    /// Indexes every message not in the indexes yet (at start: after an upgrade, all the messages stored before),
+    /// a batch per transaction; `progress` hears how far (messages indexed, of how many waiting).
+    static func indexForSearch(_ pool: DatabasePool, batch: Int64 = 20_000, progress: ((Int, Int) -> Void)?) throws {
         guard let (done, newest) = try pool.read({ db in
-            try Row.fetchOne(db, sql: "SELECT doneThrough, newest FROM searchBackfill").map { ($0[0] as Int64, $0[1] as Int64) }
+            try Row.fetchOne(db, sql: "SELECT doneThrough, (SELECT IFNULL(MAX(id), 0) FROM message) FROM searchIndex").map { ($0[0] as Int64, $0[1] as Int64) }
         }), done < newest else { return }
-        var through = done
-        while through < newest {
-            let next = min(newest, through + Int64(batch))
-            try pool.write { db in
-                let ideographic = SQLiteSearch.ideographicGlob
-                try db.execute(
-                    sql: "INSERT INTO message_words(rowid, body, searchScope) SELECT id, body, searchScope FROM message WHERE id > ? AND id <= ?",
-                    arguments: [through, next]
-                )
-                try db.execute(
-                    sql: "INSERT INTO message_trigrams(rowid, body) SELECT id, body FROM message WHERE id > ? AND id <= ? AND body GLOB ?",
-                    arguments: [through, next, ideographic]
-                )
-                try db.execute(
-                    sql: "INSERT INTO message_ideographs(id, chatID) SELECT id, chatID FROM message WHERE id > ? AND id <= ? AND body GLOB ?",
-                    arguments: [through, next, ideographic]
-                )
-                try db.execute(sql: "UPDATE searchBackfill SET doneThrough = ?", arguments: [next])
-            }
-            through = next
-            progress?(Int(through), Int(newest))
+        while true {
+            let (through, last) = try pool.write { db in try indexNewMessages(db, limit: batch) }
+            progress?(Int(through - done), Int(max(last, newest) - done))
+            if through >= last { break }
         }
+    }
+
+    /// Before a search: the messages sent since the last batch go in, so a message just sent is found.
+    func indexBeforeSearch() async throws {
+        let behind = try readHere { db in
+            try Bool.fetchOne(db, sql: "SELECT doneThrough < (SELECT IFNULL(MAX(id), 0) FROM message) FROM searchIndex") ?? false
+        }
+        if behind { try await pool.write { db in _ = try Self.indexNewMessages(db, limit: .max) } }
     }
 }

@@ -21,7 +21,7 @@ extension Fixtures {
             world.message(121, chat: 13, from: world.dmitri, long, at: "2026-11-20T10:00:00Z"),
             world.message(110, chat: 7, from: world.ana, "Did the *deploy* go well? https://example.org/deploy-notes", at: "2026-11-20T08:00:00Z"),
             photo,
-        ], hasMore: true)
+        ], hasMore: true, headings: headings, people: people)
         func page(_ text: String, _ results: SearchResultsViewModel) -> SearchPageViewModel {
             SearchPageViewModel(layout: pages.layout(title: "Search", unreadTotal: 3, searchQuery: text), results: results)
         }
@@ -29,19 +29,22 @@ extension Fixtures {
         let filtered = SearchQuery.parse("deploy from:@chloe before:2026-11-01 after:2026-13-01")
         let hostileText = hostileStrings[0] + " " + hostileStrings[1] + " " + hostileStrings[6] + " deploy"
         let hostileQuery = SearchQuery.parse("script amp \"onerror alert\" deploy")
-        let hostile = SearchResults(messages: [world.message(130, chat: 7, from: world.ben, hostileText, at: "2026-11-20T12:00:00Z")], hasMore: false)
+        let hostile = SearchResults(
+            messages: [world.message(130, chat: 7, from: world.ben, hostileText, at: "2026-11-20T12:00:00Z")], hasMore: false, headings: headings,
+            people: people
+        )
         return [
             Fixture("search-page/found", page("deplo", builder.results(
-                text: "deplo", query: deploy, order: .newest, offset: 0, found: found, headings: headings, people: people
+                text: "deplo", query: deploy, order: .newest, offset: 0, found: found
             )), isPage: true),
             Fixture("search-page/nothing-with-filters", page(filtered.description, builder.results(
-                text: filtered.description, query: filtered, order: .newest, offset: 0, found: .none, headings: [:], people: [:]
+                text: filtered.description, query: filtered, order: .newest, offset: 0, found: .none
             )), isPage: true),
             Fixture("search-page/before-typing", page("", builder.results(
-                text: "", query: SearchQuery(), order: .newest, offset: 0, found: .none, headings: [:], people: [:]
+                text: "", query: SearchQuery(), order: .newest, offset: 0, found: .none
             )), isPage: true),
             Fixture("search-results/best-match-hostile", builder.results(
-                text: hostileQuery.description, query: hostileQuery, order: .best, offset: 20, found: hostile, headings: headings, people: people
+                text: hostileQuery.description, query: hostileQuery, order: .best, offset: 20, found: hostile
             )),
         ]
     }

@@ -117,7 +117,26 @@ extension PostgresChatStore: SearchStore {
             }
             let rows = try await connection.rows(try PostgresSearch.query(search, rooms: rooms), logger: logger)
             let messages = try rows.prefix(search.limit).compactMap { try Message(row: $0) }
-            return SearchResults(messages: messages, hasMore: rows.count > search.limit)
+            var people: [UserID: User] = [:]
+            for id in Set(messages.map(\.senderID)) { people[id] = try await Self.user(connection, id, logger) }
+            var headings: [ChatID: ChatHeading] = [:]
+            for id in Set(messages.map(\.chatID)) {
+                // A room by its row (the room of everyone has thousands of members), a direct chat by its people.
+                guard let row = try await connection.row("SELECT kind, name, topic, memberCount FROM chat WHERE id = \(id.rawValue)", logger: logger)
+                else { continue }
+                let kind = RoomKind(rawValue: try row.at(0, as: String.self)) ?? .direct
+                if kind != .direct {
+                    headings[id] = ChatHeading(
+                        kind: kind, name: try row.at(1, as: String?.self), topic: try row.at(2, as: String?.self), memberCount: Int(try row.at(3, as: Int64.self)),
+                        contact: nil
+                    )
+                } else if let chat = try await Self.chat(connection, id, logger) {
+                    var contact: User?
+                    if let other = chat.contact(of: search.viewer) { contact = try await Self.user(connection, other, logger) }
+                    headings[id] = chat.heading(contact: contact, others: try await Self.others(connection, chat, viewer: search.viewer, logger))
+                }
+            }
+            return SearchResults(messages: messages, hasMore: rows.count > search.limit, headings: headings, people: people)
         }
     }
 }

@@ -136,8 +136,31 @@ extension SQLiteChatStore: SearchStore {
             try db.cachedStatement(sql: statement.sql).forEachRow(arguments: statement.arguments) { row in
                 if let message = Message(row, at: 0) { messages.append(message) }
             }
-            return SearchResults(messages: Array(messages.prefix(search.limit)), hasMore: messages.count > search.limit)
+            let page = Array(messages.prefix(search.limit))
+            var people: [UserID: User] = [:]
+            for id in Set(page.map(\.senderID)) { people[id] = try Self.user(db, id) }
+            return SearchResults(
+                messages: page, hasMore: messages.count > search.limit, headings: try Self.headings(db, Set(page.map(\.chatID)), viewer: search.viewer),
+                people: people
+            )
         }
+    }
+
+    /// How each chat is called for `viewer`: a room by its row (name, topic, member count; its members are not
+    /// read: the room of everyone has thousands), a direct chat by its people.
+    static func headings(_ db: Database, _ chats: Set<ChatID>, viewer: UserID) throws -> [ChatID: ChatHeading] {
+        var headings: [ChatID: ChatHeading] = [:]
+        for id in chats {
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT kind, name, topic, memberCount FROM chat WHERE id = ?"), arguments: [id.rawValue])
+            else { continue }
+            let kind = RoomKind(rawValue: row[0] as String) ?? .direct
+            if kind != .direct {
+                headings[id] = ChatHeading(kind: kind, name: row[1], topic: row[2], memberCount: row[3], contact: nil)
+            } else if let chat = try Self.chat(db, id) {
+                headings[id] = chat.heading(contact: try chat.contact(of: viewer).flatMap { try Self.user(db, $0) }, others: try Self.others(db, chat, viewer: viewer))
+            }
+        }
+        return headings
     }
 
     /// The chats and senders `search` may return; nil when none can match (no such person, no such room of the viewer's).

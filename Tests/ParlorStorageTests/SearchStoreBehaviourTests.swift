@@ -158,6 +158,19 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func resultsComeWithTheirChatsHeadingsAndAuthors(_ kind: StoreKind) async throws {
+        let corpus = try await Corpus(kind)
+        let found = try await corpus.search.search(MessageSearch(viewer: corpus.world.ana.id, query: .parse("guide OR café"), dayStart: Corpus.dayStart))
+        #expect(found.messages.isEmpty, "OR is a word")
+        let both = try await corpus.search.search(MessageSearch(viewer: corpus.world.ana.id, query: .parse("deploy"), dayStart: Corpus.dayStart))
+        let room = try #require(both.headings[corpus.launch.id])
+        #expect(room.kind == .closed && room.name == "Launch Plans" && room.memberCount == 2 && room.contact == nil)
+        let direct = try #require(both.headings[corpus.withBen.id])
+        #expect(direct.kind == .direct && direct.contact == corpus.world.ben, "Ana's chat with Ben is called by Ben")
+        #expect(both.headings.count == 2 && both.people[corpus.world.ben.id] == corpus.world.ben && both.people[corpus.world.ana.id] == corpus.world.ana)
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func pagesFollowEachOtherAndBestMatchPutsTheRepeatedWordFirst(_ kind: StoreKind) async throws {
         let corpus = try await Corpus(kind)
         let all = try await corpus.find("deploy")

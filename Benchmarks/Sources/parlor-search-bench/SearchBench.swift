@@ -3,7 +3,9 @@
 // search triggers dropped), alternating on two databases in the same run.
 //
 //   parlor-search-bench fill <database> [messages] [people] [rooms] [seed]
-//   parlor-search-bench query <database> [queries] [seed]
+//   parlor-search-bench query <database> [queries] [seed]        through the store
+//   parlor-search-bench queries <database> [queries] [seed] [people]   print them ("kind<TAB>viewer<TAB>text"), for HTTP
+//   parlor-search-bench sessions <database> <people>             one session each for the first people (hashes on stdin)
 //   parlor-search-bench send <folder> [sends] [rounds]
 
 import Foundation
@@ -95,7 +97,11 @@ enum SearchBench {
         case "fill" where arguments.count >= 2:
             try await fill(arguments[1], messages: number(2, 1_000_000), people: number(3, 5_000), rooms: number(4, 2_000), seed: UInt64(number(5, 1)))
         case "query" where arguments.count >= 2:
-            try await query(arguments[1], queries: number(2, 300), seed: UInt64(number(3, 7)))
+            try await query(arguments[1], queries: number(2, 300), seed: UInt64(number(3, 7)), printOnly: nil)
+        case "queries" where arguments.count >= 2:
+            try await query(arguments[1], queries: number(2, 300), seed: UInt64(number(3, 7)), printOnly: number(4, 200))
+        case "sessions" where arguments.count >= 3:
+            try await sessions(arguments[1], people: number(2, 200))
         case "send" where arguments.count >= 2:
             try await send(arguments[1], sends: number(2, 40_000), rounds: number(3, 3))
         default:
@@ -165,10 +171,24 @@ enum SearchBench {
     struct Kind {
         let name: String
         let order: SearchOrder
-        let make: (inout Seeded) -> String
+        let make: (inout Seeded, UserID) -> String
     }
 
-    static func query(_ path: String, queries: Int, seed: UInt64) async throws {
+    /// Sessions for the first `people` people, their id hashes read from standard input (BLAKE2b-256, as Parlor
+    /// keeps them), so a client can search as them over HTTP.
+    static func sessions(_ path: String, people: Int) async throws {
+        let store = try SQLiteChatStore(path: path)
+        for index in 0..<people {
+            guard let hash = readLine() else { break }
+            try await store.createSession(StoredSession(
+                idHash: hash, userID: UserID(Int64(index + 1)), csrfToken: "searchcsrf\(index)", createdAt: Date(),
+                expiresAt: Date().addingTimeInterval(86_400)
+            ))
+        }
+    }
+
+    /// Times each kind of query through the store, or (`printOnly`: viewers among the first that many people) prints them.
+    static func query(_ path: String, queries: Int, seed: UInt64, printOnly: Int?) async throws {
         var random = Seeded(state: 1)
         let vocabulary = Vocabulary.team(&random)
         random = Seeded(state: seed)
@@ -186,17 +206,28 @@ enum SearchBench {
         let content = Array(vocabulary.words.dropFirst(47))
         let contentWords = Vocabulary(content)
         let kinds = [
-            Kind(name: "1 word", order: .newest) { contentWords.draw(&$0) },
-            Kind(name: "1 word, best match", order: .best) { contentWords.draw(&$0) },
-            Kind(name: "2 words, the 2nd a prefix", order: .newest) { contentWords.draw(&$0) + " " + String(contentWords.draw(&$0).prefix(4)) },
-            Kind(name: "phrase", order: .newest) { random in
+            Kind(name: "1 word", order: .newest) { random, _ in contentWords.draw(&random) },
+            Kind(name: "1 word, best match", order: .best) { random, _ in contentWords.draw(&random) },
+            Kind(name: "2 words, the 2nd a prefix", order: .newest) { random, _ in
+                contentWords.draw(&random) + " " + String(contentWords.draw(&random).prefix(4))
+            },
+            Kind(name: "phrase", order: .newest) { random, _ in
                 let words = ((try? storedBody(&random, where: "body NOT GLOB '*[東会資確お明予開서회北项进测部完]*' AND length(body) > 20")) ?? "").split(separator: " ")
                 guard words.count >= 3 else { return "\"deploy review\"" }
                 let at = Int.random(in: 0..<(words.count - 1), using: &random)
                 return "\"\(words[at]) \(words[at + 1])\""
             },
-            Kind(name: "from: + word", order: .newest) { "from:@p\(Int.random(in: 0..<people, using: &$0)) " + contentWords.draw(&$0) },
-            Kind(name: "CJK substring", order: .newest) { random in
+            // Someone the viewer shares a chat with: the author of a message in one of their chats.
+            Kind(name: "from: + word", order: .newest) { random, viewer in
+                let sender = (try? pool.read { db in
+                    try Int64.fetchOne(db, sql: """
+                        SELECT senderID FROM message WHERE chatID = (SELECT chatID FROM member WHERE userID = ? ORDER BY random() LIMIT 1)
+                        ORDER BY id DESC LIMIT 1
+                        """, arguments: [viewer.rawValue])
+                }) ?? 1
+                return "from:@p\((sender ?? 1) - 1) " + contentWords.draw(&random)
+            },
+            Kind(name: "CJK substring", order: .newest) { random, _ in
                 let body = (try? storedBody(&random, where: "id IN (SELECT id FROM message_ideographs)")) ?? "東京会議"
                 let scalars = Array(body.unicodeScalars)
                 let length = Int.random(in: 2...3, using: &random)
@@ -208,13 +239,23 @@ enum SearchBench {
             },
         ]
         func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        if let people = printOnly {
+            for kind in kinds {
+                for _ in 0..<(queries + 20) {
+                    let viewer = Int.random(in: 0..<people, using: &random)
+                    let text = kind.make(&random, UserID(Int64(viewer + 1)))
+                    print("\(kind.name)\t\(viewer)\t\(kind.order.rawValue)\t\(text)")
+                }
+            }
+            return
+        }
         print(padded("query (\(queries) each)", 28) + "   p50 ms   p99 ms   max ms  results")
         for kind in kinds {
             var timings: [Double] = []
             var found = 0
             for index in 0..<(queries + 20) {
-                let text = kind.make(&random)
                 let viewer = UserID(Int64.random(in: 1...Int64(people), using: &random))
+                let text = kind.make(&random, viewer)
                 let search = MessageSearch(viewer: viewer, query: SearchQuery.parse(text), dayStart: { _ in nil }, order: kind.order, limit: 20)
                 let began = ContinuousClock.now
                 let results = try await store.search(search)

@@ -63,16 +63,23 @@ public struct MessageSearch: Hashable, Sendable {
     public var isEmpty: Bool { terms.isEmpty && from.isEmpty && rooms.isEmpty && !hasPhoto && sentBefore == nil && sentFrom == nil }
 }
 
-/// One page of results.
+/// One page of results, with what the page shows of each: its chat's heading for the viewer and its author,
+/// read with the results.
 public struct SearchResults: Hashable, Sendable {
     /// In the order asked for.
     public let messages: [Message]
     /// Whether another page exists.
     public let hasMore: Bool
+    /// How each result's chat is called for the viewer (a room's name, the people of a direct chat).
+    public let headings: [ChatID: ChatHeading]
+    /// The results' authors.
+    public let people: [UserID: User]
 
-    public init(messages: [Message], hasMore: Bool) {
+    public init(messages: [Message], hasMore: Bool, headings: [ChatID: ChatHeading] = [:], people: [UserID: User] = [:]) {
         self.messages = messages
         self.hasMore = hasMore
+        self.headings = headings
+        self.people = people
     }
 
     public static let none = SearchResults(messages: [], hasMore: false)

@@ -21,15 +21,22 @@ extension InMemoryChatStore: SearchStore {
                     found.append((message, Self.score(words, search.terms)))
                 }
             }
+            let sorted: [Message]
             switch search.order {
             case .newest:
                 let cut = search.olderThan ?? MessageID(Int64.max)
-                let sorted = found.map(\.message).filter { $0.id < cut }.sorted { $0.id > $1.id }
-                return SearchResults(messages: Array(sorted.prefix(search.limit)), hasMore: sorted.count > search.limit)
+                sorted = found.map(\.message).filter { $0.id < cut }.sorted { $0.id > $1.id }
             case .best:
-                let sorted = found.sorted { ($0.score, $0.message.id) > ($1.score, $1.message.id) }.map(\.message).dropFirst(search.offset)
-                return SearchResults(messages: Array(sorted.prefix(search.limit)), hasMore: sorted.count > search.limit)
+                sorted = Array(found.sorted { ($0.score, $0.message.id) > ($1.score, $1.message.id) }.map(\.message).dropFirst(search.offset))
             }
+            let page = Array(sorted.prefix(search.limit))
+            var headings: [ChatID: ChatHeading] = [:]
+            for id in Set(page.map(\.chatID)) {
+                guard let chat = state.chats[id] else { continue }
+                headings[id] = chat.heading(contact: chat.contact(of: search.viewer).flatMap { state.users[$0] }, others: Self.others(in: chat, for: search.viewer, state))
+            }
+            let people = Dictionary(uniqueKeysWithValues: Set(page.map(\.senderID)).compactMap { id in state.users[id].map { (id, $0) } })
+            return SearchResults(messages: page, hasMore: sorted.count > search.limit, headings: headings, people: people)
         }
     }
 

@@ -10,11 +10,9 @@ public struct SearchBuilder: Sendable {
         self.context = context
     }
 
-    /// What the store found for `text`, read as `query`. `headings` names each result's chat for the viewer,
-    /// `people` the authors; `hasMore` asks for a "More results" link.
-    public func results(
-        text: String, query: SearchQuery, order: SearchOrder, offset: Int, found: SearchResults, headings: [ChatID: ChatHeading], people: [UserID: User]
-    ) -> SearchResultsViewModel {
+    /// What the store found for `text`, read as `query` (with each result's chat heading and author, and whether
+    /// there is a next page).
+    public func results(text: String, query: SearchQuery, order: SearchOrder, offset: Int, found: SearchResults) -> SearchResultsViewModel {
         let shown = query.description
         let paths = context.paths
         guard !query.isEmpty else {
@@ -25,9 +23,9 @@ public struct SearchBuilder: Sendable {
         }
         let terms = SearchTerm.terms(of: query)
         let results = found.messages.map { message in
-            let author = people[message.senderID]
+            let author = found.people[message.senderID]
             let name = message.feed?.source ?? author?.displayName ?? "Someone"
-            let chatName = headings[message.chatID].map(Headings.title) ?? "A chat"
+            let chatName = found.headings[message.chatID].map(Headings.title) ?? "A chat"
             // "You" for the viewer's own words; no author where the chat is named after them (a direct chat of two).
             let said = message.feed == nil && message.senderID == context.viewer.id ? "You" : name
             return SearchResultViewModel(

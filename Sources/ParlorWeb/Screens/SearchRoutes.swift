@@ -49,41 +49,12 @@ public struct SearchRoutes: Sendable {
             order: order, olderThan: before, offset: offset, limit: Self.pageSize
         )
         let found = try await store.search(search)
-        let results = SearchBuilder(context: context).results(
-            text: text, query: query, order: order, offset: offset, found: found, headings: try await headings(of: found, for: signedIn.user.id),
-            people: try await authors(of: found)
-        )
+        let results = SearchBuilder(context: context).results(text: text, query: query, order: order, offset: offset, found: found)
         if request.query["fragment"] == "1" { return pages.page(results) }
         let layout = PageBuilder(context: context).layout(
             title: query.isEmpty ? "Search" : "Search: \(query.description)", unreadTotal: try await store.unreadTotal(for: signedIn.user.id),
             searchQuery: text
         )
         return pages.page(SearchPageViewModel(layout: layout, results: results))
-    }
-
-    /// How each result's chat is called for the viewer (a room's name, the people of a direct chat).
-    private func headings(of found: SearchResults, for viewer: UserID) async throws -> [ChatID: ChatHeading] {
-        var headings: [ChatID: ChatHeading] = [:]
-        for id in Set(found.messages.map(\.chatID)) {
-            guard let chat = try await store.chat(id) else { continue }
-            let contact = try await chat.contact(of: viewer).asyncFlatMap { try await store.user($0) }
-            headings[id] = chat.heading(contact: contact, others: try await store.others(in: chat, for: viewer))
-        }
-        return headings
-    }
-
-    private func authors(of found: SearchResults) async throws -> [UserID: User] {
-        var people: [UserID: User] = [:]
-        for id in Set(found.messages.map(\.senderID)) {
-            if let person = try await store.user(id) { people[id] = person }
-        }
-        return people
-    }
-}
-
-extension Optional {
-    fileprivate func asyncFlatMap<Mapped>(_ transform: (Wrapped) async throws -> Mapped?) async rethrows -> Mapped? {
-        guard let self else { return nil }
-        return try await transform(self)
     }
 }

@@ -39,7 +39,8 @@ struct Stores {
     /// Opens the SQLite file, or PostgreSQL through the running `pools`, and brings either's schema up to date.
     static func open(_ database: String, pools: [PostgresDatabase], retention: Duration, logger: Logger) async throws -> Stores {
         let changes = ChangeCounters()
-        // Messages stored before search existed are indexed once, at the first start after the upgrade.
+        // Messages the search indexes do not hold yet are indexed at start: every message, at the first start after
+        // the upgrade that brought search; a few, after a stop.
         let indexing: @Sendable (Int, Int) -> Void = { done, total in
             logger.notice("indexing messages for search", metadata: ["done": "\(done)", "of": "\(total)"])
         }

@@ -77,6 +77,17 @@
   }
 
   // Whether the conversation is scrolled to (nearly) its end: then new messages keep it there.
+  // A conversation opened at a message found, far from its newest: what it shows stays live, new messages are
+  // counted below ("1 new message ↓" leads to the latest) instead of being appended after a gap.
+  function showsWindow() {
+    return /[?&]window=1(&|$)/.test(document.body.dataset.eventsUrl || "");
+  }
+
+  function latestURL() {
+    const link = document.querySelector(".newest-messages a:last-child");
+    return link ? link.href : null;
+  }
+
   function followsEnd() {
     const messages = document.querySelector(".conversation .messages");
     return !!messages && messages.scrollHeight - messages.scrollTop - messages.clientHeight < 120;
@@ -105,6 +116,11 @@
       case "append":
       case "prepend":
         if (!element || !fragment) return;
+        if (showsWindow() && element.closest(".conversation .messages")) {
+          const waiting = newCellCount(fragment);
+          if (waiting) countNewBelow(waiting);
+          break;
+        }
         const announced = announcement(fragment);
         if (announced) notifyCell(fragment);
         const arriving = action === "append" ? newCellCount(fragment) : 0;
@@ -205,6 +221,7 @@
   }
 
   function jumpToNewest() {
+    if (showsWindow() && latestURL()) return window.location.assign(latestURL());
     const messages = document.querySelector(".conversation .messages");
     if (messages) messages.scrollTop = messages.scrollHeight;
     clearNewBelow();
@@ -578,9 +595,11 @@
     post(messagesURL(form), fields, controller.signal).then(async (response) => {
       settled();
       if (accepted(response)) {
-        // Stored: the server's own cell replaces this one, live or with the next whole state.
+        // Stored: the server's own cell replaces this one, live or with the next whole state; sent from messages
+        // found far back, the person goes where it is, the latest.
         if (cell) cell.setAttribute("data-acknowledged", "");
         setDelivery(cell, "delivery-sending", "Sent");
+        if (showsWindow() && latestURL()) window.location.assign(latestURL());
         return;
       }
       const reason = await refusal(response, "Not sent");

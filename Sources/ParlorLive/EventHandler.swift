@@ -244,7 +244,7 @@ public final class EventHandler: Sendable {
                 let list = FeedListBuilder(context: context(for: viewer)).list(chat: chat, subscriptions: subscriptions)
                 fragments.append(renderer.update(.replace, list.domID, .feedList(list)))
             }
-            if let snapshot = conversation {
+            if let snapshot = conversation, !page.showsWindow {
                 let messages = ConversationBuilder(context: context(for: viewer)).messages(snapshot)
                 fragments.append(renderer.update(.replace, messages.domID, .messages(messages)))
             }

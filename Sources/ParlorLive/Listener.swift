@@ -26,11 +26,15 @@ public struct PageSubscription: Hashable, Sendable {
     public let openChat: ChatID?
     /// The chat whose feeds screen this is (then no conversation is open).
     public let feedsOf: ChatID?
+    /// The open conversation shows messages found by search, not its newest: it is not sent the newest messages
+    /// when it connects (its own stay), and is told of new ones without being able to show them in place.
+    public let showsWindow: Bool
 
-    public init(viewer: UserID, openChat: ChatID? = nil, feedsOf: ChatID? = nil) {
+    public init(viewer: UserID, openChat: ChatID? = nil, feedsOf: ChatID? = nil, showsWindow: Bool = false) {
         self.viewer = viewer
         self.openChat = feedsOf == nil ? openChat : nil
         self.feedsOf = feedsOf
+        self.showsWindow = showsWindow && self.openChat != nil
     }
 }
 

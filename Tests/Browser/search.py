@@ -103,13 +103,34 @@ def main():
         assert outline == "solid", "the message found is outlined: %r" % outline
         step("opened-at-the-message", ben)
 
-        # 3. Live updates still arrive: a new message from Ana shows up (a toast here, far from the newest), and
-        #    on the page that reaches the newest it is appended.
+        # 3. Live updates still arrive far from the newest: an edit of a message shown changes it in place, and a new
+        #    message is counted below ("1 new message ↓", which leads to the latest); at the newest it is appended.
+        assert "window=1" in ben.execute_script("return document.body.dataset.eventsUrl"), "the page listens to what it shows"
+        time.sleep(0.5)
+        ana.get(chat)
+        note12 = ana.execute_script("""
+            return Array.from(document.querySelectorAll('li.message')).find((c) => c.querySelector('.message-body').textContent === 'Note 12 of the week').id
+        """)
+        ana.execute_script("document.querySelector('#' + arguments[0] + ' .message-actions a[href*=edit]').click()", note12)
+        box = wait_for(ana, lambda d: (lambda b: b if b.get_attribute("value") == "Note 12 of the week" else None)(
+            d.find_element(By.CSS_SELECTOR, "form.composer textarea")), "Ana edits note 12")
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys("Note 12, edited live")
+        box.send_keys(Keys.ENTER)
+        wait_for(ben, text_in("#" + note12 + " .message-body", "Note 12, edited live"), "the edit reaches the messages found")
         send_many(ana, chat_path, ["Fresh news after the search"])
-        wait_for(ben, text_in("#toasts", "Fresh news after the search"), "the new message shows as a toast far from the newest")
-        ben.find_element(By.LINK_TEXT, "Show newer messages").click()
-        wait_for(ben, text_in(".messages", "Fresh news after the search"), "newer messages, up to the newest")
-        wait_for(ben, lambda d: d.execute_script("return document.body.dataset.eventsUrl || ''").find("chat=") >= 0, "live again at the newest")
+        pill = wait_for(ben, lambda d: (lambda b: b if b and b[0].is_displayed() else None)(
+            d.find_elements(By.CSS_SELECTOR, ".conversation .new-messages button")), "a new message is counted below")[0]
+        assert pill.text == "1 new message ↓", pill.text
+        assert "Fresh news after the search" not in ben.find_element(By.CSS_SELECTOR, ".messages").text, "not appended after a gap"
+        pill.click()
+        wait_for(ben, lambda d: "?around=" not in d.current_url and "?after=" not in d.current_url, "the pill leads to the latest")
+        wait_for(ben, text_in(".messages", "Fresh news after the search"), "the latest, with the new message")
+        ben.get(base + "/search?q=58")
+        ben.find_element(By.CSS_SELECTOR, "main .search-result a").click()
+        wait_for(ben, lambda d: "?around=" in d.current_url and "chat=" in d.execute_script("return document.body.dataset.eventsUrl || ''"),
+                 "a message found near the newest")
+        assert "window=1" not in ben.execute_script("return document.body.dataset.eventsUrl"), "reaching the newest, the whole conversation is live"
         time.sleep(0.5)
         send_many(ana, chat_path, ["Arriving live on that page"])
         wait_for(ben, text_in(".messages", "Arriving live on that page"), "a new message is appended live")

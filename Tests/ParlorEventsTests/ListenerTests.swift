@@ -17,6 +17,23 @@ import Testing
         #expect(world.handler.hasNoListeners)
     }
 
+    /// A conversation opened at a message found far back keeps its messages when it connects, and hears of edits
+    /// and new messages like any page of the chat (its script counts new ones below instead of appending them).
+    @Test func aPageShowingMessagesFoundIsNotSentTheNewestButHearsTheChat() async throws {
+        let world = try await ChatWorld()
+        let chat = try await world.chat(world.ana, world.ben)
+        let old = try await world.send(chat, world.ana, "An old plan")
+        let page = RecordingListener()
+        let registration = try await world.handler.register(page, for: PageSubscription(viewer: world.ben.id, openChat: chat.id, showsWindow: true))
+        #expect(page.steps.contains("replace chat-list") && !page.steps.contains { $0.hasPrefix("replace messages-") }, "\(page.steps)")
+        page.clear()
+        _ = await world.router.send(.editing(MessageEdit(messageID: old.id, editorID: world.ana.id, body: "A new plan", editedAt: world.clock.now)))
+        _ = try await world.send(chat, world.ana, "Something new")
+        #expect(page.steps.contains("replace message-\(old.id)") && page.steps.contains { $0.hasPrefix("append ") }, "\(page.steps)")
+        #expect(PageSubscription(viewer: world.ben.id, showsWindow: true).showsWindow == false, "a window needs an open chat")
+        registration.cancel()
+    }
+
     @Test func aPageNeverReceivesAnotherPersonsChat() async throws {
         let world = try await ChatWorld()
         let chat = try await world.chat(world.ana, world.ben)

@@ -14,8 +14,8 @@ public struct PageBuilder: Sendable {
     public static let productName = "Parlor"
 
     public func layout(
-        title: String? = nil, unreadTotal: Int = 0, liveChat: ChatID? = nil, liveFeeds: ChatID? = nil, hasLiveUpdates: Bool = true,
-        searchQuery: String = ""
+        title: String? = nil, unreadTotal: Int = 0, liveChat: ChatID? = nil, liveFeeds: ChatID? = nil, liveWindow: ChatID? = nil,
+        hasLiveUpdates: Bool = true, searchQuery: String = ""
     ) -> PageLayoutViewModel {
         let paths = context.paths
         let base = title.map { "\($0) · \(Self.productName)" } ?? Self.productName
@@ -38,7 +38,8 @@ public struct PageBuilder: Sendable {
                     searchURL: paths.search
                 )
                 : nil,
-            eventsURL: isSignedIn && hasLiveUpdates ? liveFeeds.map { paths.events(feedsOf: $0) } ?? paths.events(chat: liveChat) : nil,
+            eventsURL: isSignedIn && hasLiveUpdates
+                ? liveFeeds.map { paths.events(feedsOf: $0) } ?? liveWindow.map { paths.events(window: $0) } ?? paths.events(chat: liveChat) : nil,
             searchQuery: searchQuery
         )
     }
@@ -53,12 +54,16 @@ public struct PageBuilder: Sendable {
 
     /// `/chats` or `/rooms/{id}`. A page of older history (`showsNewest` false) gets live updates of its
     /// chat list only: live messages are appended to the newest ones.
+    /// `showsWindow`: the conversation shows messages found by search, far from its newest: live for what it
+    /// shows, told of new messages.
     public func chats(
         list: ChatListViewModel, conversation: ConversationViewModel?, title: String?, unreadTotal: Int, openChat: ChatID?,
-        showsNewest: Bool = true
+        showsNewest: Bool = true, showsWindow: Bool = false
     ) -> ChatsPageViewModel {
         ChatsPageViewModel(
-            layout: layout(title: title ?? "Chats", unreadTotal: unreadTotal, liveChat: showsNewest ? openChat : nil),
+            layout: layout(
+                title: title ?? "Chats", unreadTotal: unreadTotal, liveChat: showsNewest ? openChat : nil, liveWindow: showsWindow ? openChat : nil
+            ),
             chatList: list,
             conversation: conversation,
             placeholderText: list.isEmpty ? "Start a chat to see it here." : "Choose a chat to read it."

@@ -34,6 +34,8 @@ public struct Paths: Sendable, Hashable {
     public func deleteAction(_ id: ChatID, message: MessageID) -> String { "\(basePath)/rooms/\(id)/messages/\(message)/delete" }
     public func retry(_ id: ChatID, token: String) -> String { "\(basePath)/rooms/\(id)?retry=\(token)#composer-\(id)" }
     public func events(chat: ChatID?) -> String { "\(basePath)/events" + (chat.map { "?chat=\($0)" } ?? "") }
+    /// The stream of a conversation opened at a message found, far from its newest (see `PageSubscription.showsWindow`).
+    public func events(window chat: ChatID) -> String { "\(basePath)/events?chat=\(chat)&window=1" }
     /// The event stream of a chat's feeds screen.
     public func events(feedsOf chat: ChatID) -> String { "\(basePath)/events?feeds=\(chat)" }
     public func members(_ id: ChatID) -> String { "\(basePath)/rooms/\(id)/members" }

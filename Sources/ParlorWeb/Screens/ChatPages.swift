@@ -52,8 +52,9 @@ public struct ChatPages: Sendable {
     }
 
     /// A conversation opened at a message found: `around` it (the message, and messages on both sides), or read
-    /// forwards `after` one ("Show newer messages"). Live when it reaches the newest message; otherwise its links
-    /// lead to newer messages and to the latest, and the chat list stays live (a new message shows as a toast).
+    /// forwards `after` one ("Show newer messages"). Live when it reaches the newest message; otherwise live for the
+    /// messages it shows (edits, deletions, read marks), told of new ones ("1 new message ↓" leads to the latest),
+    /// and with links to newer messages and to the latest.
     func foundPage(_ signedIn: SignedIn, chat: ChatID, at pivot: MessageID, around: Bool, draft: ComposerDraft) async throws -> Response {
         let side = EventHandler.historyPageSize / 2
         // Up to the message itself (around), or only whether older ones exist (after).
@@ -222,7 +223,7 @@ public struct ChatPages: Sendable {
         // A page of older history is not live: a live page shows the newest messages.
         return PageBuilder(context: context).chats(
             list: list, conversation: conversation, title: title, unreadTotal: screen.unreadTotal, openChat: chat,
-            showsNewest: before == nil && !hasNewer
+            showsNewest: before == nil && !hasNewer, showsWindow: hasNewer
         )
     }
 }

@@ -69,7 +69,9 @@ public struct EventStreamRoutes: Sendable {
             let listener: any Listener = dependencies.pacer.map { PacedListener(streamed, openChat: openChat, pacer: $0) } ?? streamed
             let registration: ListenerRegistration
             do {
-                registration = try await dependencies.live.register(listener, for: PageSubscription(viewer: signedIn.user.id, openChat: openChat, feedsOf: feedsOf))
+                registration = try await dependencies.live.register(listener, for: PageSubscription(
+                    viewer: signedIn.user.id, openChat: openChat, feedsOf: feedsOf, showsWindow: request.query["window"] == "1"
+                ))
             } catch Refusal.notFound {
                 // Not a member: the same answer as for a chat that does not exist.
                 throw HTTPError(.notFound, "There is no such chat.")

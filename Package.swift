@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The store, the event log and its wake-ups when several instances share one PostgreSQL server.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Web Push: P-256, HKDF, AES-GCM and ES256 (postgres-nio builds it already).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // Test-only: the reference Mustache renderer Parlor's output must equal byte for byte.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
@@ -149,6 +151,8 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
+        // Web Push (RFC 8291 payload encryption, RFC 8292 VAPID): what a notification to a closed tab needs.
+        .target(name: "ParlorPush", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "parlor",
             dependencies: [
@@ -199,6 +203,7 @@ let package = Package(
             dependencies: ["MicroHTTP", "ServerSentEvents", "ByteOutput", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // Runs the built `parlor` executable as a person would.
+        .testTarget(name: "ParlorPushTests", dependencies: ["ParlorPush", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "ParlorFeedsTests", dependencies: ["ParlorFeeds", "ParlorFeedsHTTP", "ParlorDomain", "HTTPTestSupport"]),
         .testTarget(name: "ParlorTests", dependencies: ["parlor", "HTTPTestSupport", "ParlorStorage", "ParlorDomain"]),
         // The web front in process, over HTTP on loopback, with a real SQLite file, wired as `parlor` wires it.

@@ -76,7 +76,6 @@
     if (textarea.placeholder) textarea.placeholder = label;
   }
 
-  // Whether the conversation is scrolled to (nearly) its end: then new messages keep it there.
   // A conversation opened at a message found, far from its newest: what it shows stays live, new messages are
   // counted below ("1 new message ↓" leads to the latest) instead of being appended after a gap.
   function showsWindow() {
@@ -88,6 +87,7 @@
     return link ? link.href : null;
   }
 
+  // Whether the conversation is scrolled to (nearly) its end: then new messages keep it there.
   function followsEnd() {
     const messages = document.querySelector(".conversation .messages");
     return !!messages && messages.scrollHeight - messages.scrollTop - messages.clientHeight < 120;

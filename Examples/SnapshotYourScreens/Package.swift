@@ -20,7 +20,9 @@ let package = Package(
                 .product(name: "ParlorTemplates", package: "Parlor"),
                 .product(name: "ParlorViews", package: "Parlor"),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-            ]
+            ],
+            // Read by the snapshot strategy from beside the tests, not built as resources.
+            exclude: ["__Snapshots__"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -159,6 +159,7 @@ final class WebFront: Sendable {
         routes.images.register(on: &router)
         routes.feeds.register(on: &router)
         routes.search.register(on: &router)
+        try AppManifest(paths: Paths(basePath: configuration.basePath)).register(on: &router)
         extra(&router)
         return router
     }

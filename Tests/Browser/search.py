@@ -163,6 +163,12 @@ def main():
         """)
         assert target and target[0].startswith("The deployment checklist") and target[1] == "solid", "the message found, marked: %r" % target
         step("search-without-script", plain)
+
+        # 6. Installable: Chromium reads the web app manifest without complaint.
+        manifest = ben.execute_cdp_cmd("Page.getAppManifest", {})
+        assert manifest["url"].endswith("/manifest.webmanifest") and not manifest["errors"], "the manifest: %r" % manifest
+        assert '"start_url":"/chats"' in manifest["data"].replace(" ", ""), manifest["data"]
+        step("installable", ben)
         print("all steps passed", file=sys.stderr, flush=True)
     finally:
         common.shut_down(drivers, parlor, folder)

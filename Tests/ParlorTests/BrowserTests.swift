@@ -46,7 +46,7 @@ import Testing
     /// the same without the script.
     @Test(.timeLimit(.minutes(5))) func searchFindsAsOneTypesAndOpensTheMessageInContext() async throws {
         let output = try await Self.run("search.py", artifacts: Self.artifacts + "/search")
-        for step in ["results-as-you-type", "opened-at-the-message", "live-after-search", "results-page-follows", "search-without-script"] {
+        for step in ["results-as-you-type", "opened-at-the-message", "live-after-search", "results-page-follows", "search-without-script", "installable"] {
             #expect(output.contains(step), "step \(step) did not run")
         }
     }

@@ -107,12 +107,11 @@ extension PostgresChatStore: SearchStore {
         return try await database.read { [logger] connection in
             var rooms: [Int64]?
             if !search.rooms.isEmpty {
-                let wanted = Set(search.rooms.map(SearchText.fold))
                 let named = try await connection.rows("""
                     SELECT chat.id, chat.name FROM member JOIN chat ON chat.id = member.chatID
                     WHERE member.userID = \(search.viewer.rawValue) AND chat.name IS NOT NULL
                     """, logger: logger)
-                rooms = try named.compactMap { row in wanted.contains(SearchText.fold(try row.at(1, as: String.self))) ? try row.at(0, as: Int64.self) : nil }
+                rooms = try named.compactMap { row in search.namesRoom(try row.at(1, as: String.self)) ? try row.at(0, as: Int64.self) : nil }
                 if rooms?.isEmpty == true { return .none }
             }
             let rows = try await connection.rows(try PostgresSearch.query(search, rooms: rooms), logger: logger)

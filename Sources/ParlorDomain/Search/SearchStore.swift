@@ -59,6 +59,13 @@ public struct MessageSearch: Hashable, Sendable {
         )
     }
 
+    /// Whether a room called `name` is one `in:` names (case and accents folded, as a person types them).
+    public func namesRoom(_ name: String?) -> Bool {
+        guard let name else { return false }
+        let folded = SearchText.fold(name)
+        return rooms.contains { SearchText.fold($0) == folded }
+    }
+
     /// Nothing to look for: no term and no filter. A store answers no results.
     public var isEmpty: Bool { terms.isEmpty && from.isEmpty && rooms.isEmpty && !hasPhoto && sentBefore == nil && sentFrom == nil }
 }

@@ -8,11 +8,10 @@ extension InMemoryChatStore: SearchStore {
         return state.withLock { state in
             let senders = Set(search.from.compactMap { state.userIDsByHandle[$0] })
             if !search.from.isEmpty, senders.isEmpty { return .none }
-            let rooms = Set(search.rooms.map { SearchText.fold($0) })
             var found: [(message: Message, score: Int)] = []
             for chatID in state.chatIDsByUser[search.viewer] ?? [] {
                 guard let chat = state.chats[chatID], chat.hasMember(search.viewer) else { continue }
-                if !rooms.isEmpty, !(chat.name.map { rooms.contains(SearchText.fold($0)) } ?? false) { continue }
+                if !search.rooms.isEmpty, !search.namesRoom(chat.name) { continue }
                 for id in state.messageIDsByChat[chatID] ?? [] {
                     guard let message = state.messages[id], Self.passesFilters(message, search, senders: senders) else { continue }
                     let words = SearchText.words(message.body)

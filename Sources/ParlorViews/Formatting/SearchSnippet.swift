@@ -16,7 +16,8 @@ public enum SearchSnippet {
     static let lead = 50
 
     public static func runs(_ body: String, terms: [SearchTerm]) -> [Run] {
-        let text = oneLine(MessageFormat.plainText(body))
+        // On one line: every run of white space one space (no limit: the cut comes below, around the match).
+        let text = TextPreview.excerpt(MessageFormat.plainText(body), limit: .max)
         let matches = ranges(in: text, terms: terms)
         let count = text.count
         guard count > length else { return split(text, text.startIndex..<text.endIndex, matches) }
@@ -32,11 +33,6 @@ public enum SearchSnippet {
         if start > text.startIndex { runs.insert(Run(text: "…", isMatch: false), at: 0) }
         if end < text.endIndex { runs.append(Run(text: "…", isMatch: false)) }
         return runs
-    }
-
-    /// White space of any kind, line breaks included, as one space.
-    static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
     /// Where the terms match, in order, overlapping ones joined: each word a prefix or a phrase's word is (folded

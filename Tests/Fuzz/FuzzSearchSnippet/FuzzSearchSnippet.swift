@@ -20,7 +20,7 @@ public func fuzzSearchSnippet(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     precondition(shown.count <= SearchSnippet.length + 2, "a snippet of \(shown.count) characters")
     precondition(runs.allSatisfy { !$0.text.isEmpty })
     for (first, second) in zip(runs, runs.dropFirst()) { precondition(!(first.isMatch && second.isMatch), "matches are joined") }
-    let plain = MessageFormat.plainText(body).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    let plain = TextPreview.excerpt(MessageFormat.plainText(body), limit: .max)
     let inner = runs.drop { $0.text == "…" && !$0.isMatch }.reversed().drop { $0.text == "…" && !$0.isMatch }.reversed().map(\.text).joined()
     precondition(inner.isEmpty || plain.contains(inner), "the snippet is the message's text")
     return 0

@@ -206,6 +206,29 @@ enum PostgresMigrations {
             "CREATE INDEX message_search_ideographs ON message USING GIN (searchText gin_trgm_ops) WHERE searchText ~ \(unescaped: PostgresSearch.ideographicClass)",
             "CREATE INDEX message_search_pending ON message (id) WHERE searchText IS NULL",
         ]),
+        // As SQLite's "14-push".
+        ("8-push", [
+            """
+            CREATE TABLE pushSubscription (
+                id BIGSERIAL PRIMARY KEY,
+                userID BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                endpoint TEXT NOT NULL UNIQUE,
+                p256dh TEXT NOT NULL,
+                auth TEXT NOT NULL,
+                label TEXT NOT NULL,
+                createdAt DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX pushSubscription_by_user ON pushSubscription (userID)",
+            """
+            CREATE TABLE notificationPreference (
+                userID BIGINT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+                isPrivate BOOLEAN NOT NULL,
+                appearsOffline BOOLEAN NOT NULL
+            )
+            """,
+            "CREATE TABLE vapidKey (single BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (single), privateKey TEXT NOT NULL)",
+        ]),
     ]
 
     /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an

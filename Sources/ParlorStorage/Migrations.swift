@@ -245,6 +245,26 @@ enum Migrations {
                 END;
                 """)
         }
+        migrator.registerMigration("14-push") { db in
+            // Web Push: each browser's subscription (one person per endpoint), what each person lets notifications say
+            // and whether they appear offline, and the server's VAPID key (one row).
+            try db.execute(sql: """
+                CREATE TABLE pushSubscription (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    userID INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    endpoint TEXT NOT NULL UNIQUE,
+                    p256dh TEXT NOT NULL,
+                    auth TEXT NOT NULL,
+                    label TEXT NOT NULL,
+                    createdAt REAL NOT NULL);
+                CREATE INDEX pushSubscription_by_user ON pushSubscription(userID);
+                CREATE TABLE notificationPreference (
+                    userID INTEGER PRIMARY KEY REFERENCES user(id) ON DELETE CASCADE,
+                    isPrivate INTEGER NOT NULL,
+                    appearsOffline INTEGER NOT NULL);
+                CREATE TABLE vapidKey (single INTEGER PRIMARY KEY CHECK (single = 1), privateKey TEXT NOT NULL);
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,168 @@
+import Foundation
+import Synchronization
+
+/// A browser that asked to be told of messages while no Parlor page of its person is visible: where its push
+/// service takes messages for it (`endpoint`), and the keys the browser decrypts them with.
+public struct PushSubscription: Sendable, Hashable, Identifiable {
+    public let id: Int64
+    public let userID: UserID
+    /// The push service's address for this browser (https; chosen by the browser's vendor).
+    public let endpoint: String
+    /// The browser's P-256 public key, base64url (RFC 8291's `ua_public`).
+    public let p256dh: String
+    /// The browser's 16-byte authentication secret, base64url.
+    public let auth: String
+    /// What the person sees in Settings to tell their browsers apart ("Chrome on Linux").
+    public let label: String
+    public let createdAt: Date
+
+    public init(id: Int64, userID: UserID, endpoint: String, p256dh: String, auth: String, label: String, createdAt: Date) {
+        self.id = id
+        self.userID = userID
+        self.endpoint = endpoint
+        self.p256dh = p256dh
+        self.auth = auth
+        self.label = label
+        self.createdAt = createdAt
+    }
+}
+
+/// How a person wants to be told: what a notification may say, and whether others see them as around.
+public struct NotificationPreferences: Sendable, Hashable {
+    /// Notifications say only "New message in …": no author, no words (for a screen others can see).
+    public var isPrivate: Bool
+    /// Others see this person as offline whatever their pages do.
+    public var appearsOffline: Bool
+
+    public init(isPrivate: Bool = false, appearsOffline: Bool = false) {
+        self.isPrivate = isPrivate
+        self.appearsOffline = appearsOffline
+    }
+}
+
+/// A subscription of a member of a chat, with what decides whether a message there is pushed to it.
+public struct PushRecipient: Sendable, Hashable {
+    public let subscription: PushSubscription
+    /// The member's handle, for mentions.
+    public let handle: String
+    public let involvement: Involvement
+    public let isPrivate: Bool
+
+    public init(subscription: PushSubscription, handle: String, involvement: Involvement, isPrivate: Bool) {
+        self.subscription = subscription
+        self.handle = handle
+        self.involvement = involvement
+        self.isPrivate = isPrivate
+    }
+}
+
+/// Where Parlor keeps push subscriptions, each person's notification preferences and the server's VAPID key.
+/// Like ``AccountStore``, no event changes them: the settings page and the push sender call it directly.
+public protocol PushStore: Sendable {
+    /// Stores a browser's subscription; the same endpoint again (the browser subscribed anew, or another person
+    /// signed in on it) replaces the old one, so a browser is told for one person only.
+    func addPushSubscription(_ subscription: PushSubscription) async throws -> PushSubscription
+    /// A person's subscriptions, oldest first.
+    func pushSubscriptions(of user: UserID) async throws -> [PushSubscription]
+    /// Removes one of `user`'s subscriptions; false when they have none with that id.
+    @discardableResult
+    func removePushSubscription(_ id: Int64, of user: UserID) async throws -> Bool
+    /// Removes the subscription at `endpoint` (its push service said it is gone).
+    func removePushSubscription(endpoint: String) async throws
+    /// The subscriptions of `chat`'s members other than `sender`, each with how its person follows the chat: whom a
+    /// new message there may be pushed to (one read, whatever the room's size: only people with subscriptions).
+    func pushRecipients(in chat: ChatID, excluding sender: UserID) async throws -> [PushRecipient]
+    func notificationPreferences(of user: UserID) async throws -> NotificationPreferences
+    func setNotificationPreferences(_ preferences: NotificationPreferences, of user: UserID) async throws
+    /// The VAPID private key (P-256, raw 32 bytes, base64url): the one stored, or `generate()`'s stored now when
+    /// there is none. Instances sharing a database agree on the first one stored.
+    func vapidKey(generate: @Sendable () -> String) async throws -> String
+    /// Replaces the VAPID key: every browser must subscribe again (their subscriptions are removed).
+    func replaceVapidKey(with key: String) async throws
+}
+
+/// A ``PushStore`` in memory, for tests: memberships are read from `chats`.
+public final class InMemoryPushStore: PushStore {
+    struct State {
+        var subscriptions: [Int64: PushSubscription] = [:]
+        var next: Int64 = 1
+        var preferences: [UserID: NotificationPreferences] = [:]
+        var key: String?
+    }
+
+    let state = Mutex(State())
+    let chats: any ChatStore
+
+    public init(chats: any ChatStore) {
+        self.chats = chats
+    }
+
+    public func pushRecipients(in chat: ChatID, excluding sender: UserID) async throws -> [PushRecipient] {
+        guard let members = try await chats.chat(chat)?.members else { return [] }
+        let (subscriptions, preferences) = state.withLock { state in
+            (state.subscriptions.values.filter { $0.userID != sender && members.contains($0.userID) }.sorted { $0.id < $1.id }, state.preferences)
+        }
+        var recipients: [PushRecipient] = []
+        for subscription in subscriptions {
+            guard let membership = try await chats.membership(chat, subscription.userID), let user = try await chats.user(subscription.userID) else { continue }
+            recipients.append(PushRecipient(
+                subscription: subscription, handle: user.handle, involvement: membership.involvement,
+                isPrivate: preferences[subscription.userID]?.isPrivate ?? false
+            ))
+        }
+        return recipients
+    }
+
+    public func addPushSubscription(_ subscription: PushSubscription) async throws -> PushSubscription {
+        state.withLock { state in
+            state.subscriptions = state.subscriptions.filter { $0.value.endpoint != subscription.endpoint }
+            let stored = PushSubscription(
+                id: state.next, userID: subscription.userID, endpoint: subscription.endpoint, p256dh: subscription.p256dh,
+                auth: subscription.auth, label: subscription.label, createdAt: subscription.createdAt
+            )
+            state.next += 1
+            state.subscriptions[stored.id] = stored
+            return stored
+        }
+    }
+
+    public func pushSubscriptions(of user: UserID) async throws -> [PushSubscription] {
+        state.withLock { $0.subscriptions.values.filter { $0.userID == user }.sorted { $0.id < $1.id } }
+    }
+
+    public func removePushSubscription(_ id: Int64, of user: UserID) async throws -> Bool {
+        state.withLock { state in
+            guard state.subscriptions[id]?.userID == user else { return false }
+            state.subscriptions[id] = nil
+            return true
+        }
+    }
+
+    public func removePushSubscription(endpoint: String) async throws {
+        state.withLock { $0.subscriptions = $0.subscriptions.filter { $0.value.endpoint != endpoint } }
+    }
+
+    public func notificationPreferences(of user: UserID) async throws -> NotificationPreferences {
+        state.withLock { $0.preferences[user] ?? NotificationPreferences() }
+    }
+
+    public func setNotificationPreferences(_ preferences: NotificationPreferences, of user: UserID) async throws {
+        state.withLock { $0.preferences[user] = preferences }
+    }
+
+    public func vapidKey(generate: @Sendable () -> String) async throws -> String {
+        state.withLock { state in
+            if let key = state.key { return key }
+            let key = generate()
+            state.key = key
+            return key
+        }
+    }
+
+    public func replaceVapidKey(with key: String) async throws {
+        state.withLock { state in
+            state.key = key
+            state.subscriptions = [:]
+        }
+    }
+}

@@ -133,7 +133,7 @@ let package = Package(
             name: "ParlorWeb",
             dependencies: [
                 "MicroHTTP", "ServerSentEvents", "CSodium", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorViews", "ParlorImages",
-                "ParlorTemplates", "ByteOutput", "BoundedWork",
+                "ParlorTemplates", "ByteOutput", "BoundedWork", "ParlorPush", "ParlorNotifications",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
@@ -153,11 +153,20 @@ let package = Package(
         ),
         // Web Push (RFC 8291 payload encryption, RFC 8292 VAPID): what a notification to a closed tab needs.
         .target(name: "ParlorPush", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // Who is told of a message by Web Push, and the queue that sends the pushes through the feeds' outbound rules.
+        .target(
+            name: "ParlorNotifications",
+            dependencies: [
+                "ParlorPush", "ParlorDomain", "ParlorFeeds", "ParlorFeedsHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "parlor",
             dependencies: [
                 "MicroHTTP", "ServerSentEvents", "ParlorWeb", "ParlorTemplates", "ParlorStorage", "ParlorBots", "ParlorDomain", "ParlorEvents",
                 "ParlorFixtures", "ParlorViews", "ParlorImages", "CMalloc", "ParlorFeeds", "ParlorFeedsHTTP", "ParlorPostgres", "ParlorLive",
+                "ParlorPush", "ParlorNotifications",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -203,7 +212,13 @@ let package = Package(
             dependencies: ["MicroHTTP", "ServerSentEvents", "ByteOutput", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // Runs the built `parlor` executable as a person would.
-        .testTarget(name: "ParlorPushTests", dependencies: ["ParlorPush", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(
+            name: "ParlorPushTests",
+            dependencies: [
+                "ParlorPush", "ParlorNotifications", "ParlorDomain", "ParlorFeeds", "HTTPTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "ParlorFeedsTests", dependencies: ["ParlorFeeds", "ParlorFeedsHTTP", "ParlorDomain", "HTTPTestSupport"]),
         .testTarget(name: "ParlorTests", dependencies: ["parlor", "HTTPTestSupport", "ParlorStorage", "ParlorDomain"]),
         // The web front in process, over HTTP on loopback, with a real SQLite file, wired as `parlor` wires it.
@@ -212,8 +227,9 @@ let package = Package(
             dependencies: [
                 "parlor", "ParlorWeb", "MicroHTTP", "ServerSentEvents", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorStorage", "ParlorBots", "ParlorImages",
                 "HTTPTestSupport",
-                "BoundedWork",
+                "BoundedWork", "ParlorPush", "ParlorNotifications",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Real libvips on files the tests make.
@@ -250,6 +266,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzJPEGFrame", ["ParlorDomain"]),
         ("FuzzFeedParser", ["ParlorFeeds", "ParlorDomain"]),
         ("FuzzFeedDiscovery", ["ParlorFeeds"]),
+        ("FuzzPushSubscription", ["MicroHTTP", "ParlorPush"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(

@@ -6,9 +6,7 @@ import NIOHTTPCompression
 import ParlorDomain
 import ParlorFeeds
 
-/// Fetches feeds with AsyncHTTPClient, refusing what a feed address must not reach: only http and https on
-/// the policy's ports; each host resolved here and checked against the ``AddressPolicy``, then connected to
-/// at exactly the address checked (no second lookup a rebinding DNS server could answer differently);
+/// Fetches feeds with AsyncHTTPClient, refusing what a feed address must not reach (``OutboundAddress``);
 /// redirects followed by hand, each hop checked the same way, at most five; a time limit for the whole
 /// answer, a size limit for the body (decompressed).
 public struct HTTPFeedFetcher: FeedFetcher {
@@ -46,30 +44,9 @@ public struct HTTPFeedFetcher: FeedFetcher {
         throw .tooManyRedirects
     }
 
-    /// An address to fetch, with the one IP address it may be fetched from.
-    struct Target {
-        let url: String
-        let host: String
-        let address: String
-    }
-
-    /// Checks `url`'s scheme and port, resolves its host and picks an address the policy allows.
-    func pinned(_ url: String) async throws(FeedFetchError) -> Target {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let rawHost = components.host, !rawHost.isEmpty, components.user == nil
-        else { throw .invalidAddress }
-        let port = components.port ?? (scheme == "https" ? 443 : 80)
-        guard policy.ports.contains(port) else { throw .portNotAllowed(port) }
-        let host = rawHost.hasPrefix("[") && rawHost.hasSuffix("]") ? String(rawHost.dropFirst().dropLast()) : rawHost
-        let candidates: [[UInt8]]
-        if let literal = AddressPolicy.bytes(of: host) {
-            candidates = [literal]
-        } else {
-            candidates = await resolver.addresses(of: host)
-            guard !candidates.isEmpty else { throw .hostNotFound(host) }
-        }
-        guard let allowed = candidates.first(where: policy.allows) else { throw .addressNotPublic(host) }
-        return Target(url: url, host: rawHost, address: HostResolver.text(of: allowed))
+    /// Checks `url` against the policy and picks the address to connect to.
+    func pinned(_ url: String) async throws(FeedFetchError) -> OutboundAddress {
+        try await OutboundAddress.pinned(url, policy: policy, resolver: resolver)
     }
 
     enum Step {
@@ -77,7 +54,7 @@ public struct HTTPFeedFetcher: FeedFetcher {
         case answer(FetchedFeed)
     }
 
-    private func get(_ target: Target, validators: FeedValidators, deadline: ContinuousClock.Instant) async throws(FeedFetchError) -> Step {
+    private func get(_ target: OutboundAddress, validators: FeedValidators, deadline: ContinuousClock.Instant) async throws(FeedFetchError) -> Step {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         let seconds = Int64(timeout.components.seconds)
@@ -95,7 +72,7 @@ public struct HTTPFeedFetcher: FeedFetcher {
         }
     }
 
-    private func exchange(_ client: HTTPClient, _ target: Target, _ validators: FeedValidators, _ deadline: ContinuousClock.Instant) async throws -> Step {
+    private func exchange(_ client: HTTPClient, _ target: OutboundAddress, _ validators: FeedValidators, _ deadline: ContinuousClock.Instant) async throws -> Step {
         var request = HTTPClientRequest(url: target.url)
         request.headers.add(name: "User-Agent", value: Self.userAgent)
         request.headers.add(name: "Accept", value: Self.accept)

@@ -13,6 +13,17 @@ public struct VAPID: Sendable {
         self.subject = subject
     }
 
+    /// A key kept as text (``newStoredKey()``); nil when the text is not one.
+    public init?(storedKey: String, subject: String) {
+        guard let raw = Base64URL.decode(storedKey), let key = try? P256.Signing.PrivateKey(rawRepresentation: raw) else { return nil }
+        self.init(key: key, subject: subject)
+    }
+
+    /// A new private key, as text to keep in the database (its 32 bytes, base64url).
+    public static func newStoredKey() -> String {
+        Base64URL.encode(P256.Signing.PrivateKey().rawRepresentation)
+    }
+
     /// The public key as the browser's `applicationServerKey` takes it (65 bytes, base64url).
     public var publicKey: String { Base64URL.encode(key.publicKey.x963Representation) }
 

@@ -20,6 +20,7 @@ public final class ScriptedServer: Sendable {
     private let listener: Int32
     private let stopped = Atomic(false)
     private let requests = Mutex<[(path: String, headers: [String: String])]>([])
+    private let bodies = Mutex<[[UInt8]]>([])
     private let handler: Handler
 
     public init(_ handler: @escaping Handler) throws {
@@ -44,6 +45,9 @@ public final class ScriptedServer: Sendable {
 
     /// Every request so far: its path and headers (names lowercased).
     public var received: [(path: String, headers: [String: String])] { requests.withLock { $0 } }
+
+    /// The body of every request so far (as far as its Content-Length says, at most 64 KB), in order.
+    public var receivedBodies: [[UInt8]] { bodies.withLock { $0 } }
 
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
@@ -70,11 +74,16 @@ public final class ScriptedServer: Sendable {
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var head: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
-        while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
+        // Up to the blank line; a request's body may arrive with its head.
+        func headEnd() -> Int? { head.indices.dropLast(3).first { head[$0...].starts(with: [13, 10, 13, 10]) } }
+        while headEnd() == nil {
             let count = recv(connection, &buffer, buffer.count, 0)
             guard count > 0, head.count < 65_536 else { return }
             head += buffer[0..<count]
         }
+        let end = headEnd() ?? head.count
+        var body = Array(head[min(end + 4, head.count)...])
+        head = Array(head[..<end])
         let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
         let path = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
         var headers: [String: String] = [:]
@@ -82,6 +91,14 @@ public final class ScriptedServer: Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
+        // The rest of the body, as far as Content-Length says.
+        let length = min(headers["content-length"].flatMap(Int.init) ?? 0, 65_536)
+        while body.count < length {
+            let count = recv(connection, &buffer, min(buffer.count, length - body.count), 0)
+            guard count > 0 else { break }
+            body += buffer[0..<count]
+        }
+        bodies.withLock { $0.append(body) }
         requests.withLock { $0.append((path, headers)) }
         switch handler(path, headers) {
         case .answer(let status, let extra, let body):

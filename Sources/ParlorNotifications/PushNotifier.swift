@@ -1,0 +1,72 @@
+import Logging
+import ParlorDomain
+
+/// Tells people of a message by Web Push when no Parlor page of theirs is visible: in a direct chat and in a room
+/// they follow for everything, every message of others; in a room followed for mentions (or hidden), those that
+/// name them; never in a muted one. It watches the events the router applies on this instance (so with several
+/// instances each message is pushed once, by the instance that stored it) and hands the work to its own task:
+/// the send that caused it does not wait.
+public final class PushNotifier: EventObserver {
+    let store: any PushStore
+    let chats: any ChatStore
+    let visibility: any PageVisibility
+    let queue: PushQueue
+    let pathPrefix: String
+    let logger: Logger
+    private let sent: AsyncStream<Message>
+    private let arriving: AsyncStream<Message>.Continuation
+
+    public init(store: any PushStore, chats: any ChatStore, visibility: any PageVisibility, queue: PushQueue, pathPrefix: String, logger: Logger) {
+        self.store = store
+        self.chats = chats
+        self.visibility = visibility
+        self.queue = queue
+        self.pathPrefix = pathPrefix
+        self.logger = logger
+        (sent, arriving) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .bufferingOldest(10_000))
+    }
+
+    public func observe(_ event: DomainEvent, router: any EventSink) {
+        guard case .message(.sent(let message, _)) = event, message.notice == nil else { return }
+        arriving.yield(message)
+    }
+
+    /// Decides whom each sent message is pushed to, in order, until cancelled.
+    public func run() async {
+        for await message in sent {
+            do { try await notify(message) } catch {
+                logger.warning("could not decide whom to notify", metadata: ["message": "\(message.id)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Queues the pushes of one message; answers how many.
+    @discardableResult
+    public func notify(_ message: Message) async throws -> Int {
+        let recipients = try await store.pushRecipients(in: message.chatID, excluding: message.senderID)
+        guard !recipients.isEmpty else { return 0 }
+        let named = message.named
+        let told = recipients.filter { recipient in
+            guard !visibility.hasVisiblePage(recipient.subscription.userID) else { return false }
+            switch recipient.involvement {
+            case .everything: return true
+            case .mentions, .hidden: return named.names(recipient.handle)
+            case .nothing: return false
+            }
+        }
+        guard !told.isEmpty, let chat = try await chats.chat(message.chatID) else { return 0 }
+        let sender: String
+        if let feed = message.feed { sender = feed.source } else { sender = try await chats.user(message.senderID)?.displayName ?? "Someone" }
+        var payloads: [Bool: [UInt8]] = [:]
+        for recipient in told {
+            let payload = payloads[recipient.isPrivate] ?? PushPayload.message(
+                message, sender: sender, chat: chat, isPrivate: recipient.isPrivate, pathPrefix: pathPrefix
+            ).encoded
+            payloads[recipient.isPrivate] = payload
+            // A mention or a direct message is worth waking a phone for; the rest of a busy room is not.
+            let urgent = chat.kind == .direct || named.names(recipient.handle)
+            queue.enqueue(PushQueue.Job(payload: payload, subscription: recipient.subscription, urgency: urgent ? "high" : "normal"))
+        }
+        return told.count
+    }
+}

@@ -1,0 +1,106 @@
+import Logging
+import ParlorDomain
+
+/// Pushes waiting to be sent, sent a few at a time by ``run()`` (a service of its own): a push never delays a
+/// send, and a slow or failing push service delays only its own pushes. The queue is bounded: past `capacity`
+/// waiting, new pushes are dropped (and counted). A push the service asks to retry (429, 5xx, no connection) is
+/// tried again after a pause that grows, at most `attempts` times; a subscription the service says is gone is
+/// removed from the store.
+public final class PushQueue: Sendable {
+    public struct Job: Sendable {
+        public let payload: [UInt8]
+        public let subscription: PushSubscription
+        public let urgency: String
+
+        public init(payload: [UInt8], subscription: PushSubscription, urgency: String = "normal") {
+            self.payload = payload
+            self.subscription = subscription
+            self.urgency = urgency
+        }
+    }
+
+    /// How each push ended, for metrics: "sent", "failed", "gone" (subscription removed), "dropped" (queue full
+    /// or retries spent).
+    public typealias Outcomes = @Sendable (String) -> Void
+
+    let delivery: any PushDelivering
+    let store: any PushStore
+    let concurrency: Int
+    let attempts: Int
+    let firstPause: Duration
+    let outcomes: Outcomes
+    let logger: Logger
+    private let jobs: AsyncStream<Job>
+    private let waiting: AsyncStream<Job>.Continuation
+
+    public init(
+        delivery: any PushDelivering, store: any PushStore, capacity: Int = 10_000, concurrency: Int = 8, attempts: Int = 4,
+        firstPause: Duration = .seconds(2), logger: Logger, outcomes: @escaping Outcomes = { _ in }
+    ) {
+        self.delivery = delivery
+        self.store = store
+        self.concurrency = max(1, concurrency)
+        self.attempts = max(1, attempts)
+        self.firstPause = firstPause
+        self.logger = logger
+        self.outcomes = outcomes
+        (jobs, waiting) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .bufferingOldest(max(1, capacity)))
+    }
+
+    /// Queues a push; false (and counted as dropped) when the queue is full.
+    @discardableResult
+    public func enqueue(_ job: Job) -> Bool {
+        switch waiting.yield(job) {
+        case .enqueued: return true
+        case .dropped, .terminated:
+            outcomes("dropped")
+            return false
+        @unknown default: return false
+        }
+    }
+
+    /// Sends what is queued, `concurrency` at a time, until cancelled.
+    public func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            for await job in jobs {
+                if running >= concurrency {
+                    await group.next()
+                    running -= 1
+                }
+                group.addTask { await self.send(job) }
+                running += 1
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// One push, with its retries.
+    func send(_ job: Job) async {
+        var pause = firstPause
+        for attempt in 1...attempts {
+            switch await delivery.deliver(job.payload, to: job.subscription, urgency: job.urgency) {
+            case .delivered:
+                outcomes("sent")
+                return
+            case .gone:
+                outcomes("gone")
+                logger.info("push subscription gone, removed", metadata: ["subscription": "\(job.subscription.id)"])
+                do { try await store.removePushSubscription(endpoint: job.subscription.endpoint) } catch {
+                    logger.warning("could not remove a push subscription", metadata: ["error": "\(error)"])
+                }
+                return
+            case .failed(let reason):
+                outcomes("failed")
+                logger.notice("push refused", metadata: ["subscription": "\(job.subscription.id)", "reason": "\(reason)"])
+                return
+            case .retry(let after):
+                guard attempt < attempts else { break }
+                do { try await Task.sleep(for: max(after ?? pause, pause)) } catch { return }
+                pause *= 4
+            }
+        }
+        outcomes("dropped")
+        logger.notice("push not delivered after retries", metadata: ["subscription": "\(job.subscription.id)", "attempts": "\(attempts)"])
+    }
+}

@@ -1,0 +1,88 @@
+import Crypto
+import Foundation
+import HTTPTestSupport
+import Logging
+import ParlorDomain
+import ParlorFeeds
+import ParlorNotifications
+import ParlorPush
+import Synchronization
+import Testing
+
+/// The queue that sends pushes, against a push service on 127.0.0.1 that answers as each test scripts.
+@Suite struct PushQueueTests {
+    final class Outcomes: Sendable {
+        let seen = Mutex<[String]>([])
+        func record(_ outcome: String) { seen.withLock { $0.append(outcome) } }
+        var all: [String] { seen.withLock { $0 } }
+
+        /// Waits (up to 10 s) until `count` outcomes are in.
+        func wait(for count: Int) async throws -> [String] {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while all.count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            return all
+        }
+    }
+
+    static func subscription(_ endpoint: String) -> PushSubscription {
+        let key = P256.KeyAgreement.PrivateKey()
+        return PushSubscription(
+            id: 1, userID: UserID(1), endpoint: endpoint, p256dh: Base64URL.encode(key.publicKey.x963Representation),
+            auth: Base64URL.encode(WebPushEncryption.randomBytes(16)), label: "test", createdAt: Date()
+        )
+    }
+
+    static func queue(_ service: ScriptedServer, outcomes: Outcomes, capacity: Int = 100, store: any PushStore = InMemoryPushStore(chats: InMemoryChatStore())) -> PushQueue {
+        let delivery = HTTPPushDelivery(
+            vapid: VAPID(key: P256.Signing.PrivateKey(), subject: "mailto:test@example.org"),
+            policy: AddressPolicy(ports: [service.port], allowsLoopback: true), timeout: .seconds(5)
+        )
+        return PushQueue(
+            delivery: delivery, store: store, capacity: capacity, concurrency: 2, attempts: 3, firstPause: .milliseconds(10),
+            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, outcomes: outcomes.record
+        )
+    }
+
+    @Test func aPushTheServiceIsTooBusyForIsTriedAgainThenGivenUp() async throws {
+        let answered = Atomic(0)
+        let service = try ScriptedServer { path, _ in
+            let count = answered.add(1, ordering: .relaxed).newValue
+            if path == "/busy" { return .answer(status: "500 Internal Server Error") }
+            if path == "/refused" { return .answer(status: "400 Bad Request") }
+            return count == 1 ? .answer(status: "503 Service Unavailable", headers: ["Retry-After: 0"])
+                : count == 2 ? .answer(status: "429 Too Many Requests") : .answer(status: "201 Created")
+        }
+        defer { service.stop() }
+        let outcomes = Outcomes()
+        let queue = Self.queue(service, outcomes: outcomes)
+        let running = Task { await queue.run() }
+        defer { running.cancel() }
+
+        #expect(queue.enqueue(PushQueue.Job(payload: Array("{}".utf8), subscription: Self.subscription(service.url("/retried")))))
+        #expect(try await outcomes.wait(for: 1) == ["sent"], "503, then 429, then taken")
+        #expect(service.received.count == 3)
+        queue.enqueue(PushQueue.Job(payload: Array("{}".utf8), subscription: Self.subscription(service.url("/busy"))))
+        #expect(try await outcomes.wait(for: 2).last == "dropped", "three 500s: given up")
+        #expect(service.received.filter { $0.path == "/busy" }.count == 3)
+        queue.enqueue(PushQueue.Job(payload: Array("{}".utf8), subscription: Self.subscription(service.url("/refused"))))
+        #expect(try await outcomes.wait(for: 3).last == "failed", "400: not tried again")
+        #expect(service.received.filter { $0.path == "/refused" }.count == 1)
+    }
+
+    @Test func aFullQueueDropsWhatComesAndAGoneSubscriptionIsRemoved() async throws {
+        let service = try ScriptedServer { _, _ in .answer(status: "410 Gone") }
+        defer { service.stop() }
+        let outcomes = Outcomes()
+        let chats = InMemoryChatStore()
+        let store = InMemoryPushStore(chats: chats)
+        let stored = try await store.addPushSubscription(Self.subscription(service.url("/gone")))
+        let queue = Self.queue(service, outcomes: outcomes, capacity: 1, store: store)
+        #expect(queue.enqueue(PushQueue.Job(payload: [], subscription: stored)))
+        #expect(!queue.enqueue(PushQueue.Job(payload: [], subscription: stored)), "full: a push never waits for room")
+        #expect(outcomes.all == ["dropped"])
+        let running = Task { await queue.run() }
+        defer { running.cancel() }
+        #expect(try await outcomes.wait(for: 2) == ["dropped", "gone"])
+        #expect(try await store.pushSubscriptions(of: UserID(1)).isEmpty)
+    }
+}

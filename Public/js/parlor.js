@@ -163,6 +163,7 @@
     const url = badge.getAttribute("data-favicon");
     if (favicon && url) favicon.setAttribute("href", url);
     showBackCount();
+    showAppBadge();
   }
 
   // On a phone inside a chat, the back link carries the unread count of the other chats ("‹ Chats 3"), the
@@ -288,8 +289,125 @@
   const channel = window.BroadcastChannel ? new BroadcastChannel("parlor") : null;
   let asked = 0;
 
+  // Web Push (a service worker, subscribed with Parlor's key) tells of messages while no page is visible;
+  // where the browser has none, hidden tabs show their own notifications as before.
+  const PUSH_SYNC_KEY = "parlor-push-synced";
+  const basePath = body.getAttribute("data-base-path") || "";
+
+  function pushSupported() {
+    return !!(window.Notification && navigator.serviceWorker && window.PushManager);
+  }
+
   function notificationsOn() {
-    return !!window.Notification && Notification.permission === "granted" && localStorage.getItem(NOTIFY_KEY) === "on";
+    return !!window.Notification && Notification.permission === "granted" && localStorage.getItem(NOTIFY_KEY) === "on" && !pushSupported();
+  }
+
+  let workerRegistration = null;
+  async function serviceWorker() {
+    if (!workerRegistration) workerRegistration = await navigator.serviceWorker.register(basePath + "/sw.js", { scope: basePath + "/" });
+    await navigator.serviceWorker.ready;
+    return workerRegistration;
+  }
+
+  function keyBytes(text) {
+    const padded = (text + "===".slice((text.length + 3) % 4)).replace(/-/g, "+").replace(/_/g, "/");
+    return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+  }
+
+  // Subscribes this browser with Parlor's key (again, when the key changed) and tells Parlor; throws with
+  // Parlor's words when it refuses.
+  async function pushSubscribe() {
+    const answer = await fetch(basePath + "/push/key", { credentials: "same-origin" });
+    if (!answer.ok) throw new Error("Parlor could not be reached.");
+    const key = keyBytes((await answer.text()).trim());
+    const registration = await serviceWorker();
+    let subscription = await registration.pushManager.getSubscription();
+    if (subscription) {
+      const current = subscription.options && subscription.options.applicationServerKey;
+      if (current && new Uint8Array(current).join() !== key.join()) {
+        await subscription.unsubscribe();
+        subscription = null;
+      }
+    }
+    if (!subscription) subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+    const json = subscription.toJSON();
+    const response = await fetch(basePath + "/push/subscriptions", {
+      method: "POST", credentials: "same-origin",
+      body: new URLSearchParams({ csrf: csrfToken(), endpoint: json.endpoint || "", p256dh: (json.keys || {}).p256dh || "", auth: (json.keys || {}).auth || "" }),
+    });
+    if (!response.ok) throw new Error((await response.text()) || "Parlor refused this browser's subscription.");
+    localStorage.setItem(PUSH_SYNC_KEY, String(Date.now()));
+  }
+
+  async function pushUnsubscribe() {
+    const registration = await serviceWorker();
+    const subscription = await registration.pushManager.getSubscription();
+    if (!subscription) return;
+    await fetch(basePath + "/push/subscriptions/remove", {
+      method: "POST", credentials: "same-origin", body: new URLSearchParams({ csrf: csrfToken(), endpoint: subscription.endpoint }),
+    });
+    await subscription.unsubscribe();
+    localStorage.removeItem(PUSH_SYNC_KEY);
+  }
+
+  async function pushSubscribed() {
+    if (!pushSupported() || Notification.permission !== "granted") return false;
+    const registration = await navigator.serviceWorker.getRegistration(basePath + "/");
+    return !!(registration && (await registration.pushManager.getSubscription()));
+  }
+
+  // Where to allow notifications again, in the browser in use.
+  function deniedHelp() {
+    const agent = navigator.userAgent;
+    if (/Firefox\//.test(agent)) return "Notifications are blocked for Parlor. Click the icon left of the address, then clear “Blocked” next to “Send notifications”, and click the bell again.";
+    if (/Safari\//.test(agent) && !/Chrome\//.test(agent)) return "Notifications are blocked for Parlor. In Safari’s Settings, open Websites, then Notifications, and allow this site; then click the bell again.";
+    return "Notifications are blocked for Parlor. Click the icon left of the address, open Site settings, set Notifications to Allow, then reload and click the bell again.";
+  }
+
+  // The bell in the header: asks for permission only when clicked; explains how to allow notifications
+  // again when the browser blocks them; leads to Settings once they are on.
+  function enhanceBell(bell) {
+    if (!pushSupported()) return;
+    const note = document.createElement("p");
+    note.className = "bell-note";
+    note.id = "bell-note";
+    note.setAttribute("role", "status");
+    note.hidden = true;
+    bell.after(note);
+    bell.setAttribute("aria-describedby", "bell-note");
+    async function show() {
+      const on = await pushSubscribed();
+      bell.setAttribute("aria-pressed", on ? "true" : "false");
+      bell.title = on ? "Notifications are on" : Notification.permission === "denied" ? "Notifications are blocked" : "Turn on notifications";
+    }
+    function say(text) {
+      note.textContent = text;
+      note.hidden = !text;
+    }
+    bell.addEventListener("click", async () => {
+      if (await pushSubscribed()) {
+        window.location.href = basePath + "/settings#notifications";
+        return;
+      }
+      if (Notification.permission === "denied") { say(deniedHelp()); return; }
+      const permission = await Notification.requestPermission();
+      if (permission !== "granted") { say(permission === "denied" ? deniedHelp() : ""); await show(); return; }
+      try {
+        await pushSubscribe();
+        say("Notifications are on in this browser.");
+      } catch (error) {
+        say(error.message || "Notifications could not be turned on.");
+      }
+      await show();
+    });
+    // The note goes away with Escape or a click elsewhere.
+    document.addEventListener("keydown", (event) => { if (event.key === "Escape") say(""); });
+    document.addEventListener("click", (event) => { if (!bell.contains(event.target) && !note.contains(event.target)) say(""); });
+    bell.hidden = false;
+    show();
+    // Told again once a day, so a subscription the browser renewed (or a key Parlor changed) is known.
+    const synced = Number(localStorage.getItem(PUSH_SYNC_KEY) || 0);
+    if (Notification.permission === "granted" && synced && Date.now() - synced > 24 * 60 * 60 * 1000) pushSubscribe().catch(() => {});
   }
 
   // The chat this page shows, from its conversation's id ("conversation-7").
@@ -351,34 +469,72 @@
     notify(cell.id.replace("message-", ""), openChat(), author ? author.textContent : "Parlor", text ? text.textContent : "", window.location.href);
   }
 
-  // Settings: the switch, shown only where the browser can notify.
+  // Settings: the switch for this browser, shown only where the browser can notify.
   function enhanceNotificationSetting(section) {
     if (!window.Notification) return;
-    const button = section.querySelector("button");
+    const button = section.querySelector(".push-toggle");
     const state = section.querySelector(".notifications-state");
-    function show() {
-      const on = notificationsOn();
-      button.textContent = on ? "Turn off notifications" : "Turn on notifications";
+    if (!button || !state) return;
+    async function show() {
+      const on = pushSupported() ? await pushSubscribed() : notificationsOn();
+      button.textContent = on ? "Turn off notifications in this browser" : "Turn on notifications in this browser";
       button.setAttribute("aria-pressed", on ? "true" : "false");
       if (Notification.permission === "denied") {
-        state.textContent = "This browser blocks notifications from Parlor; allow them in its site settings.";
+        state.textContent = pushSupported() ? deniedHelp() : "This browser blocks notifications from Parlor; allow them in its site settings.";
         button.disabled = true;
-      } else {
+      } else if (!pushSupported()) {
         state.textContent = on
           ? "On: a message that arrives while Parlor is in a hidden tab shows a notification."
           : "Off: messages show only in Parlor's own tab.";
       }
     }
     button.addEventListener("click", async () => {
-      if (notificationsOn()) {
-        localStorage.setItem(NOTIFY_KEY, "off");
-      } else if ((await Notification.requestPermission()) === "granted") {
-        localStorage.setItem(NOTIFY_KEY, "on");
+      button.disabled = true;
+      try {
+        if (pushSupported()) {
+          if (await pushSubscribed()) await pushUnsubscribe();
+          else if ((await Notification.requestPermission()) === "granted") await pushSubscribe();
+          window.location.reload();
+          return;
+        }
+        if (notificationsOn()) localStorage.setItem(NOTIFY_KEY, "off");
+        else if ((await Notification.requestPermission()) === "granted") localStorage.setItem(NOTIFY_KEY, "on");
+      } catch (error) {
+        state.textContent = error.message || "Notifications could not be changed.";
       }
+      button.disabled = false;
       show();
     });
-    section.hidden = false;
+    button.hidden = false;
     show();
+  }
+
+  // ---------------------------------------------------------------- visibility and the app badge
+
+  // Each page names itself to Parlor (with its stream) and says when it is in front or not: a person with a
+  // page in front is not sent push notifications.
+  const pageKey = (window.crypto && crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)).replace(/[^A-Za-z0-9_-]/g, "");
+
+  // `leaving`: the page is going away (its stream may look open to Parlor for a while yet); nothing it says
+  // after that counts, until the browser shows it again from its back/forward cache.
+  let pageLeft = false;
+  window.addEventListener("pageshow", () => { pageLeft = false; });
+
+  function reportVisibility(leaving) {
+    if (!body.getAttribute("data-events-url") || pageLeft) return;
+    if (leaving === true) pageLeft = true;
+    const visible = !pageLeft && document.visibilityState === "visible";
+    fetch(basePath + "/presence", {
+      method: "POST", credentials: "same-origin", keepalive: true,
+      body: new URLSearchParams({ csrf: csrfToken(), page: pageKey, visible: visible ? "1" : "0" }),
+    }).catch(() => {});
+  }
+
+  // The unread count on the installed app's icon, as the title counts it ("(3) Ben · Parlor").
+  function showAppBadge() {
+    if (!navigator.setAppBadge) return;
+    const count = parseInt((document.title.match(/^\((\d+)\+?\)/) || [])[1] || "0", 10);
+    (count > 0 ? navigator.setAppBadge(count) : navigator.clearAppBadge()).catch(() => {});
   }
 
   // ---------------------------------------------------------------- connection state
@@ -422,7 +578,7 @@
     const url = body.getAttribute("data-events-url");
     if (source || !url || !window.EventSource) return;
     // EventSource reconnects by itself and sends Last-Event-ID; the server answers with the whole state.
-    const opened = new EventSource(url);
+    const opened = new EventSource(url + (url.includes("?") ? "&" : "?") + "page=" + pageKey + "&visible=" + (document.visibilityState === "visible" ? "1" : "0"));
     source = opened;
     opened.onmessage = (event) => applyEnvelopes(event.data);
     opened.onopen = connectionUp;
@@ -1702,6 +1858,8 @@
     document.querySelectorAll("form.auth-form").forEach(addTimeZone);
     document.querySelectorAll("#settings-time-zone").forEach(deviceZoneFirst);
     document.querySelectorAll("#notifications").forEach(enhanceNotificationSetting);
+    document.querySelectorAll(".push-bell").forEach(enhanceBell);
+    showAppBadge();
     document.querySelectorAll("#shortcuts").forEach(enhanceShortcutSetting);
     document.querySelectorAll("form.create-chat").forEach(enhanceNewChat);
     const errorField = document.querySelector("[data-error-field]");
@@ -1716,6 +1874,8 @@
     watchTopOfHistory();
     connect();
     document.addEventListener("visibilitychange", reportRead);
+    document.addEventListener("visibilitychange", reportVisibility);
+    window.addEventListener("pagehide", () => reportVisibility(true));
     window.addEventListener("focus", reportRead);
     reportRead();
   }

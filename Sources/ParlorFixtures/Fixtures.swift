@@ -38,6 +38,26 @@ public enum Fixtures {
                 layout: pages.layout(title: "Settings"), form: settings.form(), password: settings.passwordForm(changed: true),
                 avatarForm: settings.avatarForm(changed: true)
             ), isPage: true),
+            Fixture("settings-page/notifications", SettingsPageViewModel(
+                layout: pages.layout(title: "Settings"), form: settings.form(), password: settings.passwordForm(), avatarForm: settings.avatarForm(),
+                notifications: settings.notifications(
+                    browsers: [
+                        PushSubscription(
+                            id: 3, userID: world.context.viewer.id, endpoint: "https://push.example/a", p256dh: "", auth: "",
+                            label: "Chrome on Linux", createdAt: world.context.now.addingTimeInterval(-3 * 86_400)
+                        ),
+                        PushSubscription(
+                            id: 4, userID: world.context.viewer.id, endpoint: "https://push.example/b", p256dh: "", auth: "",
+                            label: "Firefox on <Android> & co", createdAt: world.context.now.addingTimeInterval(-600)
+                        ),
+                    ],
+                    preferences: NotificationPreferences(isPrivate: true), serverKey: "BExampleServerKey_-", saved: .tested(2)
+                )
+            ), isPage: true),
+            Fixture("settings-page/notifications-none", SettingsPageViewModel(
+                layout: pages.layout(title: "Settings"), form: settings.form(), password: settings.passwordForm(), avatarForm: settings.avatarForm(),
+                notifications: settings.notifications(browsers: [], preferences: NotificationPreferences(), serverKey: "BExampleServerKey_-")
+            ), isPage: true),
             Fixture("settings-form/empty-name", settings.form(displayName: "", error: "A display name has 1 to 50 characters.")),
             Fixture("chats-page/conversation-open", pages.chats(list: list.loaded(world.summaries, current: ChatID(7)), conversation: open, title: "Ben Okafor", unreadTotal: unread, openChat: ChatID(7)), isPage: true),
             Fixture("chats-page/no-chat-open", pages.chats(list: list.loaded(world.summaries, current: nil), conversation: nil, title: nil, unreadTotal: unread, openChat: nil), isPage: true),

@@ -54,6 +54,7 @@ public final class PushNotifier: EventObserver {
             case .nothing: return false
             }
         }
+        logger.debug("push recipients", metadata: ["message": "\(message.id)", "subscribed": "\(recipients.count)", "told": "\(told.count)"])
         guard !told.isEmpty, let chat = try await chats.chat(message.chatID) else { return 0 }
         let sender: String
         if let feed = message.feed { sender = feed.source } else { sender = try await chats.user(message.senderID)?.displayName ?? "Someone" }

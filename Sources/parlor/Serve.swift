@@ -8,6 +8,7 @@ import ParlorFeeds
 import ParlorDomain
 import ParlorImages
 import ParlorPostgres
+import ParlorPush
 import ParlorStorage
 import ParlorTemplates
 import ParlorWeb
@@ -106,6 +107,8 @@ struct Serve: AsyncParsableCommand {
     var streamCloseWindow: Double = 2
     @OptionGroup(title: "Feeds")
     var feeds: FeedOptions
+    @OptionGroup(title: "Notifications")
+    var push: PushOptions
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
@@ -198,6 +201,9 @@ struct Serve: AsyncParsableCommand {
         web.liveLanes = liveLanes
         web.listPace = listPace
         web.fanOutPartSize = fanOutPartSize
+        web.pushPorts = push.pushPorts.isEmpty ? [443] : Set(push.pushPorts)
+        web.pushAllowsLoopback = push.pushAllowLoopback
+        web.pushContact = push.pushContact
         // Beside the database: "data/parlor.sqlite" keeps its images in "data/media"; with PostgreSQL, "media"
         // (several instances must share one folder: the instance that processes a photo is not always the one that serves it).
         web.mediaFolder = media ?? (Stores.isPostgres(database) ? "media" : database.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
@@ -251,6 +257,10 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode(74)
         }
         let store = stores.store
+        if push.rotatePushKey {
+            try await store.replaceVapidKey(with: VAPID.newStoredKey())
+            logger.notice("made a new push key: every browser must turn notifications on again")
+        }
         let clock = SystemClock()
         var busHealth: (@Sendable () -> Bool)?
         if let eventLog = stores.eventLog { busHealth = { eventLog.isHealthy } }
@@ -271,7 +281,7 @@ struct Serve: AsyncParsableCommand {
             app = try await WebFront(
                 configuration: web, store: store, images: images, immediate: stores.immediate, liveStore: stores.liveStore, bus: stores.bus, clock: clock,
                 metrics: metrics, changes: stores.changes, signInFailures: stores.signInFailures,
-                busHealth: busHealth, logger: logger
+                busHealth: busHealth, push: store, logger: logger
             )
         } catch let error as TemplateLoadError {
             // Every mistake with its file and line; a broken template never starts serving blank text.
@@ -319,7 +329,7 @@ struct Serve: AsyncParsableCommand {
         if let eventLog = stores.eventLog { services.append(.init(service: EventLogService(bus: eventLog))) }
         services += [
             .init(service: MediaService(media: app.media, store: store, logger: logger)), .init(service: PhotoService(worker: app.photoWorker)), .init(service: BotService(bot: bot)), .init(service: FeedService(poller: poller)),
-            .init(service: service),
+            .init(service: PushService(queue: app.pushQueue, notifier: app.pushNotifier)), .init(service: service),
         ]
         // Run inside the outer group, it shuts down gracefully when that one does (the signals); the pools stop
         // only once it has.

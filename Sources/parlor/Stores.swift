@@ -9,7 +9,7 @@ import ParlorStorage
 /// (the same data on connections of their own, so a crowd of requests never queues the fan-out), and how
 /// events travel between them.
 struct Stores {
-    typealias Store = any ChatStore & AccountStore & ImageStore & FeedStore & SearchStore
+    typealias Store = any ChatStore & AccountStore & ImageStore & FeedStore & SearchStore & PushStore
 
     let store: Store
     let liveStore: any ChatStore & FeedStore

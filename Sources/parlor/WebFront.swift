@@ -3,7 +3,10 @@ import MicroHTTP
 import ParlorDomain
 import ParlorEvents
 import ParlorImages
+import ParlorFeeds
 import ParlorLive
+import ParlorNotifications
+import ParlorPush
 import ParlorTemplates
 import ParlorViews
 import ParlorWeb
@@ -32,6 +35,10 @@ final class WebFront: Sendable {
     let pageCache: PageCache
     let media: MediaFolder
     let feedIcons: FeedIcons
+    /// Sends Web Push notifications; run it (``PushQueue/run()``) while serving, with ``pushNotifier``.
+    let pushQueue: PushQueue
+    /// Decides whom each message is pushed to; run it (``PushNotifier/run()``) while serving.
+    let pushNotifier: PushNotifier
     private let routes: Routes
 
     /// Every route type, wired.
@@ -47,6 +54,7 @@ final class WebFront: Sendable {
         let images: ImageRoutes
         let feeds: FeedRoutes
         let search: SearchRoutes
+        let push: PushRoutes
     }
 
     /// Compiles the templates and wires the router and the live pages to `store` (`immediate`, when the store
@@ -59,7 +67,7 @@ final class WebFront: Sendable {
         immediate: (any ImmediateReads)? = nil, liveStore: (any ChatStore & FeedStore)? = nil, bus: any EventBus = InProcessEventBus(),
         clock: any WallClock = SystemClock(),
         metrics: ParlorMetrics = ParlorMetrics(), changes: ChangeCounters = ChangeCounters(), signInFailures: (any SignInFailureStore)? = nil,
-        busHealth: (@Sendable () -> Bool)? = nil, logger: Logger
+        busHealth: (@Sendable () -> Bool)? = nil, push: (any PushStore)? = nil, logger: Logger
     ) async throws {
         let templates = try PageTemplates(folder: configuration.templatesFolder, reloads: configuration.reloadTemplates, logger: logger)
         let paths = Paths(basePath: configuration.basePath)
@@ -98,6 +106,19 @@ final class WebFront: Sendable {
         let chats = ChatPages(store: store, immediate: immediate, events: events, pages: pages, pageCache: pageCache, metrics: metrics)
         let photos = PhotoIntake(images: images, media: media, worker: photoWorker, limit: configuration.photosInProgress, logger: logger)
         let maximumPhotoBytes = configuration.imageLimits.maximumBytes
+        // Web Push: the key made at the first start and kept in the database, the sender through the feeds' outbound
+        // rules, and whom each message is pushed to (those with no visible page, as they follow the chat).
+        let pushStore = push ?? InMemoryPushStore(chats: store)
+        let visiblePages = VisiblePages()
+        guard let vapid = VAPID(storedKey: try await pushStore.vapidKey(generate: { VAPID.newStoredKey() }), subject: configuration.pushContact) else {
+            throw PushKeyError()
+        }
+        let delivery = HTTPPushDelivery(vapid: vapid, policy: AddressPolicy(ports: configuration.pushPorts, allowsLoopback: configuration.pushAllowsLoopback))
+        let pushQueue = PushQueue(delivery: delivery, store: pushStore, logger: logger) { [metrics] outcome in metrics.pushed(outcome) }
+        let pushNotifier = PushNotifier(
+            store: pushStore, chats: liveStore ?? store, visibility: visiblePages, queue: pushQueue, pathPrefix: configuration.basePath, logger: logger
+        )
+        events.addObserver(pushNotifier)
         routes = Routes(
             operations: OperationRoutes(.init(
                 readiness: readiness, store: store, metrics: metrics, live: live, metricsAddresses: configuration.metricsAddresses,
@@ -115,16 +136,22 @@ final class WebFront: Sendable {
             )),
             streams: EventStreamRoutes(.init(
                 sessions: sessions, live: live, encoder: encoder, accountStreams: accountStreams,
-                pacer: configuration.listPace > 0 ? RowPacer(interval: configuration.listPace) : nil, logger: logger
+                pacer: configuration.listPace > 0 ? RowPacer(interval: configuration.listPace) : nil, visiblePages: visiblePages, logger: logger
             )),
             settings: SettingsRoutes(.init(
                 gate: gate, pages: pages, events: events, store: store, passwords: passwords, throttle: throttle, accountStreams: accountStreams,
-                images: images, media: media, maximumPhotoBytes: maximumPhotoBytes, metrics: metrics, logger: logger
+                images: images, media: media, maximumPhotoBytes: maximumPhotoBytes, metrics: metrics,
+                push: (pushStore, vapid.publicKey), logger: logger
             )),
             images: ImageRoutes(.init(gate: gate, pages: pages, store: store, media: media, logger: logger)),
             feeds: FeedRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
-            search: SearchRoutes(.init(gate: gate, pages: pages, store: store))
+            search: SearchRoutes(.init(gate: gate, pages: pages, store: store)),
+            push: PushRoutes(.init(
+                gate: gate, pages: pages, store: pushStore, delivery: delivery, queue: pushQueue, visiblePages: visiblePages, logger: logger
+            ))
         )
+        self.pushQueue = pushQueue
+        self.pushNotifier = pushNotifier
         self.events = events
         self.live = live
         self.photoWorker = photoWorker
@@ -159,6 +186,8 @@ final class WebFront: Sendable {
         routes.images.register(on: &router)
         routes.feeds.register(on: &router)
         routes.search.register(on: &router)
+        routes.push.register(on: &router)
+        try ServiceWorker(folder: configuration.publicFolder, paths: Paths(basePath: configuration.basePath)).register(on: &router)
         try AppManifest(paths: Paths(basePath: configuration.basePath)).register(on: &router)
         extra(&router)
         return router
@@ -168,4 +197,9 @@ final class WebFront: Sendable {
     func makeServer(_ configuration: ServerConfiguration, router: Router, logger: Logger, observer: (any RequestObserver)? = nil) -> HTTPServer {
         HTTPServer(configuration: configuration, router: router, logger: logger, eventRing: eventRing, observer: observer)
     }
+}
+
+/// The VAPID key in the database is not a P-256 key (written by hand?): `parlor serve --rotate-push-key` makes a new one.
+struct PushKeyError: Error, CustomStringConvertible {
+    var description: String { "the stored push key is not a P-256 private key; start once with --rotate-push-key" }
 }

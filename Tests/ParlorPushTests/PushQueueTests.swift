@@ -16,9 +16,9 @@ import Testing
         func record(_ outcome: String) { seen.withLock { $0.append(outcome) } }
         var all: [String] { seen.withLock { $0 } }
 
-        /// Waits (up to 10 s) until `count` outcomes are in.
+        /// Waits (up to 30 s, for a machine busy with other suites) until `count` outcomes are in.
         func wait(for count: Int) async throws -> [String] {
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(30)
             while all.count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             return all
         }

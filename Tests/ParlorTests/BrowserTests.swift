@@ -51,6 +51,18 @@ import Testing
         }
     }
 
+    /// Tests/Browser/push.py: the bell asks on a click; a message pushed while no page is visible is decrypted and its
+    /// VAPID token checked; the service worker shows it and a click opens the room; a blocked browser is told how.
+    @Test(.timeLimit(.minutes(5))) func notificationsReachAPersonWhoseParlorIsNotInFront() async throws {
+        let output = try await Self.run("push.py", artifacts: Self.artifacts + "/push")
+        for step in [
+            "bell-subscribed", "settings-lists-browser", "pushed-while-hidden", "notification-shown", "notification-opens-room", "test-notification",
+            "bell-explains-blocked",
+        ] {
+            #expect(output.contains(step), "step \(step) did not run")
+        }
+    }
+
     /// Tests/Browser/rooms.py: three people in a closed room: made, joined and left live, mentions, following.
     @Test(.timeLimit(.minutes(5))) func threePeopleShareAClosedRoom() async throws {
         let output = try await Self.run("rooms.py", artifacts: Self.artifacts + "/rooms")

@@ -96,4 +96,9 @@ public struct Paths: Sendable, Hashable {
         return query
     }
     public var removeAvatarAction: String { "\(basePath)/settings/avatar/remove" }
+    /// Web Push: where a browser subscribes, unsubscribes, and asks for a test notification.
+    public var pushSubscriptions: String { "\(basePath)/push/subscriptions" }
+    public var pushUnsubscribe: String { "\(basePath)/push/subscriptions/remove" }
+    public var pushTest: String { "\(basePath)/push/test" }
+    public var notificationPreferences: String { "\(basePath)/settings/notifications" }
 }

@@ -121,3 +121,38 @@ public struct SettingsBuilder: Sendable {
         )
     }
 }
+
+extension SettingsBuilder {
+    /// What Settings says of notifications: `browsers` told by Web Push, the person's `preferences`, and what
+    /// just happened (`saved`).
+    public func notifications(
+        browsers: [PushSubscription], preferences: NotificationPreferences, serverKey: String, saved: NotificationsSaved? = nil
+    ) -> NotificationSettingsViewModel {
+        let paths = context.paths
+        let rows = browsers.map { browser in
+            PushBrowserViewModel(
+                id: "push-browser-\(browser.id)", subscriptionID: String(browser.id), label: browser.label, added: "added " + context.dates.listDate(browser.createdAt, days: context.days),
+                removeURL: paths.pushUnsubscribe, csrfToken: context.csrfToken
+            )
+        }
+        let message: String? = switch saved {
+        case .preferences: "Notification settings saved."
+        case .removed: "That browser no longer gets notifications."
+        case .tested(let count): count == 1 ? "A test notification is on its way to 1 browser." : "A test notification is on its way to \(count) browsers."
+        case nil: nil
+        }
+        return NotificationSettingsViewModel(
+            csrfToken: context.csrfToken, subscribeURL: paths.pushSubscriptions, unsubscribeURL: paths.pushUnsubscribe, serverKey: serverKey,
+            browsers: rows, emptyMessage: browsers.isEmpty ? "No browser gets notifications from Parlor yet." : nil,
+            testURL: browsers.isEmpty ? nil : paths.pushTest, preferencesURL: paths.notificationPreferences,
+            isPrivate: preferences.isPrivate, appearsOffline: preferences.appearsOffline, savedMessage: message
+        )
+    }
+
+    /// What the notification settings say happened.
+    public enum NotificationsSaved: Hashable, Sendable {
+        case preferences
+        case removed
+        case tested(Int)
+    }
+}

@@ -8,19 +8,25 @@ public struct SettingsPageViewModel: Renderable, Hashable {
     public let form: SettingsFormViewModel
     public let password: PasswordFormViewModel
     public let avatarForm: AvatarFormViewModel
+    public let notifications: NotificationSettingsViewModel?
 
-    public init(layout: PageLayoutViewModel, form: SettingsFormViewModel, password: PasswordFormViewModel, avatarForm: AvatarFormViewModel) {
+    public init(
+        layout: PageLayoutViewModel, form: SettingsFormViewModel, password: PasswordFormViewModel, avatarForm: AvatarFormViewModel,
+        notifications: NotificationSettingsViewModel? = nil
+    ) {
         self.layout = layout
         self.form = form
         self.password = password
         self.avatarForm = avatarForm
+        self.notifications = notifications
     }
 
     public static let templateFields = TemplateFields<SettingsPageViewModel>(
         .object("layout", \.layout),
         .object("form", \.form),
         .object("password", \.password),
-        .object("avatarForm", \.avatarForm)
+        .object("avatarForm", \.avatarForm),
+        .object("notifications", \.notifications)
     )
 }
 

@@ -26,6 +26,12 @@ public struct WebConfiguration: Sendable {
     public var evictedStreamRetry: Duration = .seconds(10)
     /// Bytes of rendered chat pages kept between requests (0: none); the pages used longest ago go first.
     public var pageCacheBytes = 64 * 1024 * 1024
+    /// Ports a push service may be reached on (Web Push: 443).
+    public var pushPorts: Set<Int> = [443]
+    /// Pushes sent to loopback addresses too, over plain http (for a test push service).
+    public var pushAllowsLoopback = false
+    /// Who runs this Parlor, for push services (VAPID's subject): "mailto:…" or an https address.
+    public var pushContact = "mailto:parlor@localhost"
     /// Chats' events applied side by side by the live pages (each chat's in order, in one lane).
     public var liveLanes = EventHandler.defaultLaneCount
     /// Seconds at least between two changes of one row of a page's chat list, for chats the page does not show,

@@ -36,6 +36,7 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     private let published: [String: Counter]
     private let refusals: [String: Counter]
     private let feedChecks: [String: Counter]
+    private let pushes: [String: Counter]
     let feedItemsPosted: Counter
     private let requests = Mutex<[String: Counter]>([:])
 
@@ -86,6 +87,17 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
             ($0, Counter(label: "parlor_feed_checks_total", dimensions: [("outcome", $0)], factory: factory))
         })
         feedItemsPosted = Counter(label: "parlor_feed_items_posted_total", factory: factory)
+        pushes = Dictionary(uniqueKeysWithValues: Self.pushOutcomes.map {
+            ($0, Counter(label: "parlor_pushes_total", dimensions: [("outcome", $0)], factory: factory))
+        })
+    }
+
+    /// How a Web Push ended, the label of `parlor_pushes_total` (``PushQueue``'s outcomes).
+    static let pushOutcomes = ["sent", "failed", "gone", "dropped"]
+
+    /// Counts one push's outcome.
+    public func pushed(_ outcome: String) {
+        pushes[outcome]?.increment()
     }
 
     /// How a feed check ended, the label of `parlor_feed_checks_total`: a failure that paused the feed

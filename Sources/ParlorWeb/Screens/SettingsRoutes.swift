@@ -22,13 +22,17 @@ public struct SettingsRoutes: Sendable {
         let media: MediaFolder
         let maximumPhotoBytes: Int
         let metrics: ParlorMetrics
+        /// Where push subscriptions and notification preferences are kept, and the key browsers subscribe with; nil:
+        /// Settings says nothing of notifications.
+        let push: (store: any PushStore, serverKey: String)?
         let logger: Logger
 
         public init(
             gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatStore & AccountStore, passwords: PasswordHasher,
             throttle: SignInThrottle, accountStreams: AccountStreams, images: any ImageService, media: MediaFolder, maximumPhotoBytes: Int,
-            metrics: ParlorMetrics, logger: Logger
+            metrics: ParlorMetrics, push: (store: any PushStore, serverKey: String)? = nil, logger: Logger
         ) {
+            self.push = push
             self.gate = gate
             self.pages = pages
             self.events = events
@@ -65,7 +69,8 @@ public struct SettingsRoutes: Sendable {
                 avatarForm: builder.avatarForm(
                     changed: request.query["avatar"] == "changed", removed: request.query["avatar"] == "removed",
                     maximumBytes: dependencies.maximumPhotoBytes
-                )
+                ),
+                notificationsSaved: Self.notificationsSaved(request.query["push"])
             )
         })
         router.post("/settings/password", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
@@ -112,19 +117,38 @@ public struct SettingsRoutes: Sendable {
 
     func settingsPage(
         _ signedIn: SignedIn, form: SettingsFormViewModel? = nil, password: PasswordFormViewModel? = nil,
-        avatarForm: AvatarFormViewModel? = nil, status: HTTPStatus = .ok
+        avatarForm: AvatarFormViewModel? = nil, notificationsSaved: SettingsBuilder.NotificationsSaved? = nil, status: HTTPStatus = .ok
     ) async throws -> Response {
         let context = pages.context(signedIn)
         let builder = settingsBuilder(signedIn)
         let unread = try await store.unreadTotal(for: signedIn.user.id)
+        var notifications: NotificationSettingsViewModel?
+        if let push = dependencies.push {
+            notifications = builder.notifications(
+                browsers: try await push.store.pushSubscriptions(of: signedIn.user.id),
+                preferences: try await push.store.notificationPreferences(of: signedIn.user.id), serverKey: push.serverKey, saved: notificationsSaved
+            )
+        }
         let layout = PageBuilder(context: context).layout(title: "Settings", unreadTotal: unread)
         return pages.page(
             SettingsPageViewModel(
                 layout: layout, form: form ?? builder.form(), password: password ?? builder.passwordForm(),
-                avatarForm: avatarForm ?? builder.avatarForm(maximumBytes: dependencies.maximumPhotoBytes)
+                avatarForm: avatarForm ?? builder.avatarForm(maximumBytes: dependencies.maximumPhotoBytes), notifications: notifications
             ),
             status: status
         )
+    }
+
+    /// What `?push=` says just happened: "saved", "removed", "tested-3".
+    static func notificationsSaved(_ value: String?) -> SettingsBuilder.NotificationsSaved? {
+        switch value {
+        case "saved": return .preferences
+        case "removed": return .removed
+        case let value? where value.hasPrefix("tested-"):
+            guard let count = Int(value.dropFirst(7)), (0...PushRoutes.browserLimit).contains(count) else { return nil }
+            return .tested(count)
+        default: return nil
+        }
     }
 
     /// A new password, given the current one (a browser left signed in is not enough to take the account);

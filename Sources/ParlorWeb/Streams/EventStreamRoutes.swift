@@ -12,12 +12,15 @@ public struct EventStreamRoutes: Sendable {
         let accountStreams: AccountStreams
         /// Paces each page's list rows and badge (``RowPacer``); nil: every change at once.
         let pacer: RowPacer?
+        /// Told of each page that opens and closes its stream, and whether it is visible (`page=<key>&visible=1`).
+        let visiblePages: VisiblePages?
         let logger: Logger
 
         public init(
             sessions: Sessions, live: EventHandler, encoder: StreamEncoder, accountStreams: AccountStreams, pacer: RowPacer? = nil,
-            logger: Logger
+            visiblePages: VisiblePages? = nil, logger: Logger
         ) {
+            self.visiblePages = visiblePages
             self.sessions = sessions
             self.live = live
             self.encoder = encoder
@@ -76,7 +79,20 @@ public struct EventStreamRoutes: Sendable {
                 // Not a member: the same answer as for a chat that does not exist.
                 throw HTTPError(.notFound, "There is no such chat.")
             }
-            stream.onClose { registration.cancel() }
+            // A page the script names (`page=`, its own random key) says whether it is visible; a page that names none
+            // (a script from before, a client of its own) counts as visible while its stream is open.
+            let user = signedIn.user.id
+            let pageKey = request.query["page"].flatMap { VisiblePages.isPageKey($0) ? $0 : nil } ?? "stream-\(request.id)"
+            if let visiblePages = dependencies.visiblePages {
+                visiblePages.opened(user, page: pageKey, visible: request.query["visible"] != "0")
+                dependencies.logger.debug("page opened", metadata: ["request": "\(request.id)", "page": "\(pageKey)"])
+                stream.onClose {
+                    registration.cancel()
+                    visiblePages.closed(user, page: pageKey)
+                }
+            } else {
+                stream.onClose { registration.cancel() }
+            }
             dependencies.accountStreams.add(stream, for: signedIn.user.id, session: signedIn.session.idHash)
             return .eventStream(stream)
         }

@@ -28,6 +28,8 @@ final class RunningParlor {
     private let botWork: Task<Void, Never>
     /// The photo worker, as `parlor serve` runs it.
     private let photoWork: Task<Void, Never>
+    /// Web Push: whom each message is pushed to, and the queue that sends them, as `parlor serve` runs them.
+    private let pushWork: Task<Void, Never>
     let bot: ParlorBot
     let store: SQLiteChatStore
     var port: UInt16 { server.port ?? 0 }
@@ -52,11 +54,18 @@ final class RunningParlor {
         // A fixed "now", so dates read the same on every run.
         let store = try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         let clock = ManualClock(Self.now)
-        let app = try await WebFront(configuration: configuration, store: store, images: images, immediate: store, clock: clock, metrics: metrics, signInFailures: signInFailures, logger: logger)
+        let app = try await WebFront(configuration: configuration, store: store, images: images, immediate: store, clock: clock, metrics: metrics, signInFailures: signInFailures, push: store, logger: logger
+        )
         self.app = app
         self.store = store
         liveUpdates = Task { await app.live.run() }
         photoWork = Task { await app.photoWorker.run() }
+        pushWork = Task {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await app.pushQueue.run() }
+                group.addTask { await app.pushNotifier.run() }
+            }
+        }
         let bot = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)
         self.bot = bot
         botWork = Task { await bot.run() }
@@ -81,6 +90,7 @@ final class RunningParlor {
         await server.shutdown(gracePeriod: .seconds(2))
         botWork.cancel()
         photoWork.cancel()
+        pushWork.cancel()
         liveUpdates.cancel()
     }
 

@@ -1,0 +1,123 @@
+import Foundation
+import Logging
+import MicroHTTP
+import ParlorDomain
+import ParlorNotifications
+import ParlorPush
+import ParlorViews
+
+/// Web Push: a browser subscribes (from the script, once its person allowed notifications) and unsubscribes;
+/// Settings lists the browsers, removes one, sends a test notification, and saves what notifications may say;
+/// pages report whether they are visible (a person with a visible page is not pushed to). Subscriptions are
+/// not events: no page shows another person's, as with sessions.
+public struct PushRoutes: Sendable {
+    public struct Dependencies: Sendable {
+        let gate: SignInGate
+        let pages: WebPages
+        let store: any PushStore
+        let delivery: HTTPPushDelivery
+        let queue: PushQueue
+        let visiblePages: VisiblePages
+        let logger: Logger
+
+        public init(
+            gate: SignInGate, pages: WebPages, store: any PushStore, delivery: HTTPPushDelivery, queue: PushQueue, visiblePages: VisiblePages,
+            logger: Logger
+        ) {
+            self.gate = gate
+            self.pages = pages
+            self.store = store
+            self.delivery = delivery
+            self.queue = queue
+            self.visiblePages = visiblePages
+            self.logger = logger
+        }
+    }
+
+    let dependencies: Dependencies
+    private var paths: Paths { dependencies.pages.paths }
+    /// Most browsers one person may have subscribed; the oldest goes past it.
+    static let browserLimit = 20
+
+    public init(_ dependencies: Dependencies) {
+        self.dependencies = dependencies
+    }
+
+    public func register(on router: inout Router) {
+        let gate = dependencies.gate
+        // The key browsers subscribe with (`applicationServerKey`).
+        router.get("/push/key", gate.signedIn { [self] _, _ in .text(dependencies.delivery.vapid.publicKey) })
+        router.post("/push/subscriptions", bodyLimit: 16 * 1024, gate.signedIn { [self] request, signedIn in
+            try await subscribe(request, signedIn)
+        })
+        router.post("/push/subscriptions/remove", bodyLimit: 8 * 1024, gate.signedIn { [self] request, signedIn in
+            try await unsubscribe(request, signedIn)
+        })
+        router.post("/push/test", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
+            let browsers = try await dependencies.store.pushSubscriptions(of: signedIn.user.id)
+            let payload = PushPayload(
+                title: "Parlor", body: "Notifications work in this browser.", url: paths.settings + "#notifications", tag: "parlor-test"
+            ).encoded
+            let queued = browsers.filter { dependencies.queue.enqueue(PushQueue.Job(payload: payload, subscription: $0, urgency: "high")) }.count
+            return .redirect(to: paths.settings + "?push=tested-\(queued)#notifications")
+        })
+        router.post("/settings/notifications", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
+            let preferences = NotificationPreferences(isPrivate: request.form["private"] == "1", appearsOffline: request.form["appearOffline"] == "1")
+            try await dependencies.store.setNotificationPreferences(preferences, of: signedIn.user.id)
+            return .redirect(to: paths.settings + "?push=saved#notifications")
+        })
+        // `page=<key>&visible=1|0`: the page's script, when the browser says its visibility changed.
+        router.post("/presence", bodyLimit: 1024, gate.signedIn { [self] request, signedIn in
+            guard let key = request.form["page"], VisiblePages.isPageKey(key), let visible = request.form["visible"], visible == "1" || visible == "0" else {
+                throw HTTPError(.badRequest, "Say which page and whether it is visible.")
+            }
+            let known = dependencies.visiblePages.reported(signedIn.user.id, page: key, visible: visible == "1")
+            dependencies.logger.debug("page visibility", metadata: ["request": "\(request.id)", "page": "\(key)", "visible": "\(visible)", "known": "\(known)"])
+            return .text("", status: .noContent)
+        })
+    }
+
+    /// `endpoint`, `p256dh`, `auth`: the browser's subscription. 201 once stored; 400 with the reason, and nothing
+    /// stored, for an address Parlor would not send to or keys that are not keys.
+    private func subscribe(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
+        let fields: SubscriptionFields
+        do {
+            fields = try SubscriptionFields(
+                endpoint: request.form["endpoint"] ?? "", p256dh: request.form["p256dh"] ?? "", auth: request.form["auth"] ?? ""
+            )
+        } catch {
+            dependencies.logger.info("push subscription refused", metadata: ["request": "\(request.id)", "why": "\(error)"])
+            throw HTTPError(.badRequest, error.description)
+        }
+        if let refusal = await dependencies.delivery.refusal(of: fields.endpoint) {
+            dependencies.logger.info("push subscription refused", metadata: ["request": "\(request.id)", "why": "\(refusal)"])
+            throw HTTPError(.badRequest, refusal)
+        }
+        let stored = try await dependencies.store.addPushSubscription(PushSubscription(
+            id: 0, userID: signedIn.user.id, endpoint: fields.endpoint, p256dh: fields.p256dh, auth: fields.auth,
+            label: BrowserLabel.label(userAgent: request.headers["User-Agent"]), createdAt: dependencies.pages.clock.now
+        ))
+        // A person who keeps subscribing new browsers keeps the newest few.
+        let browsers = try await dependencies.store.pushSubscriptions(of: signedIn.user.id)
+        for old in browsers.dropLast(Self.browserLimit) { try await dependencies.store.removePushSubscription(old.id, of: signedIn.user.id) }
+        dependencies.logger.info("push subscription added", metadata: ["request": "\(request.id)", "subscription": "\(stored.id)"])
+        return .text("Notifications are on in this browser.", status: .created)
+    }
+
+    /// `subscription=<id>` (Settings' "Remove") or `endpoint=<address>` (the script, turning notifications off).
+    private func unsubscribe(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
+        let user = signedIn.user.id
+        if let raw = request.form["subscription"] {
+            guard let id = Int64(raw) else { throw HTTPError(.badRequest, "There is no such browser.") }
+            try await dependencies.store.removePushSubscription(id, of: user)
+            return .redirect(to: paths.settings + "?push=removed#notifications")
+        }
+        guard let endpoint = request.form["endpoint"], endpoint.utf8.count <= SubscriptionFields.endpointLimit else {
+            throw HTTPError(.badRequest, "Say which browser to remove.")
+        }
+        for browser in try await dependencies.store.pushSubscriptions(of: user) where browser.endpoint == endpoint {
+            try await dependencies.store.removePushSubscription(browser.id, of: user)
+        }
+        return .text("", status: .noContent)
+    }
+}

@@ -1226,11 +1226,39 @@
     });
   }
 
+  // "Is typing": at most one "start" every three seconds while the person types a new message, and a "stop"
+  // when they send it or clear the text (Parlor hides the name six seconds after the last "start" anyway).
+  function reportTyping(textarea) {
+    const url = textarea.getAttribute("data-typing-url");
+    if (!url) return { typed() {}, stopped() {} };
+    let lastStart = 0;
+    function post(state) {
+      fetch(url, { method: "POST", credentials: "same-origin", body: new URLSearchParams({ csrf: csrfToken(), state: state }) }).catch(() => {});
+    }
+    return {
+      typed() {
+        if (textarea.form.hasAttribute("data-editing")) return;
+        if (!textarea.value.trim()) { this.stopped(); return; }
+        const now = Date.now();
+        if (now - lastStart < 3000) return;
+        lastStart = now;
+        post("start");
+      },
+      stopped() {
+        if (!lastStart) return;
+        lastStart = 0;
+        post("stop");
+      },
+    };
+  }
+
   function enhanceComposer(form) {
     const textarea = form.querySelector("textarea");
     form.classList.add("is-enhanced");
     growWithText(textarea);
     enhanceMentions(textarea);
+    const typing = reportTyping(textarea);
+    textarea.addEventListener("input", () => typing.typed());
     rememberPlainMode(form);
     if (/\/messages\/\d+$/.test(form.getAttribute("action"))) form.setAttribute("data-editing", "");
     enhancePhotoField(form);
@@ -1247,6 +1275,7 @@
         saveEdit(form, text);
         return;
       }
+      typing.stopped();
       const tokenField = form.querySelector("input[name=token]");
       const token = tokenField.value || newToken();
       const replyField = form.querySelector("input[name=replyTo]");

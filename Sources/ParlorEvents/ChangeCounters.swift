@@ -83,7 +83,7 @@ public final class ChangeCounters: Sendable {
              .message(.deleting), .message(.failedDeleting), .message(.processingPhoto),
              .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers), .chat(.memberChangeFailed),
              .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp), .user(.signUpFailed),
-             .user(.updatingProfile), .user(.profileUpdateFailed), .feed:
+             .user(.updatingProfile), .user(.profileUpdateFailed), .feed, .presence:
             break
         }
     }

@@ -8,7 +8,7 @@ import Synchronization
 /// from there; nobody waits for them), then tells the observers. It answers with the event that says how
 /// it ended. Nothing else writes.
 public final class EventRouter: EventSink {
-    private let store: any ChatStore
+    let store: any ChatStore
     private let feeds: (any FeedStore)?
     private let bus: any EventBus
     private let clock: any WallClock
@@ -18,6 +18,8 @@ public final class EventRouter: EventSink {
     private let storeTimers = Mutex<[@Sendable (String, Duration) -> Void]>([])
     /// What changed, counted as each event is stored: pages kept between requests are checked against it.
     public let changes: ChangeCounters
+    /// When each person last started typing in each chat.
+    let typingStarts = TypingThrottle()
 
     public init(
         store: any ChatStore, feeds: (any FeedStore)? = nil, bus: any EventBus, clock: any WallClock, changes: ChangeCounters = ChangeCounters(),
@@ -65,6 +67,7 @@ public final class EventRouter: EventSink {
         case .chat(let event): .chat(await send(event, requestID: requestID))
         case .user(let event): .user(await send(event, requestID: requestID))
         case .feed(let event): .feed(await send(event, requestID: requestID))
+        case .presence(let event): .presence(await send(event, requestID: requestID))
         }
     }
 
@@ -321,6 +324,8 @@ public final class EventRouter: EventSink {
         bus.publish(PublishedEvent(.message(.sending(valid)), requestID: requestID))
         do {
             let message = try await timed("send") { try await store.send(valid) }
+            // The message ends its sender's "is typing" (the pages hide it); the next keystroke starts anew.
+            typingStarts.forget(valid.senderID, in: valid.chatID)
             return await publish(.message(.sent(message, token: valid.token)), .sent(message, token: valid.token), requestID)
         } catch {
             let failed = MessageEvent.failedSending(valid, reason: refusal(error, "message.sending", requestID))
@@ -375,6 +380,13 @@ public final class EventRouter: EventSink {
     }
 
     /// Counts the change, publishes on the bus, then tells the observers; answers `result`.
+    /// Publishes what is not stored (someone typing): no change to count.
+    func publishPresence<Result>(_ event: DomainEvent, _ result: Result, _ requestID: String?) async -> Result {
+        bus.publish(PublishedEvent(event, requestID: requestID))
+        for observer in observers.withLock({ $0 }) { observer.observe(event, router: self) }
+        return result
+    }
+
     private func publish<Result>(_ event: DomainEvent, _ result: Result, _ requestID: String?) async -> Result {
         changes.note(event)
         bus.publish(PublishedEvent(event, requestID: requestID))

@@ -34,6 +34,8 @@ public final class EventHandler: Sendable {
     /// Chats and people read for earlier events; also who is in the chats that events touched, for telling
     /// pages to reload after a failed update.
     let known = KnownValues()
+    /// Who is typing in each chat.
+    let typing = TypingBoard()
     /// Whether the bus hands on each chat's messages in id order: then a chat's newest message handed on
     /// and the new ones are all a page needs.
     let messagesInOrder: Bool
@@ -80,6 +82,7 @@ public final class EventHandler: Sendable {
             for queue in lanes.queues {
                 group.addTask { await self.consume(queue) }
             }
+            group.addTask { await self.sweepTyping() }
         }
     }
 
@@ -97,7 +100,7 @@ public final class EventHandler: Sendable {
     }
 
     /// Hands a published event to the lane of its chat; one that concerns every chat holds all lanes.
-    private func route(_ published: PublishedEvent) {
+    func route(_ published: PublishedEvent) {
         switch published.event.lane {
         case .chat(let chat):
             lanes.lane(of: chat).push(.event(published))
@@ -156,7 +159,10 @@ public final class EventHandler: Sendable {
                 switch published.event {
                 case .message(.sent(let message, _)):
                     guard delivered.insert(message.chatID).inserted, let group = sends[message.chatID] else { continue }
-                    await apply(published) { try await self.showSent(group) }
+                    await apply(published) {
+                        try await self.showSent(group)
+                        try await self.stoppedTypingBySending(group.map(\.message))
+                    }
                 case .message(.sending(let outgoing)) where stored.contains(outgoing.token):
                     continue  // stored in the same batch: "Sending" would be replaced at once
                 default:
@@ -248,6 +254,7 @@ public final class EventHandler: Sendable {
                 let messages = ConversationBuilder(context: context(for: viewer)).messages(snapshot)
                 fragments.append(renderer.update(.replace, messages.domID, .messages(messages)))
             }
+            if let chat = page.openChat, let line = try await typingLine(in: chat, for: viewer.id) { fragments.append(line) }
             let cursor = conversation.map { $0.messages.last?.id ?? MessageID(0) }
             // Under the person's lock: no change to their list falls between what the page is sent and its
             // place among the pages that are told of changes.
@@ -327,7 +334,8 @@ public final class EventHandler: Sendable {
         case .feed(.subscribed(let subscription)), .feed(.unsubscribed(let subscription)), .feed(.retried(let subscription)),
              .feed(.checked(let subscription)):
             try await feedsChanged(subscription.chatID)
-        case .chat, .user, .feed: break
+        case .presence(.typing(let report)): try await typingChanged(report)
+        case .chat, .user, .feed, .presence: break
         }
     }
 

@@ -86,4 +86,5 @@ public enum Fragment: Hashable, Sendable {
     case badge(UnreadBadgeViewModel)
     case toast(ToastViewModel)
     case feedList(FeedListViewModel)
+    case typing(TypingViewModel)
 }

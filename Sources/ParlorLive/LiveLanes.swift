@@ -136,6 +136,8 @@ extension DomainEvent {
             .chat(membership.chatID)
         case .user(.profileUpdated), .user(.signedUp):
             .everyChat
+        case .presence(.typing(let report)):
+            .chat(report.chatID)
         case .feed(.subscribed(let subscription)), .feed(.unsubscribed(let subscription)), .feed(.retried(let subscription)),
              .feed(.checked(let subscription)):
             .chat(subscription.chatID)
@@ -143,7 +145,7 @@ extension DomainEvent {
              .message(.processingPhoto), .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers),
              .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp),
              .user(.signUpFailed), .user(.updatingProfile), .user(.profileUpdateFailed), .feed(.subscribing), .feed(.subscribeFailed),
-             .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed), .feed(.checking):
+             .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed), .feed(.checking), .presence(.reportingTyping), .presence(.typingRefused):
             .none
         }
     }

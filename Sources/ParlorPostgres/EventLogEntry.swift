@@ -22,6 +22,8 @@ enum EventLogEntry: Hashable, Sendable {
     case feedUnsubscribed(FeedSubscriptionID, chat: ChatID, subscriber: UserID)
     case feedRetried(FeedSubscriptionID)
     case feedChecked(FeedSubscriptionID)
+    /// Not a stored change: someone typing, written by the bus itself so every instance shows it.
+    case typing(TypingReport)
 
     /// The kind of `messageSent`, for statements that write its entry themselves.
     static let sentKind = "message.sent"
@@ -46,6 +48,7 @@ enum EventLogEntry: Hashable, Sendable {
         case .feedUnsubscribed: "feed.unsubscribed"
         case .feedRetried: "feed.retried"
         case .feedChecked: "feed.checked"
+        case .typing: "presence.typing"
         }
     }
 
@@ -61,6 +64,7 @@ enum EventLogEntry: Hashable, Sendable {
         case .userRead(let chat, let reader, let previous, let upTo): [chat.rawValue, reader.rawValue, previous?.rawValue ?? 0, upTo.rawValue]
         case .feedSubscribed(let id), .feedRetried(let id), .feedChecked(let id): [id.rawValue]
         case .feedUnsubscribed(let id, let chat, let subscriber): [id.rawValue, chat.rawValue, subscriber.rawValue]
+        case .typing(let report): [report.chatID.rawValue, report.userID.rawValue, report.isTyping ? 1 : 0]
         }
     }
 
@@ -99,8 +103,17 @@ enum EventLogEntry: Hashable, Sendable {
             self = .feedUnsubscribed(FeedSubscriptionID(first), chat: ChatID(chat), subscriber: UserID(subscriber))
         case "feed.retried": self = .feedRetried(FeedSubscriptionID(first))
         case "feed.checked": self = .feedChecked(FeedSubscriptionID(first))
+        case "presence.typing":
+            guard let user = id(1), let typing = id(2) else { return nil }
+            self = .typing(TypingReport(chatID: ChatID(first), userID: UserID(user), isTyping: typing == 1))
         default: return nil
         }
+    }
+
+    /// The entry of an event the bus writes itself (``DomainEvent/isShared``); nil for any other.
+    init?(shared event: DomainEvent) {
+        guard case .presence(.typing(let report)) = event else { return nil }
+        self = .typing(report)
     }
 
     /// Appends the entry to the log, inside the caller's transaction: it commits with the change or not at all.

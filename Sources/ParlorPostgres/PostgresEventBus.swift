@@ -48,6 +48,9 @@ public final class PostgresEventBus: EventBus {
     /// When the log was last read without an error (seconds of the monotonic clock), for readiness.
     private let lastRead = Mutex<ContinuousClock.Instant?>(nil)
     private let batch = 500
+    /// Events every instance shows although nothing is stored (someone typing), waiting to be written to the log.
+    private let shared: AsyncStream<EventLogEntry>
+    private let sharing: AsyncStream<EventLogEntry>.Continuation
 
     /// `changes`: counted for every entry read, so pages kept between requests notice other instances'
     /// changes. `poll`: how often the log is read without a hint. `retention`: how long entries are kept.
@@ -61,13 +64,20 @@ public final class PostgresEventBus: EventBus {
         self.poll = poll
         self.retention = retention
         self.logger = logger
+        // Lost past this many waiting: they are shown for seconds, and a flood of them must not hold memory.
+        (shared, sharing) = AsyncStream.makeStream(of: EventLogEntry.self, bufferingPolicy: .bufferingNewest(1_000))
     }
 
     // MARK: EventBus
 
     public func publish(_ event: PublishedEvent) {
-        // Stored events reach the pages through the log, on every instance alike.
+        // Stored events reach the pages through the log, on every instance alike; so do shared ones, which the log
+        // is written for here (nothing else stores them).
         guard !event.event.isStoredChange else { return }
+        if event.event.isShared, let entry = EventLogEntry(shared: event.event) {
+            sharing.yield(entry)
+            return
+        }
         local.publish(event)
     }
 
@@ -112,8 +122,21 @@ public final class PostgresEventBus: EventBus {
             group.addTask {
                 for await _ in wakeups { await self.catchUp() }
             }
+            group.addTask { await self.writeShared() }
             // Cancelling `run` cancels each task: the sleeps and the stream's iteration end, the listener closes.
             await group.waitForAll()
+        }
+    }
+
+    /// Writes shared events to the log as they come, until cancelled; one that cannot be written is dropped (it
+    /// would be stale by the time the database answers again).
+    private func writeShared() async {
+        for await entry in shared {
+            do {
+                try await database.writeStatement { [logger] connection in try await entry.append(connection, logger: logger) }
+            } catch {
+                logger.notice("a shared event was not written to the event log", metadata: ["kind": "\(entry.kind)", "error": "\(error)"])
+            }
         }
     }
 
@@ -272,6 +295,7 @@ public final class PostgresEventBus: EventBus {
         case .messageDeleted(let id): return messages[id].map { .message(.deleted($0)) }
         case .photoProcessed(let id): return messages[id].map { .message(.photoProcessed($0)) }
         case .userRead(let chat, let reader, let previous, let upTo): return .message(.userRead(chat: chat, reader: reader, previous: previous, upTo: upTo))
+        case .typing(let report): return .presence(.typing(report))
         case .feedSubscribed(let id): return try await store.feedSubscription(id).map { .feed(.subscribed($0)) }
         case .feedRetried(let id): return try await store.feedSubscription(id).map { .feed(.retried($0)) }
         case .feedChecked(let id): return try await store.feedSubscription(id).map { .feed(.checked($0)) }

@@ -54,6 +54,7 @@ final class WebFront: Sendable {
         let images: ImageRoutes
         let feeds: FeedRoutes
         let search: SearchRoutes
+        let typing: TypingRoutes
         let push: PushRoutes
     }
 
@@ -146,6 +147,7 @@ final class WebFront: Sendable {
             images: ImageRoutes(.init(gate: gate, pages: pages, store: store, media: media, logger: logger)),
             feeds: FeedRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             search: SearchRoutes(.init(gate: gate, pages: pages, store: store)),
+            typing: TypingRoutes(gate: gate, events: events),
             push: PushRoutes(.init(
                 gate: gate, pages: pages, store: pushStore, delivery: delivery, queue: pushQueue, visiblePages: visiblePages, logger: logger
             ))
@@ -187,6 +189,7 @@ final class WebFront: Sendable {
         routes.feeds.register(on: &router)
         routes.search.register(on: &router)
         routes.push.register(on: &router)
+        routes.typing.register(on: &router)
         try ServiceWorker(folder: configuration.publicFolder, paths: Paths(basePath: configuration.basePath)).register(on: &router)
         try AppManifest(paths: Paths(basePath: configuration.basePath)).register(on: &router)
         extra(&router)

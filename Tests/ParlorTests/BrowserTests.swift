@@ -63,6 +63,15 @@ import Testing
         }
     }
 
+    /// Tests/Browser/presence.py: "Ana is typing…" on Ben's page within half a second, one report per three seconds,
+    /// gone within six seconds of the last key and at once when she sends.
+    @Test(.timeLimit(.minutes(5))) func theOtherScreenShowsWhoIsTyping() async throws {
+        let output = try await Self.run("presence.py", artifacts: Self.artifacts + "/presence")
+        for step in ["is-typing", "one-report-per-three-seconds", "gone-after-stopping", "gone-when-sent"] {
+            #expect(output.contains(step), "step \(step) did not run")
+        }
+    }
+
     /// Tests/Browser/rooms.py: three people in a closed room: made, joined and left live, mentions, following.
     @Test(.timeLimit(.minutes(5))) func threePeopleShareAClosedRoom() async throws {
         let output = try await Self.run("rooms.py", artifacts: Self.artifacts + "/rooms")

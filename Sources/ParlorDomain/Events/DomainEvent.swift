@@ -4,6 +4,7 @@ public enum DomainEvent: Hashable, Sendable {
     case message(MessageEvent)
     case user(UserEvent)
     case feed(FeedEvent)
+    case presence(PresenceEvent)
 }
 
 extension DomainEvent {
@@ -14,7 +15,15 @@ extension DomainEvent {
         case .message(let event): "message." + Self.caseName(event)
         case .user(let event): "user." + Self.caseName(event)
         case .feed(let event): "feed." + Self.caseName(event)
+        case .presence(let event): "presence." + Self.caseName(event)
         }
+    }
+
+    /// Whether every instance's pages must learn of the event although nothing was stored: someone typing. A bus
+    /// shared by several instances carries these too (lost ones matter little: they are shown for seconds).
+    public var isShared: Bool {
+        if case .presence(.typing) = self { return true }
+        return false
     }
 
     /// Whether the event says a change was stored (not an intent, nor a refusal): the change every instance
@@ -32,7 +41,7 @@ extension DomainEvent {
              .chat(.changingMembers), .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp), .user(.signUpFailed), .user(.updatingProfile),
              .user(.profileUpdateFailed),
              .feed(.subscribing), .feed(.subscribeFailed), .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed),
-             .feed(.checking):
+             .feed(.checking), .presence:
             false
         }
     }

@@ -34,6 +34,10 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
     case notARoom
     /// `@everyone` or `@here` in a room of more members than that.
     case tooManyToMention(limit: Int)
+    /// The same report again sooner than its rules allow ("is typing" at most every three seconds).
+    case tooFrequent
+    /// Who is typing is not shown in a room of more members than that.
+    case tooManyToShowTyping(limit: Int)
     /// The store could not do it (a full disk, a lost connection); nothing was changed.
     case unavailable
 
@@ -61,6 +65,8 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .membersFixed: "Only a closed room's members change: everyone is in an open room, and a direct chat keeps its people."
         case .notARoom: "A direct chat has no name or topic to change."
         case .tooManyToMention(let limit): "@everyone and @here call at most \(limit) people; this room has more. Name the people you need."
+        case .tooFrequent: "That came too soon after the last one; wait a moment."
+        case .tooManyToShowTyping(let limit): "Who is typing is shown in rooms of at most \(limit) members."
         case .unavailable: "Parlor could not save that just now. Please try again."
         }
     }

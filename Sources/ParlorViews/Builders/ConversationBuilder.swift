@@ -57,6 +57,7 @@ public struct ConversationBuilder: Sendable {
                     excerpt: TextPreview.excerpt(MessageFormat.plainText(message.body), limit: MessageCellBuilder.quoteLimit), cancelURL: context.paths.chat(snapshot.chatID)
                 )
             },
+            typing: Self.showsTyping(snapshot.heading) ? TypingBuilder.line(in: snapshot.chatID, names: []) : nil,
             composer: composer(chat: snapshot.chatID, heading: snapshot.heading, people: snapshot.people, draft: draft, autofocus: !history)
         )
     }
@@ -169,6 +170,9 @@ public struct ConversationBuilder: Sendable {
         )
     }
 
+    /// Whether a chat shows who is typing: any but a room of more than ``Typing/memberLimit`` members.
+    public static func showsTyping(_ heading: ChatHeading) -> Bool { heading.memberCount <= Typing.memberLimit }
+
     public func composer(
         chat: ChatID, heading: ChatHeading, people: [UserID: User] = [:], draft: ComposerDraft, autofocus: Bool = false
     ) -> ComposerViewModel {
@@ -194,7 +198,8 @@ public struct ConversationBuilder: Sendable {
             maxLength: String(MessageText.maximumLength),
             autofocus: autofocus,
             photoAccept: editing == nil ? "image/jpeg,image/png,image/webp,image/gif" : nil,
-            mentionsURL: heading.isRoom ? context.paths.mentionSuggestions(chat) : nil
+            mentionsURL: heading.isRoom ? context.paths.mentionSuggestions(chat) : nil,
+            typingURL: editing == nil && Self.showsTyping(heading) ? context.paths.typing(chat) : nil
         )
     }
 }

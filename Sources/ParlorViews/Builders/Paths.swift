@@ -42,6 +42,8 @@ public struct Paths: Sendable, Hashable {
     public func removeMember(_ id: ChatID, _ member: UserID) -> String { "\(basePath)/rooms/\(id)/members/\(member)/remove" }
     public func seenBy(_ id: ChatID, message: MessageID) -> String { "\(basePath)/rooms/\(id)/messages/\(message)/seen" }
     public func mentionSuggestions(_ id: ChatID) -> String { "\(basePath)/rooms/\(id)/members/suggestions" }
+    /// Where a page says its person is typing in the chat.
+    public func typing(_ id: ChatID) -> String { "\(basePath)/rooms/\(id)/typing" }
     public func follow(_ id: ChatID) -> String { "\(basePath)/rooms/\(id)/follow" }
     public func leave(_ id: ChatID) -> String { "\(basePath)/rooms/\(id)/leave" }
     public func roomSettings(_ id: ChatID) -> String { "\(basePath)/rooms/\(id)/settings" }

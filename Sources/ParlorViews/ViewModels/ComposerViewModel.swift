@@ -33,14 +33,17 @@ public struct ComposerViewModel: Renderable, Hashable {
     public let photoAccept: String?
     /// In a room: where the page script finds the members an `@` being typed may name.
     public let mentionsURL: String?
+    /// Where the page script says its person is typing; nil in a room too big to show it.
+    public let typingURL: String?
 
     public init(
         domID: String, actionURL: String, csrfToken: String, text: String, errorMessage: String?, isSending: Bool,
         token: String, replyQuote: ReplyQuoteViewModel?, replyToID: String?, cancelReplyURL: String?,
         fieldLabel: String, submitLabel: String, maxLength: String, autofocus: Bool = false, photoAccept: String? = nil,
-        mentionsURL: String? = nil
+        mentionsURL: String? = nil, typingURL: String? = nil
     ) {
         self.mentionsURL = mentionsURL
+        self.typingURL = typingURL
         self.domID = domID
         self.actionURL = actionURL
         self.csrfToken = csrfToken
@@ -74,6 +77,7 @@ public struct ComposerViewModel: Renderable, Hashable {
         .text("maxLength", \.maxLength),
         .flag("autofocus", \.autofocus),
         .text("photoAccept", \.photoAccept),
-        .text("mentionsURL", \.mentionsURL)
+        .text("mentionsURL", \.mentionsURL),
+        .text("typingURL", \.typingURL)
     )
 }

@@ -17,13 +17,16 @@ public struct ConversationViewModel: Renderable, Hashable {
     public let messages: ConversationMessagesViewModel
     /// "Delete this message?", asked above the composer on pages without the script.
     public let deletion: DeletionConfirmationViewModel?
+    /// Who is typing (live; empty as the page is drawn); nil in a room too big to show it.
+    public let typing: TypingViewModel?
     public let composer: ComposerViewModel
 
     public init(
         domID: String, header: ConversationHeaderViewModel, olderMessagesURL: String?, newestMessagesURL: String? = nil,
         newerMessagesURL: String? = nil, messages: ConversationMessagesViewModel, deletion: DeletionConfirmationViewModel? = nil,
-        composer: ComposerViewModel
+        typing: TypingViewModel? = nil, composer: ComposerViewModel
     ) {
+        self.typing = typing
         self.newerMessagesURL = newerMessagesURL
         self.domID = domID
         self.header = header
@@ -45,6 +48,7 @@ public struct ConversationViewModel: Renderable, Hashable {
         .text("newerMessagesURL", \.newerMessagesURL),
         .object("messages", \.messages),
         .object("deletion", \.deletion),
+        .object("typing", \.typing),
         .object("composer", \.composer)
     )
 }

@@ -29,6 +29,7 @@ public enum ParlorViewModels {
         CreateChatViewModel.self,
         ContactSuggestionsViewModel.self,
         ToastViewModel.self,
+        TypingViewModel.self,
         UnreadBadgeViewModel.self,
         AuthFormViewModel.self,
         ImageDetailViewModel.self,

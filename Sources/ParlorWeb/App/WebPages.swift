@@ -51,6 +51,7 @@ extension Refusal {
         case .notFound: .notFound
         case .notYourMessage: .forbidden
         case .unavailable: .serviceUnavailable
+        case .tooFrequent: .tooManyRequests
         default: .unprocessableContent
         }
     }

@@ -55,7 +55,8 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     static let refusalKinds = [
         "empty_message", "message_too_long", "invalid_text", "control_character", "chat_with_yourself", "unknown_handle", "invalid_handle",
         "handle_taken", "invalid_display_name", "chat_exists", "not_found", "not_your_message", "message_deleted", "invalid_feed_url", "already_subscribed",
-        "too_many_feeds", "invalid_room_name", "invalid_topic", "unavailable", "other",
+        "too_many_feeds", "invalid_room_name", "invalid_topic", "members_fixed", "not_a_room", "too_many_to_mention", "too_frequent",
+        "too_many_to_show_typing", "unavailable", "other",
     ]
 
     public init(factory: any MetricsFactory = NOOPMetricsHandler.instance, exposition: (@Sendable () -> [UInt8])? = nil) {
@@ -193,6 +194,8 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         case .membersFixed: kind = "members_fixed"
         case .notARoom: kind = "not_a_room"
         case .tooManyToMention: kind = "too_many_to_mention"
+        case .tooFrequent: kind = "too_frequent"
+        case .tooManyToShowTyping: kind = "too_many_to_show_typing"
         case .unavailable: kind = "unavailable"
         @unknown default: kind = "other"
         }

@@ -1,0 +1,26 @@
+import ParlorDomain
+
+extension EventRouter {
+    /// `reportingTyping` answers `typing` (published to the chat's pages, on every instance) or `typingRefused`: not
+    /// a member (membership now, read from the store), a room of more than ``Typing/memberLimit`` members, or a
+    /// "start" sooner than ``TypingThrottle`` allows. A "stop" always goes through: it only ever hides a name.
+    /// Nothing is stored.
+    @discardableResult
+    public func send(_ event: PresenceEvent, requestID: String? = nil) async -> PresenceEvent {
+        guard case .reportingTyping(let report) = event else { return event }
+        do {
+            guard let chat = try await store.chat(report.chatID), chat.members.contains(report.userID) else {
+                return .typingRefused(report, reason: .notFound)
+            }
+            guard chat.members.count <= Typing.memberLimit else { return .typingRefused(report, reason: .tooManyToShowTyping(limit: Typing.memberLimit)) }
+        } catch {
+            return .typingRefused(report, reason: .unavailable)
+        }
+        if report.isTyping {
+            guard typingStarts.admit(report.userID, in: report.chatID) else { return .typingRefused(report, reason: .tooFrequent) }
+        } else {
+            typingStarts.forget(report.userID, in: report.chatID)
+        }
+        return await publishPresence(.presence(.typing(report)), .typing(report), requestID)
+    }
+}

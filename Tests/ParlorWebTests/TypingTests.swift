@@ -1,0 +1,74 @@
+import Foundation
+import HTTPTestSupport
+import ParlorDomain
+import Testing
+@testable import parlor
+
+/// "Is typing" through the real server: what a member's report shows on the others' pages, when it goes, and
+/// what is refused.
+@Suite struct TypingTests {
+    @Test func aMemberTypingIsShownToTheOthersUntilTheySendOrStopAndAStartComesAtMostEveryThreeSeconds() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)
+            let id = String(chat.split(separator: "/").last!)
+            let page = try await ben.get(chat).text
+            #expect(page.contains("<div class=\"typing-line\" aria-live=\"polite\" aria-atomic=\"true\"><p class=\"typing\" id=\"typing-\(id)\"></p>"))
+            #expect(page.contains("data-typing-url=\"/rooms/\(id)/typing\""))
+            let (stream, _) = try await ben.openEvents("/events?chat=\(id)")
+            _ = try await stream.read(until: "target=\"messages-\(id)\"")
+            try await ana.get(chat)
+
+            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")]).status == 204)
+            let shown = try await stream.read(until: "is typing…")
+            #expect(shown.contains("target=\"typing-\(id)\"") && shown.hasSuffix("Ana Lima is typing…"))
+            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")]).status == 429, "a second start within three seconds")
+            // Sending ends it at once.
+            #expect(try await ana.say("Here it is", in: chat).status == 303)
+            let empty = "<p class=\"typing\" id=\"typing-\(id)\"></p>"
+            _ = try await stream.read(until: empty)
+
+            // A start and nothing more: gone five seconds later (the sweep looks twice a second).
+            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")]).status == 204)
+            _ = try await stream.read(until: "Ana Lima is typing…")
+            let started = ContinuousClock.now
+            _ = try await stream.read(until: empty)
+            let gone = ContinuousClock.now - started
+            #expect(gone >= .milliseconds(4_500) && gone <= .milliseconds(6_500), "gone after \(gone)")
+
+            // "Stop" hides it at once, and lets the next start through.
+            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")]).status == 204)
+            _ = try await stream.read(until: "Ana Lima is typing…")
+            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "stop")]).status == 204)
+            _ = try await stream.read(until: empty)
+            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")]).status == 204)
+            stream.close()
+
+            // Not a member, a chat that does not exist, a state that is not one: refused.
+            let chloe = Visitor(port: parlor.port)
+            try await chloe.signUp("chloe", name: "Chloé Martin")
+            try await chloe.get("/chats")
+            #expect(try await chloe.post("/rooms/\(id)/typing", [("state", "start")]).status == 404)
+            #expect(try await ana.post("/rooms/999999/typing", [("state", "start")]).status == 404)
+            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "maybe")]).status == 400)
+            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")], csrf: "forged").status == 403)
+        }
+    }
+
+    @Test func aRoomOfMoreThanAHundredMembersShowsNobodyTyping() async throws {
+        try await RunningParlor.with { parlor in
+            let ana = Visitor(port: parlor.port)
+            try await ana.signUp("ana", name: "Ana Lima")
+            let general = try await ana.chat(named: "General")
+            let id = String(general.split(separator: "/").last!)
+            #expect(try await ana.get(general).text.contains("data-typing-url"), "a small room shows who types")
+            for index in 0..<Typing.memberLimit {
+                let joined = await parlor.app.events.send(UserEvent.signingUp(NewUser(handle: "member\(index)", displayName: "Member \(index)")))
+                guard case .signedUp = joined else { throw ClientError(description: "member \(index) not signed up: \(joined)") }
+            }
+            let page = try await ana.get(general).text
+            #expect(!page.contains("data-typing-url") && !page.contains("typing-line"))
+            let refused = try await ana.post("/rooms/\(id)/typing", [("state", "start")])
+            #expect(refused.status == 422 && refused.text.contains("at most 100 members"))
+        }
+    }
+}

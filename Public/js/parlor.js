@@ -139,6 +139,9 @@
       case "badge":
         if (fragment) updateBadge(fragment.querySelector("parlor-badge"));
         break;
+      case "presence":
+        if (fragment) takePresence(fragment.querySelector("parlor-presence"));
+        break;
       case "refresh":
         window.location.reload();
         return;
@@ -526,7 +529,7 @@
     const visible = !pageLeft && document.visibilityState === "visible";
     fetch(basePath + "/presence", {
       method: "POST", credentials: "same-origin", keepalive: true,
-      body: new URLSearchParams({ csrf: csrfToken(), page: pageKey, visible: visible ? "1" : "0" }),
+      body: new URLSearchParams({ csrf: csrfToken(), page: pageKey, visible: visible ? "1" : "0", idle: pageIdle ? "1" : "0", left: pageLeft ? "1" : "0" }),
     }).catch(() => {});
   }
 
@@ -578,7 +581,9 @@
     const url = body.getAttribute("data-events-url");
     if (source || !url || !window.EventSource) return;
     // EventSource reconnects by itself and sends Last-Event-ID; the server answers with the whole state.
-    const opened = new EventSource(url + (url.includes("?") ? "&" : "?") + "page=" + pageKey + "&visible=" + (document.visibilityState === "visible" ? "1" : "0"));
+    const watched = watchedPeople();
+    const opened = new EventSource(url + (url.includes("?") ? "&" : "?") + "page=" + pageKey + "&visible=" + (document.visibilityState === "visible" ? "1" : "0")
+      + (pageIdle ? "&idle=1" : "") + (watched.length ? "&watch=" + watched.join(",") : ""));
     source = opened;
     opened.onmessage = (event) => applyEnvelopes(event.data);
     opened.onopen = connectionUp;
@@ -1533,6 +1538,66 @@
   function afterUpdate() {
     afterMessagesChange();
     reportRead();
+    showPresence();
+  }
+
+  // ---------------------------------------------------------------- presence
+
+  // Dots on the avatars of the people a page shows: the page names them on its stream (`watch=`), Parlor sends
+  // each one's state as it opens and when it changes, and every dot of theirs (rows redrawn since included)
+  // takes it. Without the script there are no dots.
+  const presenceStates = {};
+
+  function watchedPeople() {
+    const ids = Array.from(document.querySelectorAll("[data-presence-of]"), (dot) => dot.getAttribute("data-presence-of"));
+    return Array.from(new Set(ids)).filter((id) => /^\d+$/.test(id)).slice(0, 200);
+  }
+
+  function takePresence(element) {
+    if (!element) return;
+    const user = element.getAttribute("data-user");
+    if (!/^\d+$/.test(user || "")) return;
+    presenceStates[user] = { state: element.getAttribute("data-state"), label: element.getAttribute("data-label") };
+  }
+
+  function showPresence() {
+    document.querySelectorAll("[data-presence-of]").forEach((dot) => {
+      const known = presenceStates[dot.getAttribute("data-presence-of")];
+      const state = known ? known.state : "offline";
+      dot.setAttribute("data-state", state);
+      dot.setAttribute("role", "img");
+      if (known && known.label) {
+        dot.setAttribute("aria-label", known.label);
+        dot.title = known.label;
+      } else {
+        dot.setAttribute("aria-label", "Offline");
+        dot.title = "Offline";
+      }
+      dot.hidden = false;
+    });
+  }
+
+  // Idle after five minutes without a key, a click or a scroll on a visible page; back at the next one.
+  const IDLE_AFTER = 5 * 60 * 1000;
+  let lastUse = Date.now();
+  let pageIdle = false;
+
+  function used() {
+    lastUse = Date.now();
+    if (pageIdle) {
+      pageIdle = false;
+      reportVisibility();
+    }
+  }
+
+  function watchIdle() {
+    ["keydown", "pointerdown", "wheel", "touchstart"].forEach((name) => document.addEventListener(name, used, { passive: true, capture: true }));
+    setInterval(() => {
+      if (!pageIdle && document.visibilityState === "visible" && Date.now() - lastUse >= IDLE_AFTER) {
+        pageIdle = true;
+        reportVisibility();
+      }
+    }, 30 * 1000);
   }
 
   // ---------------------------------------------------------------- type-to-find
@@ -1889,6 +1954,8 @@
     document.querySelectorAll("#notifications").forEach(enhanceNotificationSetting);
     document.querySelectorAll(".push-bell").forEach(enhanceBell);
     showAppBadge();
+    showPresence();
+    watchIdle();
     document.querySelectorAll("#shortcuts").forEach(enhanceShortcutSetting);
     document.querySelectorAll("form.create-chat").forEach(enhanceNewChat);
     const errorField = document.querySelector("[data-error-field]");

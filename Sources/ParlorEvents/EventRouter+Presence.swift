@@ -7,7 +7,19 @@ extension EventRouter {
     /// Nothing is stored.
     @discardableResult
     public func send(_ event: PresenceEvent, requestID: String? = nil) async -> PresenceEvent {
-        guard case .reportingTyping(let report) = event else { return event }
+        switch event {
+        case .reportingPresence(let report):
+            return await publishPresence(.presence(.presenceChanged(report)), .presenceChanged(report), requestID)
+        case .refreshingPresence(let reports):
+            return await publishPresence(.presence(.presenceRefreshed(reports)), .presenceRefreshed(reports), requestID)
+        case .reportingTyping(let report):
+            return await typing(report, requestID)
+        case .typing, .typingRefused, .presenceChanged, .presenceRefreshed:
+            return event
+        }
+    }
+
+    private func typing(_ report: TypingReport, _ requestID: String?) async -> PresenceEvent {
         do {
             guard let chat = try await store.chat(report.chatID), chat.members.contains(report.userID) else {
                 return .typingRefused(report, reason: .notFound)

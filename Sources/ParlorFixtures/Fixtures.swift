@@ -61,6 +61,7 @@ public enum Fixtures {
             Fixture("typing/one", TypingBuilder.line(in: ChatID(7), names: ["Ana Lima"])),
             Fixture("typing/three-one-hostile", TypingBuilder.line(in: ChatID(7), names: ["Ana Lima", "<b>Ben</b> & co", "Chloé Martin"])),
             Fixture("typing/several", TypingBuilder.line(in: ChatID(7), names: ["Ana", "Ben", "Chloé", "Dmitri"])),
+            Fixture("presence/away", PresenceBuilder.presence(of: UserID(2), named: "Ben \"<Okafor>\"", .away)),
             Fixture("settings-form/empty-name", settings.form(displayName: "", error: "A display name has 1 to 50 characters.")),
             Fixture("chats-page/conversation-open", pages.chats(list: list.loaded(world.summaries, current: ChatID(7)), conversation: open, title: "Ben Okafor", unreadTotal: unread, openChat: ChatID(7)), isPage: true),
             Fixture("chats-page/no-chat-open", pages.chats(list: list.loaded(world.summaries, current: nil), conversation: nil, title: nil, unreadTotal: unread, openChat: nil), isPage: true),

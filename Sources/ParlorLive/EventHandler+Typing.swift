@@ -50,7 +50,7 @@ extension EventHandler {
         while !Task.isCancelled {
             do { try await Task.sleep(for: .milliseconds(500)) } catch { return }
             for report in typing.expired() {
-                route(PublishedEvent(.presence(.typing(report))))
+                queue(PublishedEvent(.presence(.typing(report))))
             }
         }
     }

@@ -36,6 +36,8 @@ public final class EventHandler: Sendable {
     let known = KnownValues()
     /// Who is typing in each chat.
     let typing = TypingBoard()
+    /// Who is around, from every instance's reports.
+    let presence: PresenceBoard
     /// Whether the bus hands on each chat's messages in id order: then a chat's newest message handed on
     /// and the new ones are all a page needs.
     let messagesInOrder: Bool
@@ -52,9 +54,10 @@ public final class EventHandler: Sendable {
         store: any ChatStore, feeds: (any FeedStore)? = nil, clock: any WallClock, basePath: String = "", logger: Logger = Logger(label: "parlor.events"),
         dateLabels: DateLabels.Cache = DateLabels.Cache(), bus: any EventBus, templates: @escaping @Sendable () -> TemplateSet,
         encoding: (any UpdateEncoding)? = nil, lanes: Int = EventHandler.defaultLaneCount, laneLimit: Int = 1_000,
-        fanOutPartSize: Int = EventHandler.defaultFanOutPartSize
+        fanOutPartSize: Int = EventHandler.defaultFanOutPartSize, offlineAfter: Duration = Presence.offlineAfter
     ) {
         self.fanOutPartSize = max(1, fanOutPartSize)
+        presence = PresenceBoard(offlineAfter: offlineAfter)
         self.store = store
         self.feeds = feeds
         self.dateLabels = dateLabels
@@ -83,6 +86,7 @@ public final class EventHandler: Sendable {
                 group.addTask { await self.consume(queue) }
             }
             group.addTask { await self.sweepTyping() }
+            group.addTask { await self.sweepPresence() }
         }
     }
 
@@ -100,7 +104,18 @@ public final class EventHandler: Sendable {
     }
 
     /// Hands a published event to the lane of its chat; one that concerns every chat holds all lanes.
+    /// Hands an event to its lane without taking what it reports (the sweeps' own events).
+    func queue(_ published: PublishedEvent) {
+        if case .chat(let chat) = published.event.lane { lanes.lane(of: chat).push(.event(published)) }
+    }
+
     func route(_ published: PublishedEvent) {
+        // Presence reports are taken at once (a few dictionary operations); the person's lane tells their watchers.
+        switch published.event {
+        case .presence(.presenceChanged(let report)): presence.apply(report)
+        case .presence(.presenceRefreshed(let reports)): presence.refresh(reports)
+        default: break
+        }
         switch published.event.lane {
         case .chat(let chat):
             lanes.lane(of: chat).push(.event(published))
@@ -255,6 +270,7 @@ public final class EventHandler: Sendable {
                 fragments.append(renderer.update(.replace, messages.domID, .messages(messages)))
             }
             if let chat = page.openChat, let line = try await typingLine(in: chat, for: viewer.id) { fragments.append(line) }
+            fragments += try await presenceNow(of: page.watching)
             let cursor = conversation.map { $0.messages.last?.id ?? MessageID(0) }
             // Under the person's lock: no change to their list falls between what the page is sent and its
             // place among the pages that are told of changes.
@@ -288,6 +304,10 @@ public final class EventHandler: Sendable {
 
     func pages(of viewer: UserID) -> [ListenerRegistry.Entry] {
         registry.withLock { $0.pages(of: viewer) }
+    }
+
+    func registry(watchersOf user: UserID) -> [any Listener] {
+        registry.withLock { $0.watchers(of: user) }
     }
 
     func registry(pagesShowing chat: ChatID) -> [UserID: [ListenerRegistry.Entry]] {
@@ -335,6 +355,7 @@ public final class EventHandler: Sendable {
              .feed(.checked(let subscription)):
             try await feedsChanged(subscription.chatID)
         case .presence(.typing(let report)): try await typingChanged(report)
+        case .presence(.presenceChanged(let report)): try await showPresence(of: report.userID)
         case .chat, .user, .feed, .presence: break
         }
     }

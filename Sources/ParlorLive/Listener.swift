@@ -29,9 +29,14 @@ public struct PageSubscription: Hashable, Sendable {
     /// The open conversation shows messages found by search, not its newest: it is not sent the newest messages
     /// when it connects (its own stay), and is told of new ones without being able to show them in place.
     public let showsWindow: Bool
+    /// The people whose presence the page shows (dots on their avatars): told when it changes.
+    public let watching: Set<UserID>
+    /// The most people one page is told the presence of.
+    public static let watchLimit = 200
 
-    public init(viewer: UserID, openChat: ChatID? = nil, feedsOf: ChatID? = nil, showsWindow: Bool = false) {
+    public init(viewer: UserID, openChat: ChatID? = nil, feedsOf: ChatID? = nil, showsWindow: Bool = false, watching: Set<UserID> = []) {
         self.viewer = viewer
+        self.watching = watching.count <= Self.watchLimit ? watching : Set(watching.sorted().prefix(Self.watchLimit))
         self.openChat = feedsOf == nil ? openChat : nil
         self.feedsOf = feedsOf
         self.showsWindow = showsWindow && self.openChat != nil
@@ -71,6 +76,8 @@ public protocol UpdateEncoding: Sendable {
 /// What a page does with an update (DESIGN.md, "Listeners").
 public enum StreamAction: String, Hashable, Sendable {
     case replace, append, prepend, remove, toast, badge, refresh
+    /// A person's presence: every dot of theirs on the page takes the state the fragment says.
+    case presence
     /// The page shows a room its viewer is no longer in: it goes to the address in `target` (the chat list).
     case leave
 }
@@ -87,4 +94,5 @@ public enum Fragment: Hashable, Sendable {
     case toast(ToastViewModel)
     case feedList(FeedListViewModel)
     case typing(TypingViewModel)
+    case presence(PresenceViewModel)
 }

@@ -15,9 +15,11 @@ struct ListenerRegistry {
     private(set) var byChat: [ChatID: [UserID: [ObjectIdentifier: Entry]]] = [:]
     /// Feeds screens, by their chat.
     private(set) var byFeeds: [ChatID: [ObjectIdentifier: Entry]] = [:]
+    /// Pages that show a person's presence, by that person.
+    private(set) var byWatched: [UserID: [ObjectIdentifier: any Listener]] = [:]
 
     var count: Int { byViewer.values.reduce(0) { $0 + $1.count } }
-    var isEmpty: Bool { byViewer.isEmpty && byChat.isEmpty && byFeeds.isEmpty }
+    var isEmpty: Bool { byViewer.isEmpty && byChat.isEmpty && byFeeds.isEmpty && byWatched.isEmpty }
 
     mutating func insert(_ listener: any Listener, for page: PageSubscription, cursor: MessageID? = nil) {
         let entry = Entry(listener: listener, page: page, cursor: page.openChat == nil ? nil : cursor ?? MessageID(0))
@@ -25,6 +27,7 @@ struct ListenerRegistry {
         byViewer[page.viewer, default: [:]][key] = entry
         if let chat = page.openChat { byChat[chat, default: [:]][page.viewer, default: [:]][key] = entry }
         if let chat = page.feedsOf { byFeeds[chat, default: [:]][key] = entry }
+        for person in page.watching { byWatched[person, default: [:]][key] = listener }
     }
 
     mutating func remove(_ listener: any Listener, for page: PageSubscription) {
@@ -40,7 +43,14 @@ struct ListenerRegistry {
             byFeeds[chat]?[key] = nil
             if byFeeds[chat]?.isEmpty == true { byFeeds[chat] = nil }
         }
+        for person in page.watching {
+            byWatched[person]?[key] = nil
+            if byWatched[person]?.isEmpty == true { byWatched[person] = nil }
+        }
     }
+
+    /// The pages that show `person`'s presence.
+    func watchers(of person: UserID) -> [any Listener] { byWatched[person].map { Array($0.values) } ?? [] }
 
     /// Moves the cursor of a page's open chat forward (never back); nothing when the page has left.
     mutating func advance(_ listener: any Listener, for page: PageSubscription, to cursor: MessageID) {

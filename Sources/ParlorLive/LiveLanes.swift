@@ -138,6 +138,9 @@ extension DomainEvent {
             .everyChat
         case .presence(.typing(let report)):
             .chat(report.chatID)
+        case .presence(.presenceChanged(let report)):
+            // One person's dots in order: the lane their number falls in.
+            .chat(ChatID(report.userID.rawValue))
         case .feed(.subscribed(let subscription)), .feed(.unsubscribed(let subscription)), .feed(.retried(let subscription)),
              .feed(.checked(let subscription)):
             .chat(subscription.chatID)
@@ -145,7 +148,8 @@ extension DomainEvent {
              .message(.processingPhoto), .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers),
              .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp),
              .user(.signUpFailed), .user(.updatingProfile), .user(.profileUpdateFailed), .feed(.subscribing), .feed(.subscribeFailed),
-             .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed), .feed(.checking), .presence(.reportingTyping), .presence(.typingRefused):
+             .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed), .feed(.checking), .presence(.reportingTyping), .presence(.typingRefused),
+             .presence(.reportingPresence), .presence(.refreshingPresence), .presence(.presenceRefreshed):
             .none
         }
     }

@@ -24,6 +24,9 @@ enum EventLogEntry: Hashable, Sendable {
     case feedChecked(FeedSubscriptionID)
     /// Not a stored change: someone typing, written by the bus itself so every instance shows it.
     case typing(TypingReport)
+    /// Not stored either: a person's presence on an instance, and an instance saying again who is there.
+    case presence(PresenceReport)
+    case presenceRefresh([PresenceReport])
 
     /// The kind of `messageSent`, for statements that write its entry themselves.
     static let sentKind = "message.sent"
@@ -49,6 +52,8 @@ enum EventLogEntry: Hashable, Sendable {
         case .feedRetried: "feed.retried"
         case .feedChecked: "feed.checked"
         case .typing: "presence.typing"
+        case .presence: "presence.state"
+        case .presenceRefresh: "presence.refresh"
         }
     }
 
@@ -65,6 +70,9 @@ enum EventLogEntry: Hashable, Sendable {
         case .feedSubscribed(let id), .feedRetried(let id), .feedChecked(let id): [id.rawValue]
         case .feedUnsubscribed(let id, let chat, let subscriber): [id.rawValue, chat.rawValue, subscriber.rawValue]
         case .typing(let report): [report.chatID.rawValue, report.userID.rawValue, report.isTyping ? 1 : 0]
+        case .presence(let report): Self.ids(report)
+        // The instance, then each person's three numbers.
+        case .presenceRefresh(let reports): [reports.first?.instance ?? 0] + reports.flatMap { Array(Self.ids($0).dropFirst()) }
         }
     }
 
@@ -106,14 +114,37 @@ enum EventLogEntry: Hashable, Sendable {
         case "presence.typing":
             guard let user = id(1), let typing = id(2) else { return nil }
             self = .typing(TypingReport(chatID: ChatID(first), userID: UserID(user), isTyping: typing == 1))
+        case "presence.state":
+            guard let report = Self.report(instance: first, ids.dropFirst()) else { return nil }
+            self = .presence(report)
+        case "presence.refresh":
+            let people = ids.dropFirst()
+            guard people.count.isMultiple(of: 3) else { return nil }
+            let reports = stride(from: people.startIndex, to: people.endIndex, by: 3).compactMap { Self.report(instance: first, people[$0..<$0 + 3]) }
+            guard reports.count * 3 == people.count else { return nil }
+            self = .presenceRefresh(reports)
         default: return nil
         }
     }
 
     /// The entry of an event the bus writes itself (``DomainEvent/isShared``); nil for any other.
     init?(shared event: DomainEvent) {
-        guard case .presence(.typing(let report)) = event else { return nil }
-        self = .typing(report)
+        switch event {
+        case .presence(.typing(let report)): self = .typing(report)
+        case .presence(.presenceChanged(let report)): self = .presence(report)
+        case .presence(.presenceRefreshed(let reports)) where !reports.isEmpty: self = .presenceRefresh(reports)
+        default: return nil
+        }
+    }
+
+    /// A presence report as the log keeps it: the instance, the person, their state, whether they appear offline.
+    private static func ids(_ report: PresenceReport) -> [Int64] {
+        [report.instance, report.userID.rawValue, report.state.rawValue, report.appearsOffline ? 1 : 0]
+    }
+
+    private static func report(instance: Int64, _ numbers: ArraySlice<Int64>) -> PresenceReport? {
+        guard numbers.count == 3, let user = numbers.first, let state = LocalPresence(rawValue: numbers[numbers.startIndex + 1]) else { return nil }
+        return PresenceReport(userID: UserID(user), instance: instance, state: state, appearsOffline: numbers[numbers.startIndex + 2] == 1)
     }
 
     /// Appends the entry to the log, inside the caller's transaction: it commits with the change or not at all.

@@ -296,6 +296,8 @@ public final class PostgresEventBus: EventBus {
         case .photoProcessed(let id): return messages[id].map { .message(.photoProcessed($0)) }
         case .userRead(let chat, let reader, let previous, let upTo): return .message(.userRead(chat: chat, reader: reader, previous: previous, upTo: upTo))
         case .typing(let report): return .presence(.typing(report))
+        case .presence(let report): return .presence(.presenceChanged(report))
+        case .presenceRefresh(let reports): return .presence(.presenceRefreshed(reports))
         case .feedSubscribed(let id): return try await store.feedSubscription(id).map { .feed(.subscribed($0)) }
         case .feedRetried(let id): return try await store.feedSubscription(id).map { .feed(.retried($0)) }
         case .feedChecked(let id): return try await store.feedSubscription(id).map { .feed(.checked($0)) }

@@ -204,6 +204,7 @@ struct Serve: AsyncParsableCommand {
         web.pushPorts = push.pushPorts.isEmpty ? [443] : Set(push.pushPorts)
         web.pushAllowsLoopback = push.pushAllowLoopback
         web.pushContact = push.pushContact
+        web.presenceOfflineAfter = .milliseconds(Int64(push.presenceOfflineAfter * 1_000))
         // Beside the database: "data/parlor.sqlite" keeps its images in "data/media"; with PostgreSQL, "media"
         // (several instances must share one folder: the instance that processes a photo is not always the one that serves it).
         web.mediaFolder = media ?? (Stores.isPostgres(database) ? "media" : database.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
@@ -329,7 +330,7 @@ struct Serve: AsyncParsableCommand {
         if let eventLog = stores.eventLog { services.append(.init(service: EventLogService(bus: eventLog))) }
         services += [
             .init(service: MediaService(media: app.media, store: store, logger: logger)), .init(service: PhotoService(worker: app.photoWorker)), .init(service: BotService(bot: bot)), .init(service: FeedService(poller: poller)),
-            .init(service: PushService(queue: app.pushQueue, notifier: app.pushNotifier)), .init(service: service),
+            .init(service: PushService(queue: app.pushQueue, notifier: app.pushNotifier, presence: app.presence)), .init(service: service),
         ]
         // Run inside the outer group, it shuts down gracefully when that one does (the signals); the pools stop
         // only once it has.

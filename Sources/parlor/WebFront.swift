@@ -39,6 +39,8 @@ final class WebFront: Sendable {
     let pushQueue: PushQueue
     /// Decides whom each message is pushed to; run it (``PushNotifier/run()``) while serving.
     let pushNotifier: PushNotifier
+    /// Tells the other instances (and this one's pages) who is around here; run it (``PresenceReporter/run()``).
+    let presence: PresenceReporter
     private let routes: Routes
 
     /// Every route type, wired.
@@ -56,6 +58,7 @@ final class WebFront: Sendable {
         let search: SearchRoutes
         let typing: TypingRoutes
         let push: PushRoutes
+        let presence: PresenceRoutes
     }
 
     /// Compiles the templates and wires the router and the live pages to `store` (`immediate`, when the store
@@ -80,7 +83,7 @@ final class WebFront: Sendable {
         let live = EventHandler(
             store: liveStore ?? store, feeds: liveStore ?? store, clock: clock, basePath: configuration.basePath, logger: logger, dateLabels: dateLabels,
             bus: bus, templates: { templates.current }, encoding: encoder, lanes: configuration.liveLanes,
-            fanOutPartSize: configuration.fanOutPartSize
+            fanOutPartSize: configuration.fanOutPartSize, offlineAfter: configuration.presenceOfflineAfter
         )
         let events = EventRouter(store: store, feeds: store, bus: bus, clock: clock, changes: changes, logger: logger)
         events.addObserver(metrics)
@@ -117,9 +120,10 @@ final class WebFront: Sendable {
         let delivery = HTTPPushDelivery(vapid: vapid, policy: AddressPolicy(ports: configuration.pushPorts, allowsLoopback: configuration.pushAllowsLoopback))
         let pushQueue = PushQueue(delivery: delivery, store: pushStore, logger: logger) { [metrics] outcome in metrics.pushed(outcome) }
         let pushNotifier = PushNotifier(
-            store: pushStore, chats: liveStore ?? store, visibility: visiblePages, queue: pushQueue, pathPrefix: configuration.basePath, logger: logger
+            store: pushStore, chats: liveStore ?? store, visibility: EveryInstanceVisibility(here: visiblePages, everywhere: live), queue: pushQueue, pathPrefix: configuration.basePath, logger: logger
         )
         events.addObserver(pushNotifier)
+        let presence = PresenceReporter(pages: visiblePages, events: events, preferences: pushStore, logger: logger)
         routes = Routes(
             operations: OperationRoutes(.init(
                 readiness: readiness, store: store, metrics: metrics, live: live, metricsAddresses: configuration.metricsAddresses,
@@ -137,7 +141,7 @@ final class WebFront: Sendable {
             )),
             streams: EventStreamRoutes(.init(
                 sessions: sessions, live: live, encoder: encoder, accountStreams: accountStreams,
-                pacer: configuration.listPace > 0 ? RowPacer(interval: configuration.listPace) : nil, visiblePages: visiblePages, logger: logger
+                pacer: configuration.listPace > 0 ? RowPacer(interval: configuration.listPace) : nil, presence: presence, logger: logger
             )),
             settings: SettingsRoutes(.init(
                 gate: gate, pages: pages, events: events, store: store, passwords: passwords, throttle: throttle, accountStreams: accountStreams,
@@ -149,9 +153,11 @@ final class WebFront: Sendable {
             search: SearchRoutes(.init(gate: gate, pages: pages, store: store)),
             typing: TypingRoutes(gate: gate, events: events),
             push: PushRoutes(.init(
-                gate: gate, pages: pages, store: pushStore, delivery: delivery, queue: pushQueue, visiblePages: visiblePages, logger: logger
-            ))
+                gate: gate, pages: pages, store: pushStore, delivery: delivery, queue: pushQueue, presence: presence, logger: logger
+            )),
+            presence: PresenceRoutes(gate: gate, presence: presence)
         )
+        self.presence = presence
         self.pushQueue = pushQueue
         self.pushNotifier = pushNotifier
         self.events = events
@@ -190,6 +196,7 @@ final class WebFront: Sendable {
         routes.search.register(on: &router)
         routes.push.register(on: &router)
         routes.typing.register(on: &router)
+        routes.presence.register(on: &router)
         try ServiceWorker(folder: configuration.publicFolder, paths: Paths(basePath: configuration.basePath)).register(on: &router)
         try AppManifest(paths: Paths(basePath: configuration.basePath)).register(on: &router)
         extra(&router)

@@ -1,11 +1,13 @@
-"""Who is typing, in two headless Chromium browsers.
+"""Who is typing, and who is around, in two headless Chromium browsers.
 
 Usage: python presence.py PARLOR_BINARY REPOSITORY ARTIFACTS_FOLDER
 
 Ana types in her chat with Ben: within half a second of her first key Ben's page says "Ana Lima is typing…"
 (in a polite live region, once); while she types for ten seconds her page tells Parlor at most once every three
-seconds; when she stops, the line is gone within six seconds of her last key; when she sends, at once. A
-screenshot of every step is saved in ARTIFACTS_FOLDER.
+seconds; when she stops, the line is gone within six seconds of her last key; when she sends, at once. Ben's dot in
+Ana's chat list is green while his page is in front of him, turns away when he hides it, and offline once his last
+page is closed for the grace Parlor is started with (3 s here; a minute by default). A screenshot of every step
+is saved in ARTIFACTS_FOLDER.
 """
 
 import os
@@ -34,13 +36,26 @@ def typing_reports(parlor, chat_id):
     return re.findall(r"POST /rooms/%s/typing (\d+)" % chat_id, text)
 
 
+# Ben's pages can be hidden as a background tab is (headless tabs are always visible).
+HIDING = """
+window.__hidden = false;
+Object.defineProperty(Document.prototype, "visibilityState", { configurable: true, get() { return window.__hidden ? "hidden" : "visible"; } });
+"""
+
+
+def dot_state(driver, user):
+    return driver.execute_script(
+        "const dot = document.querySelector('.chat-list [data-presence-of=\"' + arguments[0] + '\"]');"
+        "return dot && !dot.hidden ? [dot.getAttribute('data-state'), dot.getAttribute('aria-label')] : null", user)
+
+
 def main():
     os.makedirs(common.ARTIFACTS, exist_ok=True)
     folder = tempfile.mkdtemp(prefix="parlor-presence-")
-    parlor = common.Parlor(os.path.join(folder, "parlor.sqlite"))
+    parlor = common.Parlor(os.path.join(folder, "parlor.sqlite"), extra=("--presence-offline-after", "3"))
     base = "http://127.0.0.1:%d" % parlor.port
     ana = common.browser(1366, 850)
-    ben = common.browser(1366, 850)
+    ben = common.browser(1366, 850, hooks=HIDING)
     drivers = [ana, ben]
     try:
         common.sign_up(ana, base, "ana", "Ana Lima")
@@ -97,6 +112,28 @@ def main():
             time.sleep(0.02)
         assert typing_line(ben) == "" and time.time() - sent < 1.5, "gone with the message"
         step("gone-when-sent", ana, ben)
+
+        # 5. Presence: Ben's dot in Ana's list is active while his page is in front of him.
+        ana.get(base + "/chats")
+        ben_id = wait_for(ana, lambda d: d.execute_script(
+            "const dot = document.querySelector('#chat-item-%s [data-presence-of]'); return dot && dot.getAttribute('data-presence-of')" % chat_id),
+            "Ben's dot in Ana's list")
+        wait_for(ana, lambda d: dot_state(d, ben_id) == ["active", "Ben Okafor is active"], "Ben shows as active")
+        step("presence-active", ana)
+        ben.execute_script("window.__hidden = true; document.dispatchEvent(new Event('visibilitychange'))")
+        hidden_at = time.time()
+        wait_for(ana, lambda d: dot_state(d, ben_id) == ["away", "Ben Okafor is away"], "Ben shows as away once his page is hidden")
+        print("away %.3f s after his page was hidden" % (time.time() - hidden_at), file=sys.stderr)
+        step("presence-away", ana)
+        ben.get("about:blank")
+        closed_at = time.time()
+        while dot_state(ana, ben_id) != ["offline", "Ben Okafor is offline"] and time.time() - closed_at < 70:
+            time.sleep(0.1)
+        offline_after = time.time() - closed_at
+        assert dot_state(ana, ben_id) == ["offline", "Ben Okafor is offline"], dot_state(ana, ben_id)
+        assert 3 <= offline_after < 70, "offline %.2f s after his last page closed" % offline_after
+        print("offline %.3f s after his last page closed (grace 3 s)" % offline_after, file=sys.stderr)
+        step("presence-offline", ana)
         print("all steps passed", file=sys.stderr, flush=True)
     finally:
         common.shut_down(drivers, parlor, folder)

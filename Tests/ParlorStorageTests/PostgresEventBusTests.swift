@@ -78,26 +78,33 @@ import Testing
         return (ana, ben, try await store.createChat(between: ana.id, and: ben.id, at: .at(0)))
     }
 
-    /// Someone typing is stored nowhere, but every instance's pages show it: the bus writes it to the log itself.
-    @Test func someoneTypingOnOneInstanceReachesEveryInstanceOnce() async throws {
+    /// Someone typing, and who is around, are stored nowhere, but every instance's pages show them: the bus writes
+    /// them to the log itself.
+    @Test func typingAndPresenceOnOneInstanceReachEveryInstanceOnce() async throws {
         let url = try await TestPostgres.shared().newDatabase()
         let first = try await Instance(url: url), second = try await Instance(url: url)
         defer { first.stop(); second.stop() }
         let (ana, _, chat) = try await Self.people(first.store)
         let started = TypingReport(chatID: chat.id, userID: ana.id, isTyping: true)
         let stopped = TypingReport(chatID: chat.id, userID: ana.id, isTyping: false)
+        let here = PresenceReport(userID: ana.id, instance: 42, state: .away, appearsOffline: true)
+        let again = [PresenceReport(userID: ana.id, instance: 42, state: .active), PresenceReport(userID: UserID(999), instance: 42, state: .away)]
         first.bus.publish(PublishedEvent(.presence(.typing(started))))
         first.bus.publish(PublishedEvent(.presence(.typing(stopped))))
+        first.bus.publish(PublishedEvent(.presence(.presenceChanged(here))))
+        first.bus.publish(PublishedEvent(.presence(.presenceRefreshed(again))))
         // "Sending" (not shared) stays on its instance.
         first.bus.publish(PublishedEvent(.message(.sending(OutgoingMessage(chatID: chat.id, senderID: ana.id, body: "x", token: "t", createdAt: .at(1))))))
         func typing(_ instance: Instance) -> [DomainEvent] {
             instance.events.filter { if case .presence = $0 { true } else { false } }
         }
         for instance in [first, second] {
-            try await Self.eventually("both reports on each instance") { typing(instance).count >= 2 }
+            try await Self.eventually("every report on each instance") { typing(instance).count >= 4 }
             let reads = instance.bus.completedReads
             try await Self.eventually("two more reads") { instance.bus.completedReads >= reads + 2 }
-            #expect(typing(instance) == [.presence(.typing(started)), .presence(.typing(stopped))], "once each, in order")
+            #expect(typing(instance) == [
+                .presence(.typing(started)), .presence(.typing(stopped)), .presence(.presenceChanged(here)), .presence(.presenceRefreshed(again)),
+            ], "once each, in order, with every value")
         }
         #expect(first.events.contains { $0.kind == "message.sending" })
         #expect(!second.events.contains { $0.kind == "message.sending" })

@@ -64,10 +64,13 @@ import Testing
     }
 
     /// Tests/Browser/presence.py: "Ana is typing…" on Ben's page within half a second, one report per three seconds,
-    /// gone within six seconds of the last key and at once when she sends.
+    /// gone within six seconds of the last key and at once when she sends; Ben's dot active, away when hidden,
+    /// offline after his last page closed.
     @Test(.timeLimit(.minutes(5))) func theOtherScreenShowsWhoIsTyping() async throws {
         let output = try await Self.run("presence.py", artifacts: Self.artifacts + "/presence")
-        for step in ["is-typing", "one-report-per-three-seconds", "gone-after-stopping", "gone-when-sent"] {
+        for step in [
+            "is-typing", "one-report-per-three-seconds", "gone-after-stopping", "gone-when-sent", "presence-active", "presence-away", "presence-offline",
+        ] {
             #expect(output.contains(step), "step \(step) did not run")
         }
     }

@@ -22,8 +22,10 @@ extension DomainEvent {
     /// Whether every instance's pages must learn of the event although nothing was stored: someone typing. A bus
     /// shared by several instances carries these too (lost ones matter little: they are shown for seconds).
     public var isShared: Bool {
-        if case .presence(.typing) = self { return true }
-        return false
+        switch self {
+        case .presence(.typing), .presence(.presenceChanged), .presence(.presenceRefreshed): true
+        default: false
+        }
     }
 
     /// Whether the event says a change was stored (not an intent, nor a refusal): the change every instance

@@ -1,11 +1,14 @@
 import Synchronization
 
-/// The open pages of each person on this instance and whether each is visible (in front, in a tab that is not in
-/// the background): reported by the page's script when its stream opens and whenever the browser says its
-/// visibility changed. A message for a person with a visible page is shown there, and not pushed.
+/// The open pages of each person on this instance, whether each is visible (in front, in a tab that is not in the
+/// background) and whether its person is idle there: reported by the page's script when its stream opens and
+/// whenever the browser says its visibility changed or its person stopped (or started again) using it. A message
+/// for a person with a visible page is shown there, and not pushed; what the pages say makes the person's
+/// presence on this instance (``localState(of:)``).
 public final class VisiblePages: PageVisibility {
     struct Page: Sendable {
         var visible: Bool
+        var idle: Bool
     }
 
     /// Most pages kept for one person; an older one is forgotten past it (its stream still ends normally).
@@ -21,31 +24,39 @@ public final class VisiblePages: PageVisibility {
         }
     }
 
-    /// A page of `user` opened its stream.
-    public func opened(_ user: UserID, page key: String, visible: Bool) {
+    /// A page of `user` opened its stream. Answers the person's state here when it changed.
+    @discardableResult
+    public func opened(_ user: UserID, page key: String, visible: Bool, idle: Bool = false) -> LocalPresence? {
+        change(user) { own in
+            if own[key] == nil, own.count >= Self.pageLimit, let oldest = own.keys.min() { own[oldest] = nil }
+            own[key] = Page(visible: visible, idle: idle)
+        }
+    }
+
+    /// A page says whether it is visible, and whether its person is idle, now. Nothing changes for a page this
+    /// instance does not have open. Answers the person's state here when it changed.
+    @discardableResult
+    public func reported(_ user: UserID, page key: String, visible: Bool, idle: Bool = false) -> LocalPresence? {
+        change(user) { own in
+            guard own[key] != nil else { return }
+            own[key] = Page(visible: visible, idle: idle)
+        }
+    }
+
+    /// A page's stream ended. Answers the person's state here when it changed.
+    @discardableResult
+    public func closed(_ user: UserID, page key: String) -> LocalPresence? {
+        change(user) { own in own[key] = nil }
+    }
+
+    private func change(_ user: UserID, _ body: (inout [String: Page]) -> Void) -> LocalPresence? {
         pages.withLock { pages in
             var own = pages[user, default: [:]]
-            if own[key] == nil, own.count >= Self.pageLimit, let oldest = own.keys.min() { own[oldest] = nil }
-            own[key] = Page(visible: visible)
-            pages[user] = own
-        }
-    }
-
-    /// A page says whether it is visible now; false when this instance has no such page open.
-    @discardableResult
-    public func reported(_ user: UserID, page key: String, visible: Bool) -> Bool {
-        pages.withLock { pages in
-            guard pages[user]?[key] != nil else { return false }
-            pages[user]?[key]?.visible = visible
-            return true
-        }
-    }
-
-    /// A page's stream ended.
-    public func closed(_ user: UserID, page key: String) {
-        pages.withLock { pages in
-            pages[user]?[key] = nil
-            if pages[user]?.isEmpty == true { pages[user] = nil }
+            let before = Self.state(own)
+            body(&own)
+            pages[user] = own.isEmpty ? nil : own
+            let after = Self.state(own)
+            return after == before ? nil : after
         }
     }
 
@@ -57,4 +68,30 @@ public final class VisiblePages: PageVisibility {
     public func openPages(of user: UserID) -> Int {
         pages.withLock { $0[user]?.count ?? 0 }
     }
+
+    /// The person's presence on this instance: active with a visible page they are using, away with pages open
+    /// otherwise, gone without.
+    public func localState(of user: UserID) -> LocalPresence {
+        pages.withLock { Self.state($0[user] ?? [:]) }
+    }
+
+    /// Everyone with a page open here, and their state.
+    public var everyone: [UserID: LocalPresence] {
+        pages.withLock { $0.mapValues(Self.state) }
+    }
+
+    private static func state(_ pages: [String: Page]) -> LocalPresence {
+        if pages.isEmpty { return .gone }
+        return pages.values.contains { $0.visible && !$0.idle } ? .active : .away
+    }
+}
+
+/// A person's presence as one instance sees it.
+public enum LocalPresence: Int64, Sendable, Hashable {
+    /// No page open here.
+    case gone = 0
+    /// Pages open, none visible and in use.
+    case away = 1
+    /// A page visible and in use.
+    case active = 2
 }

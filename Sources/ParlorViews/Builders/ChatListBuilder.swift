@@ -45,7 +45,8 @@ public struct ChatListBuilder: Sendable {
             isCurrent: isCurrent,
             dateLanguage: context.dates.language,
             hasDot: summary.showsDot,
-            isMuted: summary.involvement == .nothing
+            isMuted: summary.involvement == .nothing,
+            presenceOf: summary.heading.contact.flatMap { $0.isBot ? nil : String($0.id.rawValue) }
         )
     }
 

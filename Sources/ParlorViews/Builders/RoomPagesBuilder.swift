@@ -26,7 +26,7 @@ public struct RoomPagesBuilder: Sendable {
                 let isYou = member.id == context.viewer.id
                 return RoomMemberViewModel(
                     avatar: AvatarBuilder.avatar(for: member, paths: paths), name: member.displayName, handle: "@" + member.handle, isYou: isYou,
-                    removeURL: closed && !isYou ? paths.removeMember(chat, member.id) : nil
+                    removeURL: closed && !isYou ? paths.removeMember(chat, member.id) : nil, presenceOf: String(member.id.rawValue)
                 )
             },
             addForm: closed

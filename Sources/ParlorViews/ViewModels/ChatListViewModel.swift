@@ -68,11 +68,16 @@ public struct ChatListItemViewModel: Renderable, Hashable {
     /// Followed for nothing: shown quieter.
     public let isMuted: Bool
 
+    /// The other person's id in a direct chat of two: the page script keeps their presence dot live.
+    public let presenceOf: String?
+
     public init(
         domID: String, url: String, title: String, subtitle: String, avatar: AvatarViewModel,
         lastMessagePreview: String, lastDate: String, lastDateTooltip: String, lastDateISO: String,
-        unreadBadge: String?, unreadLabel: String?, isCurrent: Bool, dateLanguage: String? = nil, hasDot: Bool = false, isMuted: Bool = false
+        unreadBadge: String?, unreadLabel: String?, isCurrent: Bool, dateLanguage: String? = nil, hasDot: Bool = false, isMuted: Bool = false,
+        presenceOf: String? = nil
     ) {
+        self.presenceOf = presenceOf
         self.domID = domID
         self.url = url
         self.title = title
@@ -105,6 +110,7 @@ public struct ChatListItemViewModel: Renderable, Hashable {
         .flag("isCurrent", \.isCurrent),
         .text("dateLanguage", \.dateLanguage),
         .flag("hasDot", \.hasDot),
-        .flag("isMuted", \.isMuted)
+        .flag("isMuted", \.isMuted),
+        .text("presenceOf", \.presenceOf)
     )
 }

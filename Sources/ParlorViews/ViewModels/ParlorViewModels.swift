@@ -30,6 +30,7 @@ public enum ParlorViewModels {
         ContactSuggestionsViewModel.self,
         ToastViewModel.self,
         TypingViewModel.self,
+        PresenceViewModel.self,
         UnreadBadgeViewModel.self,
         AuthFormViewModel.self,
         ImageDetailViewModel.self,

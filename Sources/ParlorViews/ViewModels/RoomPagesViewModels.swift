@@ -111,8 +111,11 @@ public struct RoomMemberViewModel: TemplateContext, Hashable {
     public let handle: String
     public let isYou: Bool
     public let removeURL: String?
+    /// The member's id, where the page shows their presence (a dot the page script keeps live).
+    public let presenceOf: String?
 
-    public init(avatar: AvatarViewModel, name: String, handle: String, isYou: Bool, removeURL: String?) {
+    public init(avatar: AvatarViewModel, name: String, handle: String, isYou: Bool, removeURL: String?, presenceOf: String? = nil) {
+        self.presenceOf = presenceOf
         self.avatar = avatar
         self.name = name
         self.handle = handle
@@ -125,7 +128,8 @@ public struct RoomMemberViewModel: TemplateContext, Hashable {
         .text("name", \.name),
         .text("handle", \.handle),
         .flag("isYou", \.isYou),
-        .text("removeURL", \.removeURL)
+        .text("removeURL", \.removeURL),
+        .text("presenceOf", \.presenceOf)
     )
 }
 

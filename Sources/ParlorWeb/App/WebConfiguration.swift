@@ -26,6 +26,8 @@ public struct WebConfiguration: Sendable {
     public var evictedStreamRetry: Duration = .seconds(10)
     /// Bytes of rendered chat pages kept between requests (0: none); the pages used longest ago go first.
     public var pageCacheBytes = 64 * 1024 * 1024
+    /// How long after a person's last page closed they show as offline (away until then: a reload is no departure).
+    public var presenceOfflineAfter: Duration = Presence.offlineAfter
     /// Ports a push service may be reached on (Web Push: 443).
     public var pushPorts: Set<Int> = [443]
     /// Pushes sent to loopback addresses too, over plain http (for a test push service).

@@ -17,11 +17,11 @@ public struct PushRoutes: Sendable {
         let store: any PushStore
         let delivery: HTTPPushDelivery
         let queue: PushQueue
-        let visiblePages: VisiblePages
+        let presence: PresenceReporter
         let logger: Logger
 
         public init(
-            gate: SignInGate, pages: WebPages, store: any PushStore, delivery: HTTPPushDelivery, queue: PushQueue, visiblePages: VisiblePages,
+            gate: SignInGate, pages: WebPages, store: any PushStore, delivery: HTTPPushDelivery, queue: PushQueue, presence: PresenceReporter,
             logger: Logger
         ) {
             self.gate = gate
@@ -29,7 +29,7 @@ public struct PushRoutes: Sendable {
             self.store = store
             self.delivery = delivery
             self.queue = queue
-            self.visiblePages = visiblePages
+            self.presence = presence
             self.logger = logger
         }
     }
@@ -64,16 +64,8 @@ public struct PushRoutes: Sendable {
         router.post("/settings/notifications", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
             let preferences = NotificationPreferences(isPrivate: request.form["private"] == "1", appearsOffline: request.form["appearOffline"] == "1")
             try await dependencies.store.setNotificationPreferences(preferences, of: signedIn.user.id)
+            dependencies.presence.preferenceChanged(signedIn.user.id, appearsOffline: preferences.appearsOffline)
             return .redirect(to: paths.settings + "?push=saved#notifications")
-        })
-        // `page=<key>&visible=1|0`: the page's script, when the browser says its visibility changed.
-        router.post("/presence", bodyLimit: 1024, gate.signedIn { [self] request, signedIn in
-            guard let key = request.form["page"], VisiblePages.isPageKey(key), let visible = request.form["visible"], visible == "1" || visible == "0" else {
-                throw HTTPError(.badRequest, "Say which page and whether it is visible.")
-            }
-            let known = dependencies.visiblePages.reported(signedIn.user.id, page: key, visible: visible == "1")
-            dependencies.logger.debug("page visibility", metadata: ["request": "\(request.id)", "page": "\(key)", "visible": "\(visible)", "known": "\(known)"])
-            return .text("", status: .noContent)
         })
     }
 

@@ -26,7 +26,7 @@ public struct TypingRoutes: Sendable {
                 return .text("", status: .noContent)
             case .typingRefused(_, let reason):
                 throw HTTPError(reason.httpStatus, reason == .notFound ? "There is no such chat." : reason.message)
-            case .reportingTyping:
+            default:
                 throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
             }
         })

@@ -13,14 +13,14 @@ public struct EventStreamRoutes: Sendable {
         /// Paces each page's list rows and badge (``RowPacer``); nil: every change at once.
         let pacer: RowPacer?
         /// Told of each page that opens and closes its stream, and whether it is visible (`page=<key>&visible=1`).
-        let visiblePages: VisiblePages?
+        let presence: PresenceReporter?
         let logger: Logger
 
         public init(
             sessions: Sessions, live: EventHandler, encoder: StreamEncoder, accountStreams: AccountStreams, pacer: RowPacer? = nil,
-            visiblePages: VisiblePages? = nil, logger: Logger
+            presence: PresenceReporter? = nil, logger: Logger
         ) {
-            self.visiblePages = visiblePages
+            self.presence = presence
             self.sessions = sessions
             self.live = live
             self.encoder = encoder
@@ -42,6 +42,13 @@ public struct EventStreamRoutes: Sendable {
     /// chat's messages) as `replace` updates, then each change. A page that was away, even across a
     /// restart of the server, is therefore brought up to date by replacing whole regions: nothing it
     /// missed stays missing, and nothing is appended twice.
+    /// `watch=7,12,40`: the people whose presence dots the page shows (at most ``PageSubscription/watchLimit``;
+    /// anything that is not an id is passed over).
+    static func watched(_ value: String?) -> Set<UserID> {
+        guard let value, value.utf8.count <= 8 * 1024 else { return [] }
+        return Set(value.split(separator: ",").prefix(PageSubscription.watchLimit).compactMap { Int64($0).flatMap { $0 > 0 ? UserID($0) : nil } })
+    }
+
     public func register(on router: inout Router) {
         router.get("/events") { [dependencies] request in
             guard let signedIn = try await dependencies.sessions.current(request) else {
@@ -73,7 +80,8 @@ public struct EventStreamRoutes: Sendable {
             let registration: ListenerRegistration
             do {
                 registration = try await dependencies.live.register(listener, for: PageSubscription(
-                    viewer: signedIn.user.id, openChat: openChat, feedsOf: feedsOf, showsWindow: request.query["window"] == "1"
+                    viewer: signedIn.user.id, openChat: openChat, feedsOf: feedsOf, showsWindow: request.query["window"] == "1",
+                    watching: Self.watched(request.query["watch"])
                 ))
             } catch Refusal.notFound {
                 // Not a member: the same answer as for a chat that does not exist.
@@ -83,12 +91,11 @@ public struct EventStreamRoutes: Sendable {
             // (a script from before, a client of its own) counts as visible while its stream is open.
             let user = signedIn.user.id
             let pageKey = request.query["page"].flatMap { VisiblePages.isPageKey($0) ? $0 : nil } ?? "stream-\(request.id)"
-            if let visiblePages = dependencies.visiblePages {
-                visiblePages.opened(user, page: pageKey, visible: request.query["visible"] != "0")
-                dependencies.logger.debug("page opened", metadata: ["request": "\(request.id)", "page": "\(pageKey)"])
+            if let presence = dependencies.presence {
+                presence.opened(user, page: pageKey, visible: request.query["visible"] != "0", idle: request.query["idle"] == "1")
                 stream.onClose {
                     registration.cancel()
-                    visiblePages.closed(user, page: pageKey)
+                    presence.closed(user, page: pageKey)
                 }
             } else {
                 stream.onClose { registration.cancel() }

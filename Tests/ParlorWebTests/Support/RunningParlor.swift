@@ -64,6 +64,7 @@ final class RunningParlor {
             await withDiscardingTaskGroup { group in
                 group.addTask { await app.pushQueue.run() }
                 group.addTask { await app.pushNotifier.run() }
+                group.addTask { await app.presence.run() }
             }
         }
         let bot = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)

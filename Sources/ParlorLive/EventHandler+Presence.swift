@@ -1,0 +1,44 @@
+import ParlorDomain
+import ParlorViews
+
+// Presence dots: a person's state goes to the pages that show them (``PageSubscription/watching``), when what
+// others see of them changes, and to a page as it opens.
+
+extension EventHandler: PageVisibility {
+    /// Whether a page of `user`'s is in front of them on any instance (as the instances' reports say; this one's
+    /// own pages count through its reports too).
+    public func hasVisiblePage(_ user: UserID) -> Bool { presence.isActive(user) }
+
+    /// Tells the pages that show `user` what others see of them now, unless they were told it already.
+    func showPresence(of user: UserID) async throws {
+        let state = presence.shown(user)
+        guard presence.delivering(state, for: user) else { return }
+        let watchers = registry(watchersOf: user)
+        guard !watchers.isEmpty, let person = try await known.user(user, in: store) else { return }
+        let update = renderer.update(.presence, "presence-\(user)", .presence(PresenceBuilder.presence(of: user, named: person.displayName, state)))
+        for page in watchers { page.receive(update) }
+    }
+
+    /// The presence of the people a page shows, as it opens: those offline are not sent (a dot starts offline).
+    func presenceNow(of people: Set<UserID>) async throws -> [ScreenUpdate] {
+        var updates: [ScreenUpdate] = []
+        for user in people.sorted() {
+            let state = presence.shown(user)
+            guard state != .offline, let person = try await known.user(user, in: store) else { continue }
+            updates.append(renderer.update(.presence, "presence-\(user)", .presence(PresenceBuilder.presence(of: user, named: person.displayName, state))))
+        }
+        return updates
+    }
+
+    /// Every second, the people whose dot changed with time (a grace ended, a report aged) are told of, each in
+    /// their lane, until cancelled.
+    func sweepPresence() async {
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: .seconds(1)) } catch { return }
+            for user in presence.changed() {
+                // Queued past `route`: the board has nothing new to take, only a dot to send.
+                queue(PublishedEvent(.presence(.presenceChanged(PresenceReport(userID: user, instance: 0, state: .gone)))))
+            }
+        }
+    }
+}

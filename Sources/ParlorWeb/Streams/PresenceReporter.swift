@@ -1,0 +1,112 @@
+import Foundation
+import Logging
+import ParlorDomain
+import ParlorEvents
+import Synchronization
+
+/// This instance's side of presence: what its pages say (a stream opened or closed, a page hidden, shown or idle)
+/// becomes a report through the router whenever a person's presence here changes, with whether they chose to
+/// appear offline; every minute it says again who is here, so other instances know it still stands. The reports
+/// wait in a queue that ``run()`` empties: a page's stream ends on a server thread that must not wait.
+public final class PresenceReporter: Sendable {
+    /// This instance, among those that share a database (a number made at start).
+    public let instance: Int64
+    let pages: VisiblePages
+    let events: EventRouter
+    let preferences: any PushStore
+    let logger: Logger
+    /// Whether each person here chose to appear offline, read once while they have pages open.
+    private let hidden = Mutex<[UserID: Bool]>([:])
+    private let waiting: AsyncStream<Change>
+    private let arriving: AsyncStream<Change>.Continuation
+
+    enum Change: Sendable {
+        case state(UserID, LocalPresence)
+        /// The person's choice to appear offline changed (or is to be read: nil).
+        case preference(UserID, appearsOffline: Bool)
+    }
+
+    public init(pages: VisiblePages, events: EventRouter, preferences: any PushStore, logger: Logger) {
+        instance = Int64.random(in: 1...Int64.max)
+        self.pages = pages
+        self.events = events
+        self.preferences = preferences
+        self.logger = logger
+        (waiting, arriving) = AsyncStream.makeStream(of: Change.self, bufferingPolicy: .bufferingNewest(100_000))
+    }
+
+    /// A page's stream opened; `visible` and `idle` as the page says.
+    public func opened(_ user: UserID, page: String, visible: Bool, idle: Bool = false) {
+        if let state = pages.opened(user, page: page, visible: visible, idle: idle) { arriving.yield(.state(user, state)) }
+    }
+
+    /// A page says whether it is visible, and whether its person is idle.
+    @discardableResult
+    public func reported(_ user: UserID, page: String, visible: Bool, idle: Bool) -> Bool {
+        let known = pages.openPages(of: user) > 0
+        if let state = pages.reported(user, page: page, visible: visible, idle: idle) { arriving.yield(.state(user, state)) }
+        return known
+    }
+
+    public func closed(_ user: UserID, page: String) {
+        if let state = pages.closed(user, page: page) { arriving.yield(.state(user, state)) }
+    }
+
+    /// The person chose to appear offline, or not (their pages here, if any, say so at once).
+    public func preferenceChanged(_ user: UserID, appearsOffline: Bool) {
+        arriving.yield(.preference(user, appearsOffline: appearsOffline))
+    }
+
+    /// Sends the reports as they come, and every minute who is here, until cancelled.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                for await change in self.waiting {
+                    switch change {
+                    case .state(let user, let state):
+                        let appearsOffline = await self.appearsOffline(user)
+                        if state == .gone { _ = self.hidden.withLock { $0.removeValue(forKey: user) } }
+                        await self.send(user, state, appearsOffline: appearsOffline)
+                    case .preference(let user, let appearsOffline):
+                        let state = self.pages.localState(of: user)
+                        guard state != .gone else { continue }
+                        self.hidden.withLock { $0[user] = appearsOffline }
+                        await self.send(user, state, appearsOffline: appearsOffline)
+                    }
+                }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: Presence.refreshEvery) } catch { return }
+                    await self.refresh()
+                }
+            }
+        }
+    }
+
+    /// Says again who is here.
+    func refresh() async {
+        var reports: [PresenceReport] = []
+        for (user, state) in pages.everyone where state != .gone {
+            reports.append(PresenceReport(userID: user, instance: instance, state: state, appearsOffline: await appearsOffline(user)))
+        }
+        guard !reports.isEmpty else { return }
+        await events.send(.refreshingPresence(reports))
+    }
+
+    private func send(_ user: UserID, _ state: LocalPresence, appearsOffline: Bool) async {
+        await events.send(.reportingPresence(PresenceReport(userID: user, instance: instance, state: state, appearsOffline: appearsOffline)))
+    }
+
+    private func appearsOffline(_ user: UserID) async -> Bool {
+        if let known = hidden.withLock({ $0[user] }) { return known }
+        do {
+            let read = try await preferences.notificationPreferences(of: user).appearsOffline
+            hidden.withLock { $0[user] = read }
+            return read
+        } catch {
+            logger.warning("could not read whether a person appears offline", metadata: ["user": "\(user)", "error": "\(error)"])
+            return false
+        }
+    }
+}

@@ -4,10 +4,9 @@ import ParlorViews
 // Presence dots: a person's state goes to the pages that show them (``PageSubscription/watching``), when what
 // others see of them changes, and to a page as it opens.
 
-extension EventHandler: PageVisibility {
-    /// Whether a page of `user`'s is in front of them on any instance (as the instances' reports say; this one's
-    /// own pages count through its reports too).
-    public func hasVisiblePage(_ user: UserID) -> Bool { presence.isActive(user) }
+extension EventHandler {
+    /// Whether a page of `user`'s is in front of them on an instance other than `instance`, as its reports say.
+    public func hasVisiblePage(_ user: UserID, elsewhereThan instance: Int64) -> Bool { presence.isActive(user, elsewhereThan: instance) }
 
     /// Tells the pages that show `user` what others see of them now, unless they were told it already.
     func showPresence(of user: UserID) async throws {

@@ -46,10 +46,11 @@ final class PresenceBoard: Sendable {
         for report in reports { apply(report, now: now) }
     }
 
-    /// Whether a page of `user`'s is in front of them on some instance, whatever they chose to show others.
-    func isActive(_ user: UserID, now: ContinuousClock.Instant = .now) -> Bool {
+    /// Whether a page of `user`'s is in front of them on an instance other than `instance`, whatever they chose to
+    /// show others.
+    func isActive(_ user: UserID, elsewhereThan instance: Int64, now: ContinuousClock.Instant = .now) -> Bool {
         people.withLock { people in
-            people[user]?.reports.values.contains { $0.state == .active && now - $0.at < reportLifetime } ?? false
+            people[user]?.reports.contains { $0.key != instance && $0.value.state == .active && now - $0.value.at < reportLifetime } ?? false
         }
     }
 

@@ -119,11 +119,12 @@ final class WebFront: Sendable {
         }
         let delivery = HTTPPushDelivery(vapid: vapid, policy: AddressPolicy(ports: configuration.pushPorts, allowsLoopback: configuration.pushAllowsLoopback))
         let pushQueue = PushQueue(delivery: delivery, store: pushStore, logger: logger) { [metrics] outcome in metrics.pushed(outcome) }
+        let presence = PresenceReporter(pages: visiblePages, events: events, preferences: pushStore, logger: logger)
+        let visibility = EveryInstanceVisibility(here: presence, everywhere: live)
         let pushNotifier = PushNotifier(
-            store: pushStore, chats: liveStore ?? store, visibility: EveryInstanceVisibility(here: visiblePages, everywhere: live), queue: pushQueue, pathPrefix: configuration.basePath, logger: logger
+            store: pushStore, chats: liveStore ?? store, visibility: visibility, queue: pushQueue, pathPrefix: configuration.basePath, logger: logger
         )
         events.addObserver(pushNotifier)
-        let presence = PresenceReporter(pages: visiblePages, events: events, preferences: pushStore, logger: logger)
         routes = Routes(
             operations: OperationRoutes(.init(
                 readiness: readiness, store: store, metrics: metrics, live: live, metricsAddresses: configuration.metricsAddresses,

@@ -15,6 +15,7 @@ import Testing
         board.apply(PresenceReport(userID: ben, instance: 1, state: .away), now: at(0))
         board.apply(PresenceReport(userID: ben, instance: 2, state: .active), now: at(1))
         #expect(board.shown(ben, now: at(2)) == .active, "a page in front on either instance")
+        #expect(board.isActive(ben, elsewhereThan: 1, now: at(2)) && !board.isActive(ben, elsewhereThan: 2, now: at(2)), "in front on instance 2 only")
         board.apply(PresenceReport(userID: ben, instance: 2, state: .gone), now: at(3))
         #expect(board.shown(ben, now: at(4)) == .away)
         board.apply(PresenceReport(userID: ben, instance: 1, state: .gone), now: at(10))

@@ -1,11 +1,21 @@
 import Foundation
 import HTTPTestSupport
 import ParlorDomain
+import Synchronization
 import Testing
+@testable import parlor
 
 /// Presence through the real server: what Ana's page is told of Ben as his pages open, hide, idle and close, and
 /// when he chooses to appear offline.
 @Suite struct PresenceTests {
+    /// Counts the presence reports the router publishes.
+    final class Reports: EventObserver {
+        let count = Atomic(0)
+        func observe(_ event: DomainEvent, router: any EventSink) {
+            if case .presence(.presenceChanged) = event { count.add(1, ordering: .relaxed) }
+        }
+    }
+
     static func dot(_ user: UserID, _ state: String, _ label: String) -> String {
         "<parlor-presence data-user=\"\(user)\" data-state=\"\(state)\" data-label=\"\(label)\"></parlor-presence>"
     }
@@ -50,7 +60,19 @@ import Testing
             let offlineAfter = ContinuousClock.now - closed
             #expect(offlineAfter >= .seconds(1) && offlineAfter < .seconds(5), "offline \(offlineAfter) after the page closed")
 
-            // A page that opens now is told only of those not offline; a bad report is refused.
+            // A page flipped in and out of view twenty times in a moment: at most one report a second goes out.
+            let reports = Reports()
+            parlor.app.events.addObserver(reports)
+            let (flipping, _) = try await ben.openEvents("/events?page=ben-2&visible=1")
+            _ = try await watching.read(until: Self.dot(benID, "active", "Ben Okafor is active"))
+            let flipped = ContinuousClock.now
+            for index in 0..<20 { _ = try await ben.post("/presence", [("page", "ben-2"), ("visible", index.isMultiple(of: 2) ? "0" : "1")]) }
+            try await Task.sleep(for: .milliseconds(1_600))
+            let seconds = Double((ContinuousClock.now - flipped).components.seconds) + 1
+            #expect(reports.count.load(ordering: .relaxed) <= Int(seconds) + 1, "\(reports.count.load(ordering: .relaxed)) reports in \(seconds) s")
+            flipping.close()
+
+            // A bad report is refused.
             #expect(try await ben.post("/presence", [("page", "ben-1"), ("visible", "1"), ("idle", "maybe")]).status == 400)
             watching.close()
         }

@@ -7,7 +7,9 @@ import Synchronization
 /// This instance's side of presence: what its pages say (a stream opened or closed, a page hidden, shown or idle)
 /// becomes a report through the router whenever a person's presence here changes, with whether they chose to
 /// appear offline; every minute it says again who is here, so other instances know it still stands. The reports
-/// wait in a queue that ``run()`` empties: a page's stream ends on a server thread that must not wait.
+/// wait in a queue that ``run()`` empties: a page's stream ends on a server thread that must not wait. One person's
+/// reports go at most one a second (a script flipping a tab back and forth costs nothing more): a change within
+/// the second waits, and only the state at the end of it is sent.
 public final class PresenceReporter: Sendable {
     /// This instance, among those that share a database (a number made at start).
     public let instance: Int64
@@ -17,6 +19,10 @@ public final class PresenceReporter: Sendable {
     let logger: Logger
     /// Whether each person here chose to appear offline, read once while they have pages open.
     private let hidden = Mutex<[UserID: Bool]>([:])
+    /// When each person's last report went, and those whose next one waits for the second to end.
+    private let paced = Mutex<(sent: [UserID: ContinuousClock.Instant], waiting: Set<UserID>)>(([:], []))
+    /// Least time between two reports of one person.
+    static let reportInterval: Duration = .seconds(1)
     private let waiting: AsyncStream<Change>
     private let arriving: AsyncStream<Change>.Continuation
 
@@ -64,6 +70,7 @@ public final class PresenceReporter: Sendable {
                 for await change in self.waiting {
                     switch change {
                     case .state(let user, let state):
+                        guard self.mayReport(user) else { continue }
                         let appearsOffline = await self.appearsOffline(user)
                         if state == .gone { _ = self.hidden.withLock { $0.removeValue(forKey: user) } }
                         await self.send(user, state, appearsOffline: appearsOffline)
@@ -81,6 +88,41 @@ public final class PresenceReporter: Sendable {
                     await self.refresh()
                 }
             }
+            // The reports that waited for their second: the state each person is in now.
+            group.addTask {
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: Self.reportInterval / 4) } catch { return }
+                    for user in self.due() {
+                        let state = self.pages.localState(of: user)
+                        let appearsOffline = await self.appearsOffline(user)
+                        if state == .gone { _ = self.hidden.withLock { $0.removeValue(forKey: user) } }
+                        await self.send(user, state, appearsOffline: appearsOffline)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a report of `user` may go now; if not, it waits for ``due()``.
+    private func mayReport(_ user: UserID, now: ContinuousClock.Instant = .now) -> Bool {
+        paced.withLock { paced in
+            if let last = paced.sent[user], now - last < Self.reportInterval {
+                paced.waiting.insert(user)
+                return false
+            }
+            paced.sent[user] = now
+            if paced.sent.count > 100_000 { paced.sent = paced.sent.filter { now - $0.value < Self.reportInterval } }
+            return true
+        }
+    }
+
+    /// The people whose waiting report may go now.
+    private func due(now: ContinuousClock.Instant = .now) -> [UserID] {
+        paced.withLock { paced in
+            let ready = paced.waiting.filter { user in paced.sent[user].map { now - $0 >= Self.reportInterval } ?? true }
+            for user in ready { paced.sent[user] = now }
+            paced.waiting.subtract(ready)
+            return Array(ready)
         }
     }
 

@@ -267,6 +267,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzFeedParser", ["ParlorFeeds", "ParlorDomain"]),
         ("FuzzFeedDiscovery", ["ParlorFeeds"]),
         ("FuzzPushSubscription", ["MicroHTTP", "ParlorPush"]),
+        ("FuzzStreamQuery", ["ParlorWeb", "ParlorLive", "ParlorDomain"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(

@@ -701,8 +701,8 @@ def room_benchmark(members, rate, seconds):
             joined = time.time() - began
             first = visitors[0]
             _, _, listing = first.request("GET", "/chats")
-            found = re.search(r'<a href="(/rooms/(\d+))"[^>]*>\s*<span class="avatar[^"]*"[^>]*>[^<]*</span>\s*<span class="chat-list-text">\s*'
-                              r'<span class="chat-list-name" dir="auto">General</span>', listing)
+            found = re.search(r'<a href="(/rooms/(\d+))"[^>]*>\s*<span class="avatar-with-presence"><span class="avatar[^"]*"[^>]*>[^<]*</span>(?:<span class="presence-dot"[^>]*></span>)?</span>\s*'
+                              r'<span class="chat-list-text">\s*<span class="chat-list-name" dir="auto">General</span>', listing)
             if not found:
                 raise SystemExit("room: no General in the first member's list")
             chat = {"path": found.group(1), "id": found.group(2)}

@@ -359,7 +359,9 @@ static void scan (int i, const char *data, size_t n, double t)
       while (e < buffer + len && *e >= '0' && *e <= '9') { s = s * 10 + (*e - '0'); e++; }
       if (e >= buffer + len || *e != 'z' || s <= 0 || s >= seq || c < buffer + 2) continue;
       if (!measuring || sent_at[s] < p->stream_since) continue; /* in the page's first state, or before the run */
-      int is_cell = c[-2] == '"' && c[-1] == '>' && !strcmp (p->action, "append");
+      /* a cell's text: right after its element, or its first paragraph ("<p>dz12z", formatted text) */
+      int is_cell = ((c[-2] == '"' && c[-1] == '>') || (c >= buffer + 3 && c[-3] == '<' && c[-2] == 'p' && c[-1] == '>'))
+                    && !strcmp (p->action, "append");
       /* a chat moving to the top of the list (a replace is a count changing, the same preview) */
       int is_list = c[-2] == ':' && c[-1] == ' ' && !strcmp (p->action, "prepend");
       if (is_cell && sent_chat[s] == p->chat && sent_by[s] != i) { /* the sender's own page shows it at once */

@@ -22,9 +22,10 @@ extension DomainEvent {
     /// Whether every instance's pages must learn of the event although nothing was stored: someone typing. A bus
     /// shared by several instances carries these too (lost ones matter little: they are shown for seconds).
     public var isShared: Bool {
-        switch self {
-        case .presence(.typing), .presence(.presenceChanged), .presence(.presenceRefreshed): true
-        default: false
+        guard case .presence(let event) = self else { return false }
+        switch event {
+        case .typing, .presenceChanged, .presenceRefreshed: return true
+        case .reportingTyping, .typingRefused, .reportingPresence, .refreshingPresence: return false
         }
     }
 

@@ -103,12 +103,12 @@ public final class EventHandler: Sendable {
         }
     }
 
-    /// Hands a published event to the lane of its chat; one that concerns every chat holds all lanes.
     /// Hands an event to its lane without taking what it reports (the sweeps' own events).
     func queue(_ published: PublishedEvent) {
         if case .chat(let chat) = published.event.lane { lanes.lane(of: chat).push(.event(published)) }
     }
 
+    /// Hands a published event to the lane of its chat; one that concerns every chat holds all lanes.
     func route(_ published: PublishedEvent) {
         // Presence reports are taken at once (a few dictionary operations); the person's lane tells their watchers.
         switch published.event {

@@ -259,7 +259,12 @@ struct Serve: AsyncParsableCommand {
         }
         let store = stores.store
         if push.rotatePushKey {
-            try await store.replaceVapidKey(with: VAPID.newStoredKey())
+            do {
+                try await store.replaceVapidKey(with: VAPID.newStoredKey())
+            } catch {
+                logger.critical("the push key could not be replaced", metadata: ["error": "\(error)"])
+                throw ExitCode(74)
+            }
             logger.notice("made a new push key: every browser must turn notifications on again")
         }
         let clock = SystemClock()

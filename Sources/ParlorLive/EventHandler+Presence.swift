@@ -14,8 +14,27 @@ extension EventHandler {
         guard presence.delivering(state, for: user) else { return }
         let watchers = registry(watchersOf: user)
         guard !watchers.isEmpty, let person = try await known.user(user, in: store) else { return }
+        // Membership at this change: whoever no longer shares a chat with the person is told nothing more of them.
+        let viewers = Set(watchers.map(\.viewer))
+        let allowed = try await sharing(with: user, among: viewers)
+        if allowed.count < viewers.count { registry(unwatch: user, by: viewers.subtracting(allowed)) }
         let update = renderer.update(.presence, "presence-\(user)", .presence(PresenceBuilder.presence(of: user, named: person.displayName, state)))
-        for page in watchers { page.receive(update) }
+        for watcher in watchers where allowed.contains(watcher.viewer) { watcher.listener.receive(update) }
+    }
+
+    /// How many people one read asks about.
+    static let sharingReadSize = 500
+
+    /// Those of `people` who share a chat with `user` now, read a few hundred at a time.
+    func sharing(with user: UserID, among people: Set<UserID>) async throws -> Set<UserID> {
+        guard !people.isEmpty else { return [] }
+        let sorted = people.sorted()
+        var found: Set<UserID> = []
+        for start in stride(from: 0, to: sorted.count, by: Self.sharingReadSize) {
+            let part = Set(sorted[start..<min(start + Self.sharingReadSize, sorted.count)])
+            found.formUnion(try await store.sharingAChat(with: user, among: part))
+        }
+        return found
     }
 
     /// The presence of the people a page shows, as it opens: those offline are not sent (a dot starts offline).

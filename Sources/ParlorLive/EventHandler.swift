@@ -270,7 +270,9 @@ public final class EventHandler: Sendable {
                 fragments.append(renderer.update(.replace, messages.domID, .messages(messages)))
             }
             if let chat = page.openChat, let line = try await typingLine(in: chat, for: viewer.id) { fragments.append(line) }
-            fragments += try await presenceNow(of: page.watching)
+            // Only the presence of people the viewer shares a chat with, now and (checked again at each change) later.
+            let watching = try await sharing(with: viewer.id, among: page.watching)
+            fragments += try await presenceNow(of: watching)
             let cursor = conversation.map { $0.messages.last?.id ?? MessageID(0) }
             // Under the person's lock: no change to their list falls between what the page is sent and its
             // place among the pages that are told of changes.
@@ -287,7 +289,7 @@ public final class EventHandler: Sendable {
                     // Events were missed while it registered: the page starts again.
                     listener.receive(renderer.update(.refresh, "page", nil))
                 }
-                registry.withLock { $0.insert(listener, for: page, cursor: cursor) }
+                registry.withLock { $0.insert(listener, for: page, cursor: cursor, watching: watching) }
             }
             return ListenerRegistration(handler: self, listener: listener, page: page, list: entry)
         } catch {
@@ -306,8 +308,12 @@ public final class EventHandler: Sendable {
         registry.withLock { $0.pages(of: viewer) }
     }
 
-    func registry(watchersOf user: UserID) -> [any Listener] {
+    func registry(watchersOf user: UserID) -> [ListenerRegistry.Watcher] {
         registry.withLock { $0.watchers(of: user) }
+    }
+
+    func registry(unwatch user: UserID, by viewers: Set<UserID>) {
+        registry.withLock { $0.unwatch(user, by: viewers) }
     }
 
     func registry(pagesShowing chat: ChatID) -> [UserID: [ListenerRegistry.Entry]] {

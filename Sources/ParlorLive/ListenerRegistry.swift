@@ -15,19 +15,30 @@ struct ListenerRegistry {
     private(set) var byChat: [ChatID: [UserID: [ObjectIdentifier: Entry]]] = [:]
     /// Feeds screens, by their chat.
     private(set) var byFeeds: [ChatID: [ObjectIdentifier: Entry]] = [:]
-    /// Pages that show a person's presence, by that person.
-    private(set) var byWatched: [UserID: [ObjectIdentifier: any Listener]] = [:]
+    /// A page that shows a person's presence, and whose page it is.
+    struct Watcher {
+        let listener: any Listener
+        let viewer: UserID
+    }
+
+    /// Pages that show a person's presence, by that person: only people their viewer shared a chat with when
+    /// the page opened (and still shares one, as each change is delivered).
+    private(set) var byWatched: [UserID: [ObjectIdentifier: Watcher]] = [:]
 
     var count: Int { byViewer.values.reduce(0) { $0 + $1.count } }
     var isEmpty: Bool { byViewer.isEmpty && byChat.isEmpty && byFeeds.isEmpty && byWatched.isEmpty }
 
-    mutating func insert(_ listener: any Listener, for page: PageSubscription, cursor: MessageID? = nil) {
+    /// Registers a page; it is told of the presence of `watching` (those of ``PageSubscription/watching`` its
+    /// viewer may see).
+    mutating func insert(_ listener: any Listener, for page: PageSubscription, cursor: MessageID? = nil, watching: Set<UserID> = []) {
         let entry = Entry(listener: listener, page: page, cursor: page.openChat == nil ? nil : cursor ?? MessageID(0))
         let key = ObjectIdentifier(listener)
         byViewer[page.viewer, default: [:]][key] = entry
         if let chat = page.openChat { byChat[chat, default: [:]][page.viewer, default: [:]][key] = entry }
         if let chat = page.feedsOf { byFeeds[chat, default: [:]][key] = entry }
-        for person in page.watching { byWatched[person, default: [:]][key] = listener }
+        for person in watching where page.watching.contains(person) {
+            byWatched[person, default: [:]][key] = Watcher(listener: listener, viewer: page.viewer)
+        }
     }
 
     mutating func remove(_ listener: any Listener, for page: PageSubscription) {
@@ -50,7 +61,13 @@ struct ListenerRegistry {
     }
 
     /// The pages that show `person`'s presence.
-    func watchers(of person: UserID) -> [any Listener] { byWatched[person].map { Array($0.values) } ?? [] }
+    func watchers(of person: UserID) -> [Watcher] { byWatched[person].map { Array($0.values) } ?? [] }
+
+    /// The pages of `viewers` are no longer told of `person`'s presence (they share no chat now).
+    mutating func unwatch(_ person: UserID, by viewers: Set<UserID>) {
+        byWatched[person] = byWatched[person]?.filter { !viewers.contains($0.value.viewer) }
+        if byWatched[person]?.isEmpty == true { byWatched[person] = nil }
+    }
 
     /// Moves the cursor of a page's open chat forward (never back); nothing when the page has left.
     mutating func advance(_ listener: any Listener, for page: PageSubscription, to cursor: MessageID) {

@@ -92,6 +92,16 @@ extension PostgresChatStore {
         }
     }
 
+    public func sharingAChat(with viewer: UserID, among people: Set<UserID>) async throws -> Set<UserID> {
+        guard !people.isEmpty else { return [] }
+        let ids = people.map(\.rawValue)
+        let rows = try await database.rows("""
+            SELECT DISTINCT other.userID FROM member mine JOIN member other ON other.chatID = mine.chatID
+            WHERE mine.userID = \(viewer.rawValue) AND other.userID = ANY(\(ids))
+            """)
+        return Set(try rows.map { UserID(try $0.at(0, as: Int64.self)) })
+    }
+
     /// The chat, when `by` is one of its members and it is of one of `kinds` (else `otherwise`).
     static func room(
         _ connection: PostgresConnection, _ id: ChatID, by: UserID, kinds: Set<RoomKind>, otherwise: Refusal, _ logger: Logger

@@ -70,6 +70,18 @@ extension SQLiteChatStore {
         }
     }
 
+    public func sharingAChat(with viewer: UserID, among people: Set<UserID>) async throws -> Set<UserID> {
+        guard !people.isEmpty else { return [] }
+        return try await pool.read { db in
+            let marks = Array(repeating: "?", count: people.count).joined(separator: ", ")
+            let rows = try Int64.fetchAll(db, sql: """
+                SELECT DISTINCT other.userID FROM member mine JOIN member other ON other.chatID = mine.chatID
+                WHERE mine.userID = ? AND other.userID IN (\(marks))
+                """, arguments: StatementArguments([viewer.rawValue] + people.map(\.rawValue)))
+            return Set(rows.map { UserID($0) })
+        }
+    }
+
     /// The chat, when `by` is one of its members and it is of one of `kinds` (else `otherwise`).
     static func room(_ db: Database, _ id: ChatID, by: UserID, kinds: Set<RoomKind>, otherwise: Refusal) throws -> Chat {
         guard let chat = try chat(db, id), chat.hasMember(by) else { throw Refusal.notFound }

@@ -41,6 +41,9 @@ import Testing
             try await inner.removeMember(person, from: chat, by: by, at: date)
         }
         func members(of chat: ChatID, viewer: UserID) async throws -> [User]? { try await inner.members(of: chat, viewer: viewer) }
+        func sharingAChat(with viewer: UserID, among people: Set<UserID>) async throws -> Set<UserID> {
+            try await inner.sharingAChat(with: viewer, among: people)
+        }
         func readers(of chat: ChatID) async throws -> [Reader] { try await inner.readers(of: chat) }
         func setInvolvement(_ involvement: Involvement, in chat: ChatID, for user: UserID) async throws -> Membership {
             try await inner.setInvolvement(involvement, in: chat, for: user)

@@ -64,7 +64,11 @@ struct ChatWorld {
     /// `inOrder`: the bus says it hands on each chat's messages in id order (true of these tests' sends, made
     /// one at a time), so the pages follow a chat's newest message without reading it again.
     /// `fanOutPartSize`: rooms larger than this have a message's fan-out split across the lanes.
-    init(_ backend: Backend = .inMemory, inOrder: Bool = false, fanOutPartSize: Int = EventHandler.defaultFanOutPartSize) async throws {
+    /// `openRoom`: people sign up through the router (and so join the open room every newcomer joins); without
+    /// it they are made in the store, and share only the chats a test makes.
+    init(
+        _ backend: Backend = .inMemory, inOrder: Bool = false, fanOutPartSize: Int = EventHandler.defaultFanOutPartSize, openRoom: Bool = true
+    ) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-events-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         store = switch backend {
@@ -78,9 +82,13 @@ struct ChatWorld {
         events = EventRouter(store: store, feeds: store, bus: bus, clock: clock)
         router = SettlingRouter(router: events, handler: handler)
         live = LiveRunner(handler)
-        ana = try await Self.signUp(events, "ana", "Ana Lima", "Europe/Paris")
-        ben = try await Self.signUp(events, "ben", "Ben Okafor", "Europe/Paris")
-        chloe = try await Self.signUp(events, "chloe", "Chloé Martin", "America/Los_Angeles")
+        let signUp: @Sendable (String, String, String) async throws -> User = { [events, store, clock] handle, name, zone in
+            if openRoom { return try await Self.signUp(events, handle, name, zone) }
+            return try await store.createUser(NewUser(handle: handle, displayName: name, timeZoneIdentifier: zone), at: clock.now)
+        }
+        ana = try await signUp("ana", "Ana Lima", "Europe/Paris")
+        ben = try await signUp("ben", "Ben Okafor", "Europe/Paris")
+        chloe = try await signUp("chloe", "Chloé Martin", "America/Los_Angeles")
         await handler.settled()
     }
 
@@ -146,6 +154,13 @@ struct SettlingRouter: Sendable {
 
     @discardableResult
     func send(_ event: UserEvent) async -> UserEvent {
+        let result = await router.send(event)
+        await handler.settled()
+        return result
+    }
+
+    @discardableResult
+    func send(_ event: PresenceEvent) async -> PresenceEvent {
         let result = await router.send(event)
         await handler.settled()
         return result

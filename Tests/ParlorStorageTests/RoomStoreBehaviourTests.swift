@@ -197,4 +197,27 @@ import Testing
         let pair = try await store.createChat(between: world.ana.id, and: world.ben.id, at: .at(5))
         #expect(pair.id != chat.id)
     }
+
+    /// Whose presence a person may see: those they share a chat with now, whatever kind of chat, and only while
+    /// they do.
+    @Test(arguments: StoreKind.allCases)
+    func peopleShareAChatWhileTheyAreMembersOfOne(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let store = world.store
+        let everyone: Set<UserID> = [world.ana.id, world.ben.id, world.chloe.id]
+        #expect(try await store.sharingAChat(with: world.ana.id, among: everyone).isEmpty, "no chat yet, not even with herself")
+        _ = try await store.createChat(between: world.ana.id, and: world.ben.id, at: .at(1))
+        #expect(try await store.sharingAChat(with: world.ana.id, among: everyone) == [world.ana.id, world.ben.id])
+        #expect(try await store.sharingAChat(with: world.chloe.id, among: everyone).isEmpty)
+        #expect(try await store.sharingAChat(with: world.ana.id, among: []).isEmpty)
+
+        let room = try await store.createRoom(NewRoom(creator: world.chloe.id, kind: .closed, name: "Design", topic: nil, members: [world.ben.id], createdAt: .at(2)))
+        #expect(try await store.sharingAChat(with: world.chloe.id, among: everyone) == [world.ben.id, world.chloe.id])
+        #expect(try await store.sharingAChat(with: world.ben.id, among: everyone) == everyone, "Ana by their chat, Chloé by the room")
+        _ = try await store.removeMember(world.ben.id, from: room.id, by: world.ben.id, at: .at(3))
+        #expect(try await store.sharingAChat(with: world.chloe.id, among: everyone) == [world.chloe.id], "Ben left: only her own room's member")
+        #expect(try await store.sharingAChat(with: world.ben.id, among: everyone) == [world.ana.id, world.ben.id])
+        let many = Set((1...400).map { UserID(Int64($0) * 1_000) }).union([world.ben.id])
+        #expect(try await store.sharingAChat(with: world.ana.id, among: many) == [world.ben.id], "hundreds asked about at once")
+    }
 }

@@ -38,6 +38,9 @@ public protocol ChatStore: Sendable {
     func readers(of chat: ChatID) async throws -> [Reader]
     /// Everyone in `chat`, by display name; nil when `viewer` is not one of them.
     func members(of chat: ChatID, viewer: UserID) async throws -> [User]?
+    /// Those of `people` who share a chat with `viewer` now (the viewer among them too when they are in one):
+    /// whose presence the viewer may see.
+    func sharingAChat(with viewer: UserID, among people: Set<UserID>) async throws -> Set<UserID>
     /// A room's new name and topic, `by` one of its members, with a line for each that changed.
     func renameRoom(_ chat: ChatID, name: String, topic: String?, by: UserID, at date: Date) async throws -> RoomChange
     /// The chat list of `viewer`, newest activity first, with each chat's last message and unread count.

@@ -300,6 +300,14 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         }
     }
 
+    public func sharingAChat(with viewer: UserID, among people: Set<UserID>) async throws -> Set<UserID> {
+        state.withLock { state in
+            var found: Set<UserID> = []
+            for chat in state.chats.values where chat.hasMember(viewer) { found.formUnion(people.intersection(chat.members)) }
+            return found
+        }
+    }
+
     /// The chat, when `by` is a member and it is of one of `kinds` (else `otherwise`).
     private static func room(_ id: ChatID, by: UserID, in state: State, kinds: Set<RoomKind>, otherwise: Refusal) throws(Refusal) -> Chat {
         guard let chat = state.chats[id], chat.hasMember(by) else { throw .notFound }

@@ -12,16 +12,22 @@ public final class PushNotifier: EventObserver {
     let visibility: any PageVisibility
     let queue: PushQueue
     let pathPrefix: String
+    /// A message's text as a person reads it (formatting marks gone; a feed post's title), drawn as Parlor's lists do.
+    let words: @Sendable (Message) -> String
     let logger: Logger
     private let sent: AsyncStream<Message>
     private let arriving: AsyncStream<Message>.Continuation
 
-    public init(store: any PushStore, chats: any ChatStore, visibility: any PageVisibility, queue: PushQueue, pathPrefix: String, logger: Logger) {
+    public init(
+        store: any PushStore, chats: any ChatStore, visibility: any PageVisibility, queue: PushQueue, pathPrefix: String,
+        words: @escaping @Sendable (Message) -> String, logger: Logger
+    ) {
         self.store = store
         self.chats = chats
         self.visibility = visibility
         self.queue = queue
         self.pathPrefix = pathPrefix
+        self.words = words
         self.logger = logger
         (sent, arriving) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .bufferingOldest(10_000))
     }
@@ -61,7 +67,7 @@ public final class PushNotifier: EventObserver {
         var payloads: [Bool: [UInt8]] = [:]
         for recipient in told {
             let payload = payloads[recipient.isPrivate] ?? PushPayload.message(
-                message, sender: sender, chat: chat, isPrivate: recipient.isPrivate, pathPrefix: pathPrefix
+                message, words: words(message), sender: sender, chat: chat, isPrivate: recipient.isPrivate, pathPrefix: pathPrefix
             ).encoded
             payloads[recipient.isPrivate] = payload
             // A mention or a direct message is worth waking a phone for; the rest of a busy room is not.

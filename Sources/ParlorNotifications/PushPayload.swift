@@ -20,9 +20,11 @@ public struct PushPayload: Codable, Sendable, Hashable {
     /// Most characters of a message shown in a notification.
     public static let excerptLimit = 160
 
-    /// The notification for `message`, by `sender`, in `chat`: in words (or "New message in …" when `isPrivate`).
+    /// The notification for `message`, by `sender`, in `chat`: its `words` (or "New message in …" when `isPrivate`).
     /// `pathPrefix` is where Parlor is served ("" or "/chat").
-    public static func message(_ message: Message, sender: String, chat: Chat, isPrivate: Bool, pathPrefix: String) -> PushPayload {
+    public static func message(
+        _ message: Message, words: String, sender: String, chat: Chat, isPrivate: Bool, pathPrefix: String
+    ) -> PushPayload {
         let place: String? = chat.kind == .direct ? nil : "#" + (chat.name ?? "room")
         let url = "\(pathPrefix)/rooms/\(chat.id.rawValue)?around=\(message.id.rawValue)#message-\(message.id.rawValue)"
         let tag = "chat-\(chat.id.rawValue)"
@@ -30,12 +32,13 @@ public struct PushPayload: Codable, Sendable, Hashable {
             return PushPayload(title: "Parlor", body: place.map { "New message in \($0)" } ?? "New message in a direct chat", url: url, tag: tag)
         }
         let title = place.map { "\(sender) in \($0)" } ?? sender
-        return PushPayload(title: title, body: excerpt(message), url: url, tag: tag)
+        return PushPayload(title: title, body: excerpt(words, of: message), url: url, tag: tag)
     }
 
-    /// The message's words on one line, cut at a space near ``excerptLimit`` characters; "Photo" for a photo alone.
-    static func excerpt(_ message: Message) -> String {
-        let words = message.body.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    /// The message's words (as people read them: no formatting marks) on one line, cut at a space near
+    /// ``excerptLimit`` characters; "Photo" for a photo alone.
+    static func excerpt(_ text: String, of message: Message) -> String {
+        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         if words.isEmpty { return message.photo == nil ? "Message" : "Photo" }
         guard words.count > excerptLimit else { return words }
         let cut = words.prefix(excerptLimit)

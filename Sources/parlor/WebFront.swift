@@ -122,7 +122,8 @@ final class WebFront: Sendable {
         let presence = PresenceReporter(pages: visiblePages, events: events, preferences: pushStore, logger: logger)
         let visibility = EveryInstanceVisibility(here: presence, everywhere: live)
         let pushNotifier = PushNotifier(
-            store: pushStore, chats: liveStore ?? store, visibility: visibility, queue: pushQueue, pathPrefix: configuration.basePath, logger: logger
+            store: pushStore, chats: liveStore ?? store, visibility: visibility, queue: pushQueue, pathPrefix: configuration.basePath,
+            words: { MessageCellBuilder.previewText($0) }, logger: logger
         )
         events.addObserver(pushNotifier)
         routes = Routes(

@@ -268,6 +268,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzFeedDiscovery", ["ParlorFeeds"]),
         ("FuzzPushSubscription", ["MicroHTTP", "ParlorPush"]),
         ("FuzzStreamQuery", ["ParlorWeb", "ParlorLive", "ParlorDomain"]),
+        ("FuzzReactionText", ["ParlorDomain", "ParlorViews"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(

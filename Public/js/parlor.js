@@ -102,8 +102,10 @@
         const edited = element.matches("li.message:not(.is-own)") ? announcement(fragment) : null;
         const unsent = unsentCells(element);
         const unreadLine = keptUnreadLine(element, fragment);
+        const focusedReaction = element.classList.contains("reactions") && element.contains(document.activeElement) ? document.activeElement.value : null;
         removeExisting(fragment, element);
         element.replaceWith(fragment);
+        if (focusedReaction !== null) refocusReaction(target, focusedReaction);
         restoreUnsent(unsent);
         if (unreadLine) restoreUnreadLine(unreadLine);
         if (target.startsWith("conversation-header-")) {
@@ -1321,6 +1323,8 @@
   document.addEventListener("click", (event) => {
     // Reply and Edit change the composer in place instead of loading the page again.
     const action = event.target.closest(".message-actions a");
+    // React has its own picker (below).
+    if (action && action.classList.contains("react-to-message")) return;
     if (action) {
       const cell = action.closest("li.message");
       const form = document.querySelector("form.composer");
@@ -1376,7 +1380,7 @@
   function rove(cells, current) {
     for (const cell of cells) {
       cell.tabIndex = cell === current ? 0 : -1;
-      for (const action of cell.querySelectorAll(".message-actions a")) action.tabIndex = cell === current ? 0 : -1;
+      for (const action of cell.querySelectorAll(".message-actions a, .reactions button")) action.tabIndex = cell === current ? 0 : -1;
     }
   }
 
@@ -1442,6 +1446,101 @@
         target.closest("li.message").focus();
       }
     }
+  });
+
+  // ---------------------------------------------------------------- reactions
+
+  // A reaction's button toggles it without leaving the page: the list under the message comes back on the
+  // stream, as everyone's does. "React" opens a small picker (quick picks and a field) instead of its page.
+  async function toggleReaction(url, text) {
+    try {
+      const response = await post(url, { csrf: csrfToken(), reaction: text });
+      if (!accepted(response)) window.alert(await refusal(response, "Not added"));
+      return accepted(response);
+    } catch {
+      window.alert("Not added: no connection. Try again.");
+      return false;
+    }
+  }
+
+  document.addEventListener("submit", (event) => {
+    if (event.target.id !== "reaction-form" || !event.submitter) return;
+    event.preventDefault();
+    toggleReaction(event.submitter.formAction, event.submitter.value);
+  });
+
+  // After a live redraw, the button of the same reaction has the focus again (or the message's React, when the
+  // reaction is gone), so a keyboard user pressing it twice stays where they were.
+  function refocusReaction(target, text) {
+    const list = document.getElementById(target);
+    if (!list) return;
+    const again = Array.from(list.querySelectorAll("button")).find((button) => button.value === text);
+    const cell = list.closest("li.message");
+    const fallback = cell && cell.querySelector(".react-to-message");
+    if (again) again.focus(); else if (fallback) fallback.focus();
+  }
+
+  let openPicker = null;
+
+  function closePicker(returnFocus) {
+    if (!openPicker) return;
+    const { picker, link } = openPicker;
+    openPicker = null;
+    picker.remove();
+    if (returnFocus) link.focus();
+  }
+
+  function showPicker(link) {
+    closePicker(false);
+    const url = link.getAttribute("data-reactions-url");
+    const picker = document.createElement("div");
+    picker.className = "reaction-picker";
+    picker.setAttribute("role", "dialog");
+    picker.setAttribute("aria-label", "React to this message");
+    const picks = document.createElement("div");
+    picks.className = "reaction-picks";
+    for (const text of ["👍", "❤️", "😂", "🎉", "👀", "✅"]) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "reaction";
+      button.textContent = text;
+      button.setAttribute("aria-label", "React with " + text);
+      button.addEventListener("click", async () => { if (await toggleReaction(url, text)) closePicker(true); });
+      picks.append(button);
+    }
+    const form = document.createElement("form");
+    form.className = "reaction-other";
+    const field = document.createElement("input");
+    field.type = "text";
+    field.maxLength = 16;
+    field.autocomplete = "off";
+    field.placeholder = "Or type one";
+    field.setAttribute("aria-label", "Another reaction: an emoji or up to 16 characters");
+    const add = document.createElement("button");
+    add.type = "submit";
+    add.textContent = "React";
+    form.append(field, add);
+    form.addEventListener("submit", async (submit) => {
+      submit.preventDefault();
+      if (field.value.trim() && await toggleReaction(url, field.value)) closePicker(true);
+    });
+    picker.append(picks, form);
+    picker.addEventListener("keydown", (key) => {
+      if (key.key === "Escape") { key.preventDefault(); key.stopPropagation(); closePicker(true); }
+    });
+    link.closest(".message-content").append(picker);
+    openPicker = { picker, link };
+    picks.firstChild.focus();
+  }
+
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("a.react-to-message[data-reactions-url]");
+    if (link) {
+      event.preventDefault();
+      if (openPicker && openPicker.link === link) closePicker(true); else showPicker(link);
+      return;
+    }
+    if (openPicker && !openPicker.picker.contains(event.target)) closePicker(false);
   });
 
   // ---------------------------------------------------------------- history in place

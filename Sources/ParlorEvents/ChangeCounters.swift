@@ -59,6 +59,8 @@ public final class ChangeCounters: Sendable {
             touch(chat: message.chatID)
         case .message(.userRead(let chat, _, _, _)):
             touch(chat: chat)
+        case .message(.reacted(let reactions)):
+            touch(chat: reactions.chatID)
         case .chat(.membersChanged(let change)):
             // The newcomers' lists gain a row; everyone else's pages show the room (its count) already.
             noteNew(change.chat, for: change.added)
@@ -80,7 +82,7 @@ public final class ChangeCounters: Sendable {
                 state.everyone = state.sequence
             }
         case .message(.sending), .message(.failedSending), .message(.editing), .message(.failedEditing), .message(.userReads),
-             .message(.deleting), .message(.failedDeleting), .message(.processingPhoto),
+             .message(.deleting), .message(.failedDeleting), .message(.processingPhoto), .message(.reacting), .message(.failedReacting),
              .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers), .chat(.memberChangeFailed),
              .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp), .user(.signUpFailed),
              .user(.updatingProfile), .user(.profileUpdateFailed), .feed, .presence:

@@ -82,7 +82,9 @@ public final class EventRouter: EventSink {
         case .deleting(let deletion): return await deleteMessage(deletion, requestID)
         case .userReads(let report): return await markRead(report, requestID)
         case .processingPhoto(let result): return await finishPhoto(result, requestID)
-        case .sent, .failedSending, .edited, .failedEditing, .deleted, .failedDeleting, .userRead, .photoProcessed: return event
+        case .reacting(let toggle): return await react(toggle, requestID)
+        case .sent, .failedSending, .edited, .failedEditing, .deleted, .failedDeleting, .userRead, .photoProcessed, .reacted, .failedReacting:
+            return event
         }
     }
 
@@ -353,6 +355,18 @@ public final class EventRouter: EventSink {
             return await publish(.message(.edited(message)), .edited(message), requestID)
         } catch {
             return .failedEditing(edit, reason: refusal(error, "message.editing", requestID))
+        }
+    }
+
+    private func react(_ toggle: ReactionToggle, _ requestID: String?) async -> MessageEvent {
+        do {
+            let text = try ReactionText.validated(toggle.text)
+            let reactions = try await timed("react") {
+                try await store.toggleReaction(ReactionToggle(messageID: toggle.messageID, userID: toggle.userID, text: text, at: toggle.at))
+            }
+            return await publish(.message(.reacted(reactions)), .reacted(reactions), requestID)
+        } catch {
+            return .failedReacting(toggle, reason: refusal(error, "message.reacting", requestID))
         }
     }
 

@@ -62,6 +62,10 @@ public enum Fixtures {
             Fixture("typing/three-one-hostile", TypingBuilder.line(in: ChatID(7), names: ["Ana Lima", "<b>Ben</b> & co", "Chloé Martin"])),
             Fixture("typing/several", TypingBuilder.line(in: ChatID(7), names: ["Ana", "Ben", "Chloé", "Dmitri"])),
             Fixture("presence/away", PresenceBuilder.presence(of: UserID(2), named: "Ben \"<Okafor>\"", .away)),
+            Fixture("reactions/given-and-not", ReactionsBuilder(viewer: world.ana.id, paths: world.context.paths).reactions(to: MessageID(120), in: ChatID(7), [
+                ReactionCount(text: "👍", people: [world.ben.id, world.ana.id, world.dmitri.id, UserID(40), UserID(41)], names: ["Ben Okafor", "Ana Lima", "Dmitri Volkov", "Eve", "Fay"]),
+                ReactionCount(text: "<b>ok</b> & \"1\"", people: [world.ben.id], names: ["Ben Okafor"]),
+            ])),
             Fixture("settings-form/empty-name", settings.form(displayName: "", error: "A display name has 1 to 50 characters.")),
             Fixture("chats-page/conversation-open", pages.chats(list: list.loaded(world.summaries, current: ChatID(7)), conversation: open, title: "Ben Okafor", unreadTotal: unread, openChat: ChatID(7)), isPage: true),
             Fixture("chats-page/no-chat-open", pages.chats(list: list.loaded(world.summaries, current: nil), conversation: nil, title: nil, unreadTotal: unread, openChat: nil), isPage: true),
@@ -87,6 +91,16 @@ public enum Fixtures {
             ), isPage: true),
             Fixture("room-members-page/open-room", RoomPagesBuilder(context: world.context).members(
                 ChatID(13), world.general, members: [world.ana, world.bot, world.ben], layout: pages.layout(title: "Members of General")
+            ), isPage: true),
+            Fixture("react-page/choosing", ReactionsBuilder(viewer: world.ana.id, paths: world.context.paths).reactPage(
+                world.launchRoom.messages[3], author: "Ben Okafor", reactions: [
+                    ReactionCount(text: "🎉", people: [world.ben.id, world.ana.id], names: ["Ben Okafor", "Ana Lima"]),
+                    ReactionCount(text: "+1", people: [world.dmitri.id], names: ["Dmitri Volkov"]),
+                ], layout: pages.layout(title: "React"), csrfToken: "csrf-token"
+            ), isPage: true),
+            Fixture("react-page/refused", ReactionsBuilder(viewer: world.ana.id, paths: world.context.paths).reactPage(
+                world.launchRoom.messages[3], author: "Ben Okafor", reactions: [], layout: pages.layout(title: "React"), csrfToken: "csrf-token",
+                typed: "far too long a reaction", errorMessage: Refusal.invalidReaction.message
             ), isPage: true),
             Fixture("seen-by-page/three", RoomPagesBuilder(context: world.context).seenBy(
                 world.launchRoom.messages[3], readers: world.launchRoom.readers + [Reader(user: world.ana, lastRead: MessageID(144))],
@@ -172,6 +186,17 @@ public enum Fixtures {
                     world.message(161, chat: 13, from: world.dmitri, "> Can someone check the trains?\nOn it. Steps:\n1. Open https://parlor.chat/*trains*\n2. Pick **Friday**\n- bring snacks\n- tell @ana", at: "2026-11-20T12:10:00Z"),
                     world.message(162, chat: 13, from: world.ana, "```\nswift build -c release\n*not bold* <b>not a tag</b>\n```\nThat's all, _thanks_!", at: "2026-11-20T12:12:00Z"),
                 ], people: [world.ben, world.dmitri]
+            ), draft: ComposerDraft(token: "tok-next"))),
+            Fixture("conversation/reactions", builder.conversation(ConversationSnapshot(
+                chatID: ChatID(13), heading: world.general, messages: [
+                    world.message(170, chat: 13, from: world.ben, "Release is out!", at: "2026-11-20T12:00:00Z"),
+                    world.message(171, chat: 13, from: world.ana, "Well done", at: "2026-11-20T12:01:00Z"),
+                ], people: [world.ben], reactions: [
+                    MessageID(170): [
+                        ReactionCount(text: "🎉", people: [world.ana.id, world.dmitri.id], names: ["Ana Lima", "Dmitri Volkov"]),
+                        ReactionCount(text: "🚀", people: [world.dmitri.id], names: ["Dmitri Volkov"]),
+                    ],
+                ]
             ), draft: ComposerDraft(token: "tok-next"))),
             Fixture("conversation/empty-room", builder.conversation(
                 ConversationSnapshot(chatID: ChatID(15), heading: ChatHeading(kind: .closed, name: "Book club", topic: nil, memberCount: 1, contact: nil), messages: []),

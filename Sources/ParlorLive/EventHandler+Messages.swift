@@ -19,7 +19,9 @@ extension EventHandler {
             try await showChanged(message)
         case .userRead(let chat, let reader, let previous, let upTo):
             try await showRead(chat: chat, reader: reader, previous: previous, upTo: upTo)
-        case .editing, .failedEditing, .deleting, .failedDeleting, .userReads, .processingPhoto:
+        case .reacted(let reactions):
+            try await showReactions(reactions)
+        case .editing, .failedEditing, .deleting, .failedDeleting, .userReads, .processingPhoto, .reacting, .failedReacting:
             break
         }
     }
@@ -245,7 +247,10 @@ extension EventHandler {
         let viewers = chat.members.compactMap { member in lists.entry(member).map { (member, $0) } }
         guard !viewers.isEmpty else { return }
         let open = viewers.filter { !pages(of: $0.0, showing: chat.id).isEmpty }
-        var cell: (quoted: (message: Message, author: User)?, previous: Message?, readByContact: MessageID?, sender: User)?
+        var cell: (
+            quoted: (message: Message, author: User)?, previous: Message?, readByContact: MessageID?, sender: User, readers: [Reader]?,
+            reactions: [ReactionCount]
+        )?
         if !open.isEmpty, let sender = try await known.user(message.senderID, in: store) {
             let quoted = try await quote(try await quotedMessage(message.replyTo, in: chat.id))
             // Whether the cell continues a group depends on the message shown before it.
@@ -253,19 +258,45 @@ extension EventHandler {
             // "Read" or "Sent" on the sender's own view depends on how far the other member has read.
             var readByContact: MessageID?
             if let contact = chat.contact(of: sender.id) { readByContact = try await known.lastRead(in: chat.id, by: contact, in: store) }
-            cell = (quoted, previous, readByContact, sender)
+            // In a room small enough, "Seen by …" stays on the sender's own view; reactions stay under an edited text.
+            let readers = chat.kind != .direct && chat.members.count <= Reader.roomLimit ? try await store.readers(of: chat.id) : nil
+            let reactions = message.isDeleted ? [] : try await store.reactions(to: [message.id])[message.id] ?? []
+            cell = (quoted, previous, readByContact, sender, readers, reactions)
         }
         for (member, entry) in viewers {
             let open = pages(of: member, showing: chat.id)
             if !open.isEmpty, let cell, let viewer = try await viewer(member, entry) {
                 let drawn = MessageCellBuilder(context: context(for: viewer)).cell(
-                    message, sender: cell.sender, quoted: cell.quoted, contactLastRead: cell.readByContact, after: cell.previous
+                    message, sender: cell.sender, quoted: cell.quoted, contactLastRead: cell.readByContact, after: cell.previous,
+                    readers: cell.readers, reactions: cell.reactions
                 )
                 deliver([renderer.update(.replace, drawn.domID, .messageCell(drawn))], to: open)
             }
             entry.update(.other) { list in
                 // A deleted message no longer counts as unread for the others.
                 sendChange(list.changed(message), in: chat.id, of: list, to: pages(of: member))
+            }
+        }
+    }
+
+    /// A message's reactions, drawn again on every page that shows its chat: once for everyone who gave none of them,
+    /// once for each member with a page open who gave one (their buttons are pressed). Members only, as they are now.
+    private func showReactions(_ reactions: MessageReactions) async throws {
+        guard let chat = try await known.chat(reactions.chatID, in: store) else { return }
+        let open = registry(pagesShowing: chat.id)
+        guard !open.isEmpty else { return }
+        var shared: ScreenUpdate?
+        func update(for viewer: UserID) -> ScreenUpdate {
+            let model = ReactionsBuilder(viewer: viewer, paths: paths).reactions(to: reactions.messageID, in: chat.id, reactions.counts)
+            return renderer.update(.replace, model.domID, .reactions(model))
+        }
+        for (viewer, pages) in open where chat.hasMember(viewer) {
+            if reactions.counts.contains(where: { $0.people.contains(viewer) }) {
+                deliver([update(for: viewer)], to: pages)
+            } else {
+                let drawn = shared ?? update(for: viewer)
+                shared = drawn
+                deliver([drawn], to: pages)
             }
         }
     }
@@ -309,6 +340,10 @@ extension EventHandler {
         }
         let people = try await people(known.values.map(\.senderID))
         let readers = inRoom ? try await store.readers(of: chat.id) : nil
+        // The reactions of the cells drawn again (those of the members told), in one read.
+        let told = Set(others.map(\.0))
+        let redrawn = recent.filter { told.contains($0.senderID) && $0.id > (previous ?? MessageID(0)) }.map(\.id)
+        let reactions = redrawn.isEmpty ? [:] : try await store.reactions(to: redrawn)
         for (member, open) in others {
             var viewer = people[member]
             if viewer == nil { viewer = try await self.known.user(member, in: store) }
@@ -319,7 +354,7 @@ extension EventHandler {
             let updates = newlyRead.map { message in
                 let cell = cells.cell(
                     message, sender: viewer, quoted: quote(message.replyTo.flatMap { known[$0] }, people), contactLastRead: upTo,
-                    after: before[message.id], people: people, readers: readers
+                    after: before[message.id], people: people, readers: readers, reactions: reactions[message.id] ?? []
                 )
                 return renderer.update(.replace, cell.domID, .messageCell(cell))
             }

@@ -32,6 +32,7 @@ final class FragmentRenderer: Sendable {
         case .feedList(let model): html = render(model, set)
         case .typing(let model): html = render(model, set)
         case .presence(let model): html = render(model, set)
+        case .reactions(let model): html = render(model, set)
         }
         let envelope = set.render(StreamEnvelopeViewModel(action: action.rawValue, target: target, html: html), capacity: html.utf8.count + 128)
         let update = ScreenUpdate(action: action, target: target, fragment: fragment, html: envelope)

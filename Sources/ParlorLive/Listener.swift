@@ -95,4 +95,5 @@ public enum Fragment: Hashable, Sendable {
     case feedList(FeedListViewModel)
     case typing(TypingViewModel)
     case presence(PresenceViewModel)
+    case reactions(ReactionsViewModel)
 }

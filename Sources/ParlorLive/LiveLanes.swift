@@ -128,6 +128,8 @@ extension DomainEvent {
             .chat(message.chatID)
         case .message(.userRead(let chat, _, _, _)):
             .chat(chat)
+        case .message(.reacted(let reactions)):
+            .chat(reactions.chatID)
         case .chat(.created(let chat)):
             .chat(chat.id)
         case .chat(.membersChanged(let change)), .chat(.roomRenamed(let change)):
@@ -145,6 +147,7 @@ extension DomainEvent {
              .feed(.checked(let subscription)):
             .chat(subscription.chatID)
         case .message(.editing), .message(.failedEditing), .message(.deleting), .message(.failedDeleting), .message(.userReads),
+             .message(.reacting), .message(.failedReacting),
              .message(.processingPhoto), .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers),
              .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp),
              .user(.signUpFailed), .user(.updatingProfile), .user(.profileUpdateFailed), .feed(.subscribing), .feed(.subscribeFailed),

@@ -16,6 +16,8 @@ enum EventLogEntry: Hashable, Sendable {
     case messageEdited(MessageID)
     case messageDeleted(MessageID)
     case photoProcessed(MessageID)
+    /// A message's reactions changed (they are read when the entry is applied).
+    case messageReacted(MessageID, chat: ChatID)
     case userRead(chat: ChatID, reader: UserID, previous: MessageID?, upTo: MessageID)
     case feedSubscribed(FeedSubscriptionID)
     /// The subscription is gone by then: its chat is kept, which is what the chat's feed pages need.
@@ -46,6 +48,7 @@ enum EventLogEntry: Hashable, Sendable {
         case .messageEdited: "message.edited"
         case .messageDeleted: "message.deleted"
         case .photoProcessed: "message.photoProcessed"
+        case .messageReacted: "message.reacted"
         case .userRead: "message.userRead"
         case .feedSubscribed: "feed.subscribed"
         case .feedUnsubscribed: "feed.unsubscribed"
@@ -66,6 +69,7 @@ enum EventLogEntry: Hashable, Sendable {
             [chat.rawValue, by.rawValue, Int64(added.count)] + added.map(\.rawValue) + removed.map(\.rawValue)
         case .messageSent(let message, _), .messageEdited(let message), .messageDeleted(let message), .photoProcessed(let message):
             [message.rawValue]
+        case .messageReacted(let message, let chat): [message.rawValue, chat.rawValue]
         case .userRead(let chat, let reader, let previous, let upTo): [chat.rawValue, reader.rawValue, previous?.rawValue ?? 0, upTo.rawValue]
         case .feedSubscribed(let id), .feedRetried(let id), .feedChecked(let id): [id.rawValue]
         case .feedUnsubscribed(let id, let chat, let subscriber): [id.rawValue, chat.rawValue, subscriber.rawValue]
@@ -102,6 +106,9 @@ enum EventLogEntry: Hashable, Sendable {
         case "message.edited": self = .messageEdited(MessageID(first))
         case "message.deleted": self = .messageDeleted(MessageID(first))
         case "message.photoProcessed": self = .photoProcessed(MessageID(first))
+        case "message.reacted":
+            guard let chat = id(1) else { return nil }
+            self = .messageReacted(MessageID(first), chat: ChatID(chat))
         case "message.userRead":
             guard let reader = id(1), let previous = id(2), let upTo = id(3) else { return nil }
             self = .userRead(chat: ChatID(first), reader: UserID(reader), previous: previous > 0 ? MessageID(previous) : nil, upTo: MessageID(upTo))

@@ -330,6 +330,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             if let photo = old.photo {
                 try await connection.run("DELETE FROM image WHERE id = \(photo.id.rawValue)", logger: logger)
             }
+            try await connection.run("DELETE FROM reaction WHERE messageID = \(old.id.rawValue)", logger: logger)
             // Whoever had not read it has one message fewer to read, and one mention fewer if it named them.
             let named = old.named
             try await connection.run("""
@@ -451,9 +452,13 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             let summaries = try await database.single { [logger] connection in try await Self.summaries(connection, viewer: viewer, chat: nil, logger) }
             return ChatsScreen(summaries: summaries, conversation: nil, viewerLastRead: nil)
         }
-        return try await database.single { [logger] connection in
+        let screen = try await database.single { [logger] connection in
             try await Self.screen(connection, viewer: viewer, open: chat, before: before, limit: limit, logger)
         }
+        // The reactions to the page's messages: a second statement, only when it shows some.
+        guard let conversation = screen.conversation, !conversation.messages.isEmpty else { return screen }
+        let reactions = try await self.reactions(to: conversation.messages.map(\.id))
+        return ChatsScreen(summaries: screen.summaries, conversation: conversation.with(reactions: reactions), viewerLastRead: screen.viewerLastRead)
     }
 
     /// What one row of ``screen(_:viewer:open:before:limit:_:)`` is, in its first column.
@@ -591,7 +596,8 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
         return ConversationSnapshot(
             chatID: chat, heading: stored.heading(contact: contact, others: try await Self.others(connection, stored, viewer: viewer, logger)),
             messages: page.messages, quoted: quoted, people: people,
-            contactLastRead: contactLastRead, hasOlder: page.hasOlder
+            contactLastRead: contactLastRead, hasOlder: page.hasOlder,
+            reactions: try await Self.reactions(connection, page.messages.map(\.id), logger)
         )
     }
 }

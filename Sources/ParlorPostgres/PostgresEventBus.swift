@@ -294,6 +294,8 @@ public final class PostgresEventBus: EventBus {
         case .messageEdited(let id): return messages[id].map { .message(.edited($0)) }
         case .messageDeleted(let id): return messages[id].map { .message(.deleted($0)) }
         case .photoProcessed(let id): return messages[id].map { .message(.photoProcessed($0)) }
+        case .messageReacted(let id, let chat):
+            return .message(.reacted(MessageReactions(messageID: id, chatID: chat, counts: try await store.reactions(to: [id])[id] ?? [])))
         case .userRead(let chat, let reader, let previous, let upTo): return .message(.userRead(chat: chat, reader: reader, previous: previous, upTo: upTo))
         case .typing(let report): return .presence(.typing(report))
         case .presence(let report): return .presence(.presenceChanged(report))

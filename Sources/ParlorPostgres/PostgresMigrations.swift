@@ -229,6 +229,19 @@ enum PostgresMigrations {
             """,
             "CREATE TABLE vapidKey (single BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (single), privateKey TEXT NOT NULL)",
         ]),
+        ("9-reactions", [
+            // One row per person, message and text, numbered in the order given.
+            """
+            CREATE TABLE reaction (
+                id BIGSERIAL PRIMARY KEY,
+                messageID BIGINT NOT NULL REFERENCES message(id) ON DELETE CASCADE,
+                userID BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                text TEXT NOT NULL,
+                createdAt DOUBLE PRECISION NOT NULL,
+                UNIQUE (messageID, userID, text)
+            )
+            """,
+        ]),
     ]
 
     /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an

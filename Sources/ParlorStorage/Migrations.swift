@@ -265,6 +265,18 @@ enum Migrations {
                 CREATE TABLE vapidKey (single INTEGER PRIMARY KEY CHECK (single = 1), privateKey TEXT NOT NULL);
                 """)
         }
+        migrator.registerMigration("15-reactions") { db in
+            // Reactions: one row per person, message and text, numbered in the order given.
+            try db.execute(sql: """
+                CREATE TABLE reaction (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    messageID INTEGER NOT NULL REFERENCES message(id) ON DELETE CASCADE,
+                    userID INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    text TEXT NOT NULL,
+                    createdAt REAL NOT NULL,
+                    UNIQUE (messageID, userID, text));
+                """)
+        }
         return migrator
     }
 }

@@ -344,6 +344,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
             if let photo = old.photo {
                 try db.cachedStatement(sql: "DELETE FROM image WHERE id = ?").execute(arguments: [photo.id.rawValue])
             }
+            try db.cachedStatement(sql: "DELETE FROM reaction WHERE messageID = ?").execute(arguments: [old.id.rawValue])
             // Whoever had not read it has one message fewer to read, and one mention fewer if it named them.
             try db.cachedStatement(sql: """
                 UPDATE member SET unreadCount = MAX(0, unreadCount - 1)
@@ -506,7 +507,8 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         return ConversationSnapshot(
             chatID: chat, heading: stored.heading(contact: contact, others: try Self.others(db, stored, viewer: viewer)), messages: page.messages,
             quoted: quoted, people: people,
-            contactLastRead: try contactID.flatMap { try Self.membership(db, chat, $0)?.lastRead }, hasOlder: page.hasOlder
+            contactLastRead: try contactID.flatMap { try Self.membership(db, chat, $0)?.lastRead }, hasOlder: page.hasOlder,
+            reactions: try Self.reactions(db, page.messages.map(\.id))
         )
     }
 

@@ -57,6 +57,7 @@ final class WebFront: Sendable {
         let feeds: FeedRoutes
         let search: SearchRoutes
         let typing: TypingRoutes
+        let reactions: ReactionRoutes
         let push: PushRoutes
         let presence: PresenceRoutes
     }
@@ -154,6 +155,7 @@ final class WebFront: Sendable {
             feeds: FeedRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             search: SearchRoutes(.init(gate: gate, pages: pages, store: store)),
             typing: TypingRoutes(gate: gate, events: events),
+            reactions: ReactionRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             push: PushRoutes(.init(
                 gate: gate, pages: pages, store: pushStore, delivery: delivery, queue: pushQueue, presence: presence, logger: logger
             )),
@@ -198,6 +200,7 @@ final class WebFront: Sendable {
         routes.search.register(on: &router)
         routes.push.register(on: &router)
         routes.typing.register(on: &router)
+        routes.reactions.register(on: &router)
         routes.presence.register(on: &router)
         try ServiceWorker(folder: configuration.publicFolder, paths: Paths(basePath: configuration.basePath)).register(on: &router)
         try AppManifest(paths: Paths(basePath: configuration.basePath)).register(on: &router)

@@ -41,6 +41,8 @@ import Testing
             try await inner.removeMember(person, from: chat, by: by, at: date)
         }
         func members(of chat: ChatID, viewer: UserID) async throws -> [User]? { try await inner.members(of: chat, viewer: viewer) }
+        func toggleReaction(_ toggle: ReactionToggle) async throws -> MessageReactions { try await inner.toggleReaction(toggle) }
+        func reactions(to messages: [MessageID]) async throws -> [MessageID: [ReactionCount]] { try await inner.reactions(to: messages) }
         func sharingAChat(with viewer: UserID, among people: Set<UserID>) async throws -> Set<UserID> {
             try await inner.sharingAChat(with: viewer, among: people)
         }

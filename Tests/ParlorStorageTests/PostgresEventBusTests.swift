@@ -110,6 +110,32 @@ import Testing
         #expect(!second.events.contains { $0.kind == "message.sending" })
     }
 
+    /// A reaction given on one instance reaches every instance's pages with the message's reactions as they are when
+    /// the entry is read; one refused writes nothing to the log.
+    @Test func aReactionOnOneInstanceReachesEveryInstance() async throws {
+        let url = try await TestPostgres.shared().newDatabase()
+        let first = try await Instance(url: url), second = try await Instance(url: url)
+        defer { first.stop(); second.stop() }
+        let (ana, ben, chat) = try await Self.people(first.store)
+        let message = try await first.store.send(OutgoingMessage(chatID: chat.id, senderID: ana.id, body: "Lunch?", token: "t", createdAt: .at(1)))
+        _ = try await second.store.toggleReaction(ReactionToggle(messageID: message.id, userID: ben.id, text: "👍", at: .at(2)))
+        let stranger = try await first.store.createUser(NewUser(handle: "chloe", displayName: "Chloé"), at: .at(0))
+        await #expect(throws: Refusal.notFound) {
+            try await first.store.toggleReaction(ReactionToggle(messageID: message.id, userID: stranger.id, text: "👎", at: .at(3)))
+        }
+        func reacted(_ instance: Instance) -> [MessageReactions] {
+            instance.events.compactMap { if case .message(.reacted(let reactions)) = $0 { reactions } else { nil } }
+        }
+        for instance in [first, second] {
+            try await Self.eventually("the reaction on each instance") { !reacted(instance).isEmpty }
+            let reads = instance.bus.completedReads
+            try await Self.eventually("two more reads") { instance.bus.completedReads >= reads + 2 }
+            #expect(reacted(instance) == [MessageReactions(
+                messageID: message.id, chatID: chat.id, counts: [ReactionCount(text: "👍", people: [ben.id], names: ["Ben"])]
+            )], "once, with who gave it")
+        }
+    }
+
     @Test func everyInstanceGetsEveryStoredEventOnceInTheSameOrderItsOwnIncluded() async throws {
         let url = try await TestPostgres.shared().newDatabase()
         let first = try await Instance(url: url), second = try await Instance(url: url)

@@ -29,6 +29,12 @@ public enum MessageEvent: Hashable, Sendable {
     case processingPhoto(PhotoResult)
     /// The photo's new state is stored: every page showing the message redraws its cell.
     case photoProcessed(Message)
+    /// A member adds a reaction to a message, or takes back the same one.
+    case reacting(ReactionToggle)
+    /// The message's reactions after the change: every page showing the message redraws them.
+    case reacted(MessageReactions)
+    /// The reaction was refused; nothing changed.
+    case failedReacting(ReactionToggle, reason: Refusal)
 }
 
 /// A message someone wants to send.

@@ -69,6 +69,13 @@ public protocol ChatStore: Sendable {
     /// Moves the reader's mark forward to `upTo` (the newest message when nil; never backwards).
     /// Returns the mark after the call, nil when there is nothing to read.
     func markRead(_ report: ReadReport) async throws -> MessageID?
+    /// Adds the person's reaction when they have not given it to the message yet, else takes it back; answers the
+    /// message's reactions after. `notFound` unless they are a member of the message's chat and the message is
+    /// someone's words (not deleted, not a line about the room); `tooManyReactions` for a new kind past
+    /// ``ReactionText/kindsPerMessage``. The text comes validated.
+    func toggleReaction(_ toggle: ReactionToggle) async throws -> MessageReactions
+    /// The reactions to `messages` (of one chat the caller may see), by message; none for those without.
+    func reactions(to messages: [MessageID]) async throws -> [MessageID: [ReactionCount]]
     func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership?
     /// How closely `user` follows `chat` from now on; `notFound` when they are not a member.
     func setInvolvement(_ involvement: Involvement, in chat: ChatID, for user: UserID) async throws -> Membership

@@ -126,6 +126,8 @@ public struct ConversationSnapshot: Hashable, Sendable {
     public let hasOlder: Bool
     /// In a room of up to ``Reader/roomLimit`` members: who has read how far, for "Seen by".
     public let readers: [Reader]
+    /// The reactions to the messages here, by message.
+    public let reactions: [MessageID: [ReactionCount]]
 
     public init(
         chatID: ChatID,
@@ -136,9 +138,11 @@ public struct ConversationSnapshot: Hashable, Sendable {
         people: [User] = [],
         contactLastRead: MessageID? = nil,
         hasOlder: Bool = false,
-        readers: [Reader] = []
+        readers: [Reader] = [],
+        reactions: [MessageID: [ReactionCount]] = [:]
     ) {
         self.readers = readers
+        self.reactions = reactions
         self.chatID = chatID
         self.heading = heading
         self.messages = messages
@@ -155,7 +159,15 @@ public struct ConversationSnapshot: Hashable, Sendable {
     public func with(readers: [Reader]) -> ConversationSnapshot {
         ConversationSnapshot(
             chatID: chatID, heading: heading, messages: messages, quoted: quoted, pending: pending, people: Array(people.values),
-            contactLastRead: contactLastRead, hasOlder: hasOlder, readers: readers
+            contactLastRead: contactLastRead, hasOlder: hasOlder, readers: readers, reactions: reactions
+        )
+    }
+
+    /// This snapshot with the reactions to its messages.
+    public func with(reactions: [MessageID: [ReactionCount]]) -> ConversationSnapshot {
+        ConversationSnapshot(
+            chatID: chatID, heading: heading, messages: messages, quoted: quoted, pending: pending, people: Array(people.values),
+            contactLastRead: contactLastRead, hasOlder: hasOlder, readers: readers, reactions: reactions
         )
     }
 

@@ -33,6 +33,8 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         /// Each key, with the last check whose document held it.
         var seenFeedKeys: [FeedSubscriptionID: [String: Date]] = [:]
         var nextFeed: Int64 = 1
+        /// Every reaction, in the order given.
+        var reactions: [StoredReaction] = []
     }
 
     struct ChatKey: Hashable {
@@ -405,11 +407,44 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
             }
             let deleted = old.deleted(at: deletion.deletedAt)
             state.messages[old.id] = deleted
+            state.reactions.removeAll { $0.messageID == old.id }
             return DeletedMessage(message: deleted, deletedNow: true)
         }
     }
 
     public func message(_ id: MessageID) async throws -> Message? { state.withLock { $0.messages[id] } }
+
+    public func toggleReaction(_ toggle: ReactionToggle) async throws -> MessageReactions {
+        try state.withLock { state throws(Refusal) in
+            guard let message = state.messages[toggle.messageID], !message.isDeleted, message.notice == nil,
+                  state.chats[message.chatID]?.hasMember(toggle.userID) == true
+            else { throw .notFound }
+            let given = { (row: StoredReaction) in row.messageID == message.id && row.userID == toggle.userID && row.text == toggle.text }
+            if state.reactions.contains(where: given) {
+                state.reactions.removeAll(where: given)
+            } else {
+                let kinds = Set(state.reactions.lazy.filter { $0.messageID == message.id }.map(\.text))
+                guard kinds.contains(toggle.text) || kinds.count < ReactionText.kindsPerMessage else {
+                    throw .tooManyReactions(limit: ReactionText.kindsPerMessage)
+                }
+                state.reactions.append(StoredReaction(messageID: message.id, userID: toggle.userID, text: toggle.text, at: toggle.at, name: ""))
+            }
+            let counts = Self.reactions(state, to: [message.id])[message.id] ?? []
+            return MessageReactions(messageID: message.id, chatID: message.chatID, counts: counts)
+        }
+    }
+
+    public func reactions(to messages: [MessageID]) async throws -> [MessageID: [ReactionCount]] {
+        state.withLock { state in Self.reactions(state, to: messages) }
+    }
+
+    /// The reactions to `messages`, with each person's name as it is now.
+    private static func reactions(_ state: State, to messages: [MessageID]) -> [MessageID: [ReactionCount]] {
+        let wanted = Set(messages)
+        return StoredReaction.counts(state.reactions.filter { wanted.contains($0.messageID) }.map { row in
+            StoredReaction(messageID: row.messageID, userID: row.userID, text: row.text, at: row.at, name: state.users[row.userID]?.displayName ?? "")
+        })
+    }
 
     public func messages(in chat: ChatID, before: MessageID?, limit: Int) async throws -> MessagePage {
         state.withLock { state in

@@ -85,7 +85,7 @@ extension ChatStore {
         return ConversationSnapshot(
             chatID: chat, heading: stored.heading(contact: contact, others: try await others(in: stored, for: viewer)), messages: page.messages,
             quoted: quoted, people: people,
-            contactLastRead: contactLastRead, hasOlder: page.hasOlder
+            contactLastRead: contactLastRead, hasOlder: page.hasOlder, reactions: try await reactions(to: page.messages.map(\.id))
         )
     }
 }

@@ -39,6 +39,8 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// Who is typing is not shown in a room of more members than that.
     case tooManyToShowTyping(limit: Int)
     /// The store could not do it (a full disk, a lost connection); nothing was changed.
+    case invalidReaction
+    case tooManyReactions(limit: Int)
     case unavailable
 
     /// The sentence shown where the person typed.
@@ -67,6 +69,8 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .tooManyToMention(let limit): "@everyone and @here call at most \(limit) people; this room has more. Name the people you need."
         case .tooFrequent: "That came too soon after the last one; wait a moment."
         case .tooManyToShowTyping(let limit): "Who is typing is shown in rooms of at most \(limit) members."
+        case .invalidReaction: "A reaction is an emoji or up to \(ReactionText.maximumLength) characters on one line."
+        case .tooManyReactions(let limit): "A message can have at most \(limit) different reactions; add one of those."
         case .unavailable: "Parlor could not save that just now. Please try again."
         }
     }

@@ -111,7 +111,7 @@ public struct ConversationBuilder: Sendable {
             let cell = cells.cell(
                 message, sender: author(of: message), quoted: quoted(message.replyTo), contactLastRead: snapshot.contactLastRead,
                 after: previous, startsUnread: message.id == firstUnread, senderAvatar: avatar(of: author(of: message)), people: snapshot.people,
-                readers: snapshot.showsReaders ? snapshot.readers : nil
+                readers: snapshot.showsReaders ? snapshot.readers : nil, reactions: snapshot.reactions[message.id] ?? []
             )
             entries.append((message.createdAt, cell))
             previous = message

@@ -35,7 +35,8 @@ public struct MessageCellBuilder: Sendable {
         startsUnread: Bool = false,
         senderAvatar: AvatarViewModel? = nil,
         people: [UserID: User] = [:],
-        readers: [Reader]? = nil
+        readers: [Reader]? = nil,
+        reactions: [ReactionCount] = []
     ) -> MessageCellViewModel {
         if let notice = message.notice { return noticeCell(message, notice, by: sender, people: people, startsUnread: startsUnread) }
         let feedAuthor = message.feed.map { Self.author(of: $0, id: message.senderID) }
@@ -70,7 +71,10 @@ public struct MessageCellBuilder: Sendable {
             photo: isDeleted ? nil : message.photo.map { photo($0, sender: sender) },
             feedItem: isDeleted ? nil : message.feed.flatMap(feedItem),
             mentionsYou: !isOwn && !isDeleted && message.named.names(context.viewer.handle),
-            isEdited: message.editedAt != nil && !isDeleted
+            isEdited: message.editedAt != nil && !isDeleted,
+            reactions: isDeleted ? nil : ReactionsBuilder(viewer: context.viewer.id, paths: context.paths).reactions(to: message.id, in: message.chatID, reactions),
+            reactURL: isDeleted ? nil : context.paths.react(message.chatID, message: message.id),
+            reactionsURL: isDeleted ? nil : context.paths.reactions(message.chatID, message: message.id)
         )
     }
 

@@ -32,6 +32,10 @@ public struct Paths: Sendable, Hashable {
     /// Asks "Delete this message?" in the conversation (pages without the script).
     public func delete(_ id: ChatID, message: MessageID) -> String { "\(basePath)/rooms/\(id)?delete=\(message)#delete-confirmation" }
     public func deleteAction(_ id: ChatID, message: MessageID) -> String { "\(basePath)/rooms/\(id)/messages/\(message)/delete" }
+    /// Where a reaction to a message is posted (it toggles).
+    public func reactions(_ id: ChatID, message: MessageID) -> String { "\(basePath)/rooms/\(id)/messages/\(message)/reactions" }
+    /// The page for choosing a reaction (pages without the script).
+    public func react(_ id: ChatID, message: MessageID) -> String { "\(basePath)/rooms/\(id)/messages/\(message)/react" }
     public func retry(_ id: ChatID, token: String) -> String { "\(basePath)/rooms/\(id)?retry=\(token)#composer-\(id)" }
     public func events(chat: ChatID?) -> String { "\(basePath)/events" + (chat.map { "?chat=\($0)" } ?? "") }
     /// The stream of a conversation opened at a message found, far from its newest (see `PageSubscription.showsWindow`).

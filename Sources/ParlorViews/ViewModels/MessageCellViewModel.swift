@@ -50,7 +50,14 @@ public struct MessageCellViewModel: Renderable, Hashable {
     public let mentionsYou: Bool
     /// The text changed after sending: "Edited" shows even where the name line is tucked away.
     public let isEdited: Bool
-    /// Reply, Edit or Delete applies: the cell has its toolbar.
+    /// The reactions under it (an empty list that live updates fill); nil where none can be given (deleted, a line
+    /// about the room, not stored yet).
+    public let reactions: ReactionsViewModel?
+    /// The page for choosing a reaction, for pages without the script.
+    public let reactURL: String?
+    /// Where the script posts a reaction chosen in its picker (it toggles).
+    public let reactionsURL: String?
+    /// Reply, React, Edit or Delete applies: the cell has its toolbar.
     public let hasActions: Bool
 
     public init(
@@ -58,7 +65,7 @@ public struct MessageCellViewModel: Renderable, Hashable {
         body: [MessageBlockViewModel], editText: String? = nil, replyQuote: ReplyQuoteViewModel?, isOwn: Bool, delivery: DeliveryViewModel?,
         replyURL: String?, editURL: String?, deleteURL: String? = nil, isDeleted: Bool = false, continuesGroup: Bool = false, startsUnread: Bool = false,
         timeLanguage: String? = nil, photo: MessagePhotoViewModel? = nil, feedItem: FeedItemHeadlineViewModel? = nil, noticeText: String? = nil, mentionsYou: Bool = false,
-        isEdited: Bool = false
+        isEdited: Bool = false, reactions: ReactionsViewModel? = nil, reactURL: String? = nil, reactionsURL: String? = nil
     ) {
         self.domID = domID
         self.authorLabel = authorLabel
@@ -84,7 +91,10 @@ public struct MessageCellViewModel: Renderable, Hashable {
         self.isNotice = noticeText != nil
         self.mentionsYou = mentionsYou
         self.isEdited = isEdited
-        self.hasActions = replyURL != nil || editURL != nil || deleteURL != nil
+        self.reactions = reactions
+        self.reactURL = reactURL
+        self.reactionsURL = reactionsURL
+        self.hasActions = replyURL != nil || editURL != nil || deleteURL != nil || reactURL != nil
     }
 
     public static let templateFields = TemplateFields<MessageCellViewModel>(
@@ -112,6 +122,9 @@ public struct MessageCellViewModel: Renderable, Hashable {
         .flag("isNotice", \.isNotice),
         .flag("mentionsYou", \.mentionsYou),
         .flag("isEdited", \.isEdited),
+        .object("reactions", \.reactions),
+        .text("reactURL", \.reactURL),
+        .text("reactionsURL", \.reactionsURL),
         .flag("hasActions", \.hasActions)
     )
 }

@@ -42,21 +42,21 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
 
     /// The kinds of stored event, the label of `parlor_events_published_total`.
     static let eventKinds = [
-        "message_sent", "message_edited", "message_deleted", "message_read", "photo_processed", "chat_created", "user_signed_up",
+        "message_sent", "message_edited", "message_deleted", "message_read", "photo_processed", "message_reacted", "chat_created", "user_signed_up",
         "feed_subscribed", "feed_unsubscribed", "feed_checked",
         "profile_updated", "other",
     ]
     /// The store's writes, the label of `parlor_store_operation_duration_seconds` (with "page_read", the
     /// read behind a chat page).
     static let storeOperations = ["send", "edit", "delete", "mark_read", "create_chat", "create_user", "update_profile", "finish_photo",
-        "subscribe_feed", "unsubscribe_feed", "retry_feed", "record_feed_check", "page_read",
+        "subscribe_feed", "unsubscribe_feed", "retry_feed", "record_feed_check", "page_read", "react",
     ]
     /// The refusals' kinds, the label of `parlor_refusals_total`.
     static let refusalKinds = [
         "empty_message", "message_too_long", "invalid_text", "control_character", "chat_with_yourself", "unknown_handle", "invalid_handle",
         "handle_taken", "invalid_display_name", "chat_exists", "not_found", "not_your_message", "message_deleted", "invalid_feed_url", "already_subscribed",
         "too_many_feeds", "invalid_room_name", "invalid_topic", "members_fixed", "not_a_room", "too_many_to_mention", "too_frequent",
-        "too_many_to_show_typing", "unavailable", "other",
+        "too_many_to_show_typing", "invalid_reaction", "too_many_reactions", "unavailable", "other",
     ]
 
     public init(factory: any MetricsFactory = NOOPMetricsHandler.instance, exposition: (@Sendable () -> [UInt8])? = nil) {
@@ -150,6 +150,7 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         case .message(.deleted): kind = "message_deleted"
         case .message(.userRead): kind = "message_read"
         case .message(.photoProcessed): kind = "photo_processed"
+        case .message(.reacted): kind = "message_reacted"
         case .chat(.created): kind = "chat_created"
         case .user(.signedUp): kind = "user_signed_up"
         case .user(.profileUpdated): kind = "profile_updated"
@@ -196,6 +197,8 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         case .tooManyToMention: kind = "too_many_to_mention"
         case .tooFrequent: kind = "too_frequent"
         case .tooManyToShowTyping: kind = "too_many_to_show_typing"
+        case .invalidReaction: kind = "invalid_reaction"
+        case .tooManyReactions: kind = "too_many_reactions"
         case .unavailable: kind = "unavailable"
         @unknown default: kind = "other"
         }

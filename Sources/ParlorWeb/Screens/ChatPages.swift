@@ -85,7 +85,8 @@ public struct ChatPages: Sendable {
         }
         return ConversationSnapshot(
             chatID: snapshot.chatID, heading: snapshot.heading, messages: messages, quoted: quoted, pending: snapshot.pending, people: people,
-            contactLastRead: snapshot.contactLastRead, hasOlder: snapshot.hasOlder, readers: snapshot.readers
+            contactLastRead: snapshot.contactLastRead, hasOlder: snapshot.hasOlder, readers: snapshot.readers,
+            reactions: snapshot.reactions.merging(try await store.reactions(to: newer.map(\.id))) { kept, _ in kept }
         )
     }
 

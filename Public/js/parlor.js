@@ -94,7 +94,9 @@
   }
 
   function apply(action, target, fragment) {
-    const element = document.getElementById(target);
+    let element = document.getElementById(target);
+    // A message's first reaction: its cell has no list yet, so an empty one is put where the list goes.
+    if (!element && action === "replace" && target.startsWith("reactions-")) element = placeReactions(target);
     const following = followsEnd();
     switch (action) {
       case "replace":
@@ -1469,6 +1471,17 @@
     toggleReaction(event.submitter.formAction, event.submitter.value);
   });
 
+  function placeReactions(target) {
+    const cell = document.getElementById("message-" + target.slice("reactions-".length));
+    const content = cell && cell.querySelector(".message-content");
+    if (!content) return null;
+    const list = document.createElement("div");
+    list.className = "reactions";
+    list.id = target;
+    content.insertBefore(list, content.querySelector(".message-actions"));
+    return list;
+  }
+
   // After a live redraw, the button of the same reaction has the focus again (or the message's React, when the
   // reaction is gone), so a keyboard user pressing it twice stays where they were.
   function refocusReaction(target, text) {
@@ -1492,7 +1505,8 @@
 
   function showPicker(link) {
     closePicker(false);
-    const url = link.getAttribute("data-reactions-url");
+    // The choosing page is …/react; reactions are posted to …/reactions beside it.
+    const url = link.pathname.replace(/\/react$/, "/reactions");
     const picker = document.createElement("div");
     picker.className = "reaction-picker";
     picker.setAttribute("role", "dialog");
@@ -1534,7 +1548,7 @@
   }
 
   document.addEventListener("click", (event) => {
-    const link = event.target.closest && event.target.closest("a.react-to-message[data-reactions-url]");
+    const link = event.target.closest && event.target.closest("a.react-to-message");
     if (link) {
       event.preventDefault();
       if (openPicker && openPicker.link === link) closePicker(true); else showPicker(link);

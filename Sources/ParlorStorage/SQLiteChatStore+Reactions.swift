@@ -29,16 +29,17 @@ extension SQLiteChatStore {
         return try await pool.read { db in try Self.reactions(db, messages) }
     }
 
-    /// The reactions to `messages`, in the caller's transaction: one statement for a page of them.
+    /// The reactions to `messages`, in the caller's transaction: one statement, prepared once for any number of them
+    /// (the ids go in as a JSON array), one index look-up per message.
     static func reactions(_ db: Database, _ messages: [MessageID]) throws -> [MessageID: [ReactionCount]] {
         guard !messages.isEmpty else { return [:] }
-        let marks = Array(repeating: "?", count: messages.count).joined(separator: ", ")
+        let ids = "[" + messages.map { String($0.rawValue) }.joined(separator: ",") + "]"
         let rows = try Row.fetchAll(
-            db, sql: """
+            db.cachedStatement(sql: """
                 SELECT r.messageID, r.userID, r.text, r.createdAt, u.displayName FROM reaction r JOIN user u ON u.id = r.userID
-                WHERE r.messageID IN (\(marks)) ORDER BY r.id
-                """,
-            arguments: StatementArguments(messages.map(\.rawValue))
+                WHERE r.messageID IN (SELECT value FROM json_each(?)) ORDER BY r.id
+                """),
+            arguments: [ids]
         ).map { row in
             StoredReaction(messageID: MessageID(row[0] as Int64), userID: UserID(row[1] as Int64), text: row[2], at: Date(timeIntervalSince1970: row[3]), name: row[4])
         }

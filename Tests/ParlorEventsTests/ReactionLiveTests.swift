@@ -35,7 +35,7 @@ import Testing
         #expect(Self.lists(chloes) == [anasList])
         #expect(chloesList.updates.isEmpty, "a page without the chat open is not told")
 
-        // Taken back: the list is empty everywhere. Refused: nothing is sent.
+        // Taken back: the list is empty everywhere (and a page drawn now has none). Refused: nothing is sent.
         await world.router.send(.reacting(ReactionToggle(messageID: message.id, userID: world.ben.id, text: "🎉", at: world.clock.now)))
         #expect(Self.lists(anas).last?.items.isEmpty == true && Self.lists(bens).last?.items.isEmpty == true)
         for page in [anas, bens, chloes] { page.clear() }

@@ -72,9 +72,10 @@ public struct MessageCellBuilder: Sendable {
             feedItem: isDeleted ? nil : message.feed.flatMap(feedItem),
             mentionsYou: !isOwn && !isDeleted && message.named.names(context.viewer.handle),
             isEdited: message.editedAt != nil && !isDeleted,
-            reactions: isDeleted ? nil : ReactionsBuilder(viewer: context.viewer.id, paths: context.paths).reactions(to: message.id, in: message.chatID, reactions),
-            reactURL: isDeleted ? nil : context.paths.react(message.chatID, message: message.id),
-            reactionsURL: isDeleted ? nil : context.paths.reactions(message.chatID, message: message.id)
+            // A message without reactions has no list: the first one given is put in place by the page's script.
+            reactions: isDeleted || reactions.isEmpty ? nil
+                : ReactionsBuilder(viewer: context.viewer.id, paths: context.paths).reactions(to: message.id, in: message.chatID, reactions),
+            reactURL: isDeleted ? nil : context.paths.react(message.chatID, message: message.id)
         )
     }
 

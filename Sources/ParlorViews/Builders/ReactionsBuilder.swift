@@ -16,6 +16,8 @@ public struct ReactionsBuilder: Sendable {
     public static func domID(_ message: MessageID) -> String { "reactions-\(message)" }
 
     public func reactions(to message: MessageID, in chat: ChatID, _ counts: [ReactionCount]) -> ReactionsViewModel {
+        // All taken back: an empty list, which live updates put in place of the last one.
+        guard !counts.isEmpty else { return ReactionsViewModel(domID: Self.domID(message), items: []) }
         let url = paths.reactions(chat, message: message)
         return ReactionsViewModel(domID: Self.domID(message), items: counts.filter { !$0.people.isEmpty }.map { count in
             let isMine = count.people.contains(viewer)

@@ -50,13 +50,12 @@ public struct MessageCellViewModel: Renderable, Hashable {
     public let mentionsYou: Bool
     /// The text changed after sending: "Edited" shows even where the name line is tucked away.
     public let isEdited: Bool
-    /// The reactions under it (an empty list that live updates fill); nil where none can be given (deleted, a line
-    /// about the room, not stored yet).
+    /// The reactions under it; nil when it has none (a live update brings the first) or can have none (deleted, a
+    /// line about the room, not stored yet).
     public let reactions: ReactionsViewModel?
-    /// The page for choosing a reaction, for pages without the script.
+    /// The page for choosing a reaction, for pages without the script; the script's picker posts to the address
+    /// beside it (`…/reactions` for `…/react`).
     public let reactURL: String?
-    /// Where the script posts a reaction chosen in its picker (it toggles).
-    public let reactionsURL: String?
     /// Reply, React, Edit or Delete applies: the cell has its toolbar.
     public let hasActions: Bool
 
@@ -65,7 +64,7 @@ public struct MessageCellViewModel: Renderable, Hashable {
         body: [MessageBlockViewModel], editText: String? = nil, replyQuote: ReplyQuoteViewModel?, isOwn: Bool, delivery: DeliveryViewModel?,
         replyURL: String?, editURL: String?, deleteURL: String? = nil, isDeleted: Bool = false, continuesGroup: Bool = false, startsUnread: Bool = false,
         timeLanguage: String? = nil, photo: MessagePhotoViewModel? = nil, feedItem: FeedItemHeadlineViewModel? = nil, noticeText: String? = nil, mentionsYou: Bool = false,
-        isEdited: Bool = false, reactions: ReactionsViewModel? = nil, reactURL: String? = nil, reactionsURL: String? = nil
+        isEdited: Bool = false, reactions: ReactionsViewModel? = nil, reactURL: String? = nil
     ) {
         self.domID = domID
         self.authorLabel = authorLabel
@@ -93,7 +92,6 @@ public struct MessageCellViewModel: Renderable, Hashable {
         self.isEdited = isEdited
         self.reactions = reactions
         self.reactURL = reactURL
-        self.reactionsURL = reactionsURL
         self.hasActions = replyURL != nil || editURL != nil || deleteURL != nil || reactURL != nil
     }
 
@@ -124,7 +122,6 @@ public struct MessageCellViewModel: Renderable, Hashable {
         .flag("isEdited", \.isEdited),
         .object("reactions", \.reactions),
         .text("reactURL", \.reactURL),
-        .text("reactionsURL", \.reactionsURL),
         .flag("hasActions", \.hasActions)
     )
 }

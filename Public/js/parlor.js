@@ -1513,7 +1513,10 @@
     picker.setAttribute("aria-label", "React to this message");
     const picks = document.createElement("div");
     picks.className = "reaction-picks";
-    for (const text of ["👍", "❤️", "😂", "🎉", "👀", "✅"]) {
+    // The quick ones, as Parlor names them on the conversation's reaction form.
+    const reactionForm = document.getElementById("reaction-form");
+    const quick = ((reactionForm && reactionForm.getAttribute("data-quick-reactions")) || "👍").split(" ").filter(Boolean);
+    for (const text of quick) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "reaction";

@@ -20,7 +20,9 @@ import Testing
             // Without the script: the conversation carries one reaction form with Ben's token, and each message a
             // React link (and no list until it has a reaction); the choosing page offers the quick picks.
             let page = try await ben.get(chat).text
-            #expect(page.contains("<form id=\"reaction-form\" method=\"post\" hidden><input type=\"hidden\" name=\"csrf\" value=\"\(ben.csrf)\"></form>"))
+            #expect(page.contains(
+                "<form id=\"reaction-form\" method=\"post\" data-quick-reactions=\"👍 ❤️ 😂 🎉 👀 ✅\" hidden><input type=\"hidden\" name=\"csrf\" value=\"\(ben.csrf)\"></form>"
+            ))
             #expect(!page.contains("id=\"reactions-\(id)\""))
             #expect(page.contains("<a class=\"react-to-message\" href=\"\(chat)/messages/\(id)/react\">React</a>"))
             let choosing = try await ben.get("\(chat)/messages/\(id)/react")

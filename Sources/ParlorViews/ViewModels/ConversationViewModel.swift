@@ -1,3 +1,4 @@
+import ParlorDomain
 import ParlorTemplates
 
 /// An open chat: who it is with, its history grouped by day, and the composer.
@@ -20,6 +21,8 @@ public struct ConversationViewModel: Renderable, Hashable {
     /// Who is typing (live; empty as the page is drawn); nil in a room too big to show it.
     public let typing: TypingViewModel?
     public let composer: ComposerViewModel
+    /// The reactions the script's picker offers first, space-separated ("👍 ❤️ 😂").
+    public let quickReactions: String
 
     public init(
         domID: String, header: ConversationHeaderViewModel, olderMessagesURL: String?, newestMessagesURL: String? = nil,
@@ -35,6 +38,7 @@ public struct ConversationViewModel: Renderable, Hashable {
         self.messages = messages
         self.deletion = deletion
         self.composer = composer
+        self.quickReactions = ReactionText.quickPicks.joined(separator: " ")
     }
 
     /// Oldest day first.
@@ -49,7 +53,8 @@ public struct ConversationViewModel: Renderable, Hashable {
         .object("messages", \.messages),
         .object("deletion", \.deletion),
         .object("typing", \.typing),
-        .object("composer", \.composer)
+        .object("composer", \.composer),
+        .text("quickReactions", \.quickReactions)
     )
 }
 

@@ -2,14 +2,15 @@
 """The paths a person feels, measured whole: the real `parlor serve` (release) on a real SQLite file filled
 through the app, against a baseline measured in the same run.
 
-usage: python3 Benchmarks/composed.py page [--rounds 3] [--seconds 10] [--connections 32] [--no-cache] [--screen chats]
+usage: python3 Benchmarks/composed.py page [--rounds 3] [--seconds 10] [--connections 32] [--no-cache] [--screen chats] [--reactions 3]
        python3 Benchmarks/composed.py send [--seconds 10] [--connections 64]
 
 page: GET /rooms/{id} signed in (50 chats in the list, a conversation of 50 messages open), with wrk, side by
       side with the C libmicrohttpd baseline (baseline/static.c) serving the same bytes; rounds interleaved.
       Prints requests/s, the ratio to C, and server CPU microseconds per request for both. --no-cache: the page
       cache off, so every page is read from the store and built (as after any change), for /chats (50 chats)
-      and the conversation; --screen chats: the chat list alone.
+      and the conversation; --screen chats: the chat list alone; --reactions N: every message of the conversation
+      carries N reactions (the viewer's, so each is pressed and named "You").
 send: POST /rooms/{id}/messages as the page script sends them, from N connections, while both members' pages
       stream; against the store's own acknowledged rate (parlor-store-bench --sends) measured in the same run.
       Prints sends/s, the ratio, the POST p50/p99, and checks that every page got every send once and in order.
@@ -161,7 +162,22 @@ def wrk(port, path, cookie, seconds, connections):
     return rps, requests, int(non2xx.group(1)) if non2xx else 0, p99
 
 
-def page_benchmark(rounds, seconds, connections, no_cache=False, screens=("conversation",)):
+REACTIONS = ["👍", "🎉", "+1", "👀", "ship it", "❤️", "✅", "😂"]
+
+
+def react_to_every_message(viewer, chat, count):
+    """`count` reactions on every message the conversation shows, given by the viewer."""
+    _, _, page = viewer.request("GET", chat)
+    ids = re.findall(r'<li class="message[^"]*" id="message-(\d+)"', page)
+    for message in ids:
+        for text in REACTIONS[:count]:
+            status, _, _ = viewer.request("POST", f"{chat}/messages/{message}/reactions", [("reaction", text)])
+            if status != 303:
+                raise SystemExit(f"reaction to {message} answered {status}")
+    return len(ids)
+
+
+def page_benchmark(rounds, seconds, connections, no_cache=False, screens=("conversation",), reactions=0):
     """Each screen against C serving its bytes, rounds interleaved. `no_cache`: Parlor runs with
     --page-cache-megabytes 0, so every page is read from the store, built and rendered, as after a change."""
     folder = tempfile.mkdtemp(prefix="parlor-page-bench-")
@@ -169,6 +185,9 @@ def page_benchmark(rounds, seconds, connections, no_cache=False, screens=("conve
     try:
         with start_parlor(18280, folder, extra) as parlor:
             viewer, chat = fill(18280)
+            if reactions:
+                reacted = react_to_every_message(viewer, chat, min(reactions, len(REACTIONS)))
+                print(f"{reacted} messages with {min(reactions, len(REACTIONS))} reactions each")
             cookie = "; ".join(f"{k}={v}" for k, v in viewer.cookies.items())
             for screen in screens:
                 path = chat if screen == "conversation" else "/chats"
@@ -854,6 +873,7 @@ def main():
     parser.add_argument("--no-cache", action="store_true", help="page: the page cache off, every page built from the store")
     parser.add_argument("--screen", action="append", choices=["conversation", "chats"],
                         help="page: which screens (repeatable; default the conversation, with --no-cache both)")
+    parser.add_argument("--reactions", type=int, default=0, help="page: reactions on every message of the conversation (at most 8)")
     parser.add_argument("--chats", type=int, default=200, help="fanout: chats sending at once")
     parser.add_argument("--lanes", default="1,2", help="fanout: the live lane counts to compare")
     parser.add_argument("--search-index", default=None,
@@ -865,7 +885,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     if args.which == "page":
         screens = args.screen or (["chats", "conversation"] if args.no_cache else ["conversation"])
-        page_benchmark(args.rounds, args.seconds, args.connections or 32, no_cache=args.no_cache, screens=screens)
+        page_benchmark(args.rounds, args.seconds, args.connections or 32, no_cache=args.no_cache, screens=screens, reactions=args.reactions)
     elif args.which == "fanout":
         search_rounds = args.search_index.split(",") if args.search_index else None
         fanout_benchmark(args.seconds, args.chats, [int(n) for n in args.lanes.split(",")], search_rounds)

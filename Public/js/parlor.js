@@ -1529,7 +1529,7 @@
     form.className = "reaction-other";
     const field = document.createElement("input");
     field.type = "text";
-    field.maxLength = 16;
+    // No maxlength: it counts UTF-16 units, and sixteen emoji are more; Parlor says when a reaction is too long.
     field.autocomplete = "off";
     field.placeholder = "Or type one";
     field.setAttribute("aria-label", "Another reaction: an emoji or up to 16 characters");

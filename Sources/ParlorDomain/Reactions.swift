@@ -6,6 +6,9 @@ public enum ReactionText {
     public static let maximumLength = 16
     /// The most bytes, whatever the characters: 16 long emoji sequences stay far below it.
     public static let maximumBytes = 256
+    /// What a text field lets through (`maxlength` counts UTF-16 units, and an emoji takes two or more): room for
+    /// ``maximumLength`` characters of up to four units each. Parlor itself counts characters.
+    public static let typedLimit = 4 * maximumLength
     /// The most different reactions one message carries; each may be given by every member.
     public static let kindsPerMessage = 20
     /// Offered first, one click each.

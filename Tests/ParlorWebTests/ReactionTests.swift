@@ -27,6 +27,7 @@ import Testing
             #expect(page.contains("<a class=\"react-to-message\" href=\"\(chat)/messages/\(id)/react\">React</a>"))
             let choosing = try await ben.get("\(chat)/messages/\(id)/react")
             #expect(choosing.status == 200 && choosing.text.contains("React to Ana Lima’s message") && choosing.text.contains("value=\"👍\""))
+            #expect(choosing.text.contains("maxlength=\"\(ReactionText.typedLimit)\""), "room for sixteen emoji, counted in the browser's units")
 
             let given = try await ben.post(reactions, [("reaction", "👍")])
             #expect(given.status == 303 && given.header("Location") == "\(chat)#message-\(id)")

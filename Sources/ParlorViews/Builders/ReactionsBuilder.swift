@@ -71,7 +71,7 @@ public struct ReactionsBuilder: Sendable {
             given: reactions.filter { !$0.people.isEmpty }.map { count in
                 GivenReactionViewModel(text: count.text, names: names(count, isMine: count.people.contains(viewer), naming: .max))
             },
-            maximumLength: ReactionText.maximumLength
+            maximumLength: ReactionText.maximumLength, typedLimit: ReactionText.typedLimit
         )
     }
 }

@@ -22,10 +22,13 @@ public struct ReactPageViewModel: Renderable, Hashable {
     public let hasGiven: Bool
     /// The field's `maxlength`, "16".
     public let maximumLength: String
+    /// The field's `maxlength`, in the browser's units ("64").
+    public let typedLimit: String
 
     public init(
         layout: PageLayoutViewModel, heading: String, excerpt: String, chatURL: String, actionURL: String, csrfToken: String,
-        quickPicks: [ReactionItemViewModel], typed: String, errorMessage: String?, given: [GivenReactionViewModel], maximumLength: Int
+        quickPicks: [ReactionItemViewModel], typed: String, errorMessage: String?, given: [GivenReactionViewModel], maximumLength: Int,
+        typedLimit: Int
     ) {
         self.layout = layout
         self.heading = heading
@@ -39,6 +42,7 @@ public struct ReactPageViewModel: Renderable, Hashable {
         self.given = given
         self.hasGiven = !given.isEmpty
         self.maximumLength = String(maximumLength)
+        self.typedLimit = String(typedLimit)
     }
 
     public static let templateFields = TemplateFields<ReactPageViewModel>(
@@ -53,7 +57,8 @@ public struct ReactPageViewModel: Renderable, Hashable {
         .text("errorMessage", \.errorMessage),
         .list("given", \.given),
         .flag("hasGiven", \.hasGiven),
-        .text("maximumLength", \.maximumLength)
+        .text("maximumLength", \.maximumLength),
+        .text("typedLimit", \.typedLimit)
     )
 }
 

@@ -75,8 +75,8 @@ public final class ChangeCounters: Sendable {
             }
         case .chat(.created(let chat)):
             noteNew(chat, for: chat.members)
-        case .user(.profileUpdated), .user(.signedUp):
-            // A new account joins every open room: their member counts moved.
+        case .user(.profileUpdated), .user(.signedUp), .user(.accountChanged):
+            // A new account joins every open room (a deactivated one leaves every room): their member counts moved.
             state.withLock { state in
                 state.sequence += 1
                 state.everyone = state.sequence
@@ -85,7 +85,7 @@ public final class ChangeCounters: Sendable {
              .message(.deleting), .message(.failedDeleting), .message(.processingPhoto), .message(.reacting), .message(.failedReacting),
              .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers), .chat(.memberChangeFailed),
              .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp), .user(.signUpFailed),
-             .user(.updatingProfile), .user(.profileUpdateFailed), .feed, .presence:
+             .user(.updatingProfile), .user(.profileUpdateFailed), .user(.changingAccount), .user(.accountChangeFailed), .feed, .presence:
             break
         }
     }

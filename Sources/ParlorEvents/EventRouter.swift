@@ -10,6 +10,8 @@ import Synchronization
 public final class EventRouter: EventSink {
     let store: any ChatStore
     private let feeds: (any FeedStore)?
+    /// Roles and the Parlor's settings: who may create rooms, who may deactivate whom.
+    private let administration: (any AdministrationStore)?
     private let bus: any EventBus
     private let clock: any WallClock
     private let logger: Logger
@@ -22,11 +24,12 @@ public final class EventRouter: EventSink {
     let typingStarts = TypingThrottle()
 
     public init(
-        store: any ChatStore, feeds: (any FeedStore)? = nil, bus: any EventBus, clock: any WallClock, changes: ChangeCounters = ChangeCounters(),
+        store: any ChatStore, feeds: (any FeedStore)? = nil, administration: (any AdministrationStore)? = nil, bus: any EventBus, clock: any WallClock, changes: ChangeCounters = ChangeCounters(),
         logger: Logger = Logger(label: "parlor.events")
     ) {
         self.store = store
         self.feeds = feeds
+        self.administration = administration
         self.bus = bus
         self.clock = clock
         self.changes = changes
@@ -121,6 +124,11 @@ public final class EventRouter: EventSink {
         case .creatingRoom(let request):
             do {
                 guard request.kind != .direct else { throw Refusal.notFound }
+                if let administration, try await administration.settings().onlyAdministratorsCreateRooms,
+                   try await administration.account(request.creator)?.isActiveAdministrator != true
+                {
+                    throw Refusal.administratorsOnly
+                }
                 let name = try RoomName.validated(request.name)
                 let topic = try RoomTopic.validated(request.topic)
                 var members: [UserID] = []
@@ -209,7 +217,8 @@ public final class EventRouter: EventSink {
                     timeZoneIdentifier: Self.timeZone(new.timeZoneIdentifier) ?? "UTC",
                     localeIdentifier: StoredText.identifier(new.localeIdentifier) ?? "en_US",
                     isBot: new.isBot,
-                    passwordHash: new.passwordHash
+                    passwordHash: new.passwordHash,
+                    joinCode: new.joinCode
                 )
                 let user = try await timed("create_user") { try await store.createUser(valid, at: clock.now) }
                 let signedUp = await publish(.user(.signedUp(user)), UserEvent.signedUp(user), requestID)
@@ -235,7 +244,21 @@ public final class EventRouter: EventSink {
             } catch {
                 return .profileUpdateFailed(change, reason: refusal(error, "user.updatingProfile", requestID))
             }
-        case .signedUp, .signUpFailed, .profileUpdated, .profileUpdateFailed:
+        case .changingAccount(let change):
+            do {
+                guard let administration else { throw Refusal.unavailable }
+                guard try await administration.account(change.by)?.isActiveAdministrator == true else { throw Refusal.administratorsOnly }
+                guard change.person != change.by else { throw Refusal.deactivatingYourself }
+                let state = try await timed("change_account") {
+                    change.deactivating
+                        ? try await administration.deactivate(change.person, at: clock.now)
+                        : try await administration.reactivate(change.person, at: clock.now)
+                }
+                return await publish(.user(.accountChanged(state)), .accountChanged(state), requestID)
+            } catch {
+                return .accountChangeFailed(change, reason: refusal(error, "user.changingAccount", requestID))
+            }
+        case .signedUp, .signUpFailed, .profileUpdated, .profileUpdateFailed, .accountChanged, .accountChangeFailed:
             return event
         }
     }

@@ -76,3 +76,25 @@ extension EventHandler {
         }
     }
 }
+
+extension EventHandler {
+    /// A deactivated person's pages are told to reload (which signs them out) and closed at once, on every
+    /// instance; the rooms they left, or joined again, show their new member count.
+    func accountChanged(_ state: AccountState) async throws {
+        known.forget(state.user.id)
+        if !state.isActive {
+            let pages = pages(of: state.user.id)
+            let refresh = renderer.update(.refresh, "page", nil)
+            for page in pages {
+                page.listener.receive(refresh)
+                page.listener.end()
+            }
+            lists.entry(state.user.id)?.forget()
+        }
+        for room in state.rooms {
+            guard let chat = try await store.chat(room) else { continue }
+            known.remember(chat)
+            try await headingChanged(chat)
+        }
+    }
+}

@@ -357,6 +357,7 @@ public final class EventHandler: Sendable {
             // They joined every open room: its messages reach them from now on, and the rooms' member counts
             // move on the pages that show them (rooms read here before; the others show it when next read).
             for room in known.joinedOpenRooms(user.id) { try await headingChanged(room) }
+        case .user(.accountChanged(let state)): try await accountChanged(state)
         case .feed(.subscribed(let subscription)), .feed(.unsubscribed(let subscription)), .feed(.retried(let subscription)),
              .feed(.checked(let subscription)):
             try await feedsChanged(subscription.chatID)

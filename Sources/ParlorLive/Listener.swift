@@ -10,9 +10,13 @@ public protocol Listener: AnyObject, Sendable {
     func receive(_ update: ScreenUpdate)
     /// Several changes at once, in order (a stream sends them together).
     func receive(_ updates: [ScreenUpdate])
+    /// The page may show nothing more (its person's account was deactivated): close it now, after what was sent.
+    func end()
 }
 
 extension Listener {
+    public func end() {}
+
     public func receive(_ updates: [ScreenUpdate]) {
         for update in updates { receive(update) }
     }

@@ -136,7 +136,7 @@ extension DomainEvent {
             .chat(change.chat.id)
         case .chat(.involvementChanged(let membership)):
             .chat(membership.chatID)
-        case .user(.profileUpdated), .user(.signedUp):
+        case .user(.profileUpdated), .user(.signedUp), .user(.accountChanged):
             .everyChat
         case .presence(.typing(let report)):
             .chat(report.chatID)
@@ -150,7 +150,8 @@ extension DomainEvent {
              .message(.reacting), .message(.failedReacting),
              .message(.processingPhoto), .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers),
              .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp),
-             .user(.signUpFailed), .user(.updatingProfile), .user(.profileUpdateFailed), .feed(.subscribing), .feed(.subscribeFailed),
+             .user(.signUpFailed), .user(.updatingProfile), .user(.profileUpdateFailed), .user(.changingAccount),
+             .user(.accountChangeFailed), .feed(.subscribing), .feed(.subscribeFailed),
              .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed), .feed(.checking), .presence(.reportingTyping), .presence(.typingRefused),
              .presence(.reportingPresence), .presence(.refreshingPresence), .presence(.presenceRefreshed):
             .none

@@ -18,6 +18,8 @@ public final class PacedListener: Listener {
 
     public func receive(_ update: ScreenUpdate) { receive([update]) }
 
+    public func end() { inner.end() }
+
     public func receive(_ updates: [ScreenUpdate]) {
         let now = pacer.now()
         // Handed on under the lock: a flush of what was held cannot overtake what came after it.

@@ -8,6 +8,8 @@ import PostgresNIO
 enum EventLogEntry: Hashable, Sendable {
     case userSignedUp(UserID)
     case profileUpdated(UserID)
+    /// Deactivated (out of `rooms`) or active again (in `rooms`).
+    case accountChanged(UserID, isActive: Bool, rooms: [ChatID])
     case chatCreated(ChatID)
     case membersChanged(ChatID, by: UserID, added: [UserID], removed: [UserID])
     case roomRenamed(ChatID)
@@ -40,6 +42,7 @@ enum EventLogEntry: Hashable, Sendable {
         switch self {
         case .userSignedUp: "user.signedUp"
         case .profileUpdated: "user.profileUpdated"
+        case .accountChanged: "user.accountChanged"
         case .chatCreated: "chat.created"
         case .membersChanged: "chat.membersChanged"
         case .roomRenamed: "chat.roomRenamed"
@@ -63,6 +66,7 @@ enum EventLogEntry: Hashable, Sendable {
     var ids: [Int64] {
         switch self {
         case .userSignedUp(let user), .profileUpdated(let user): [user.rawValue]
+        case .accountChanged(let user, let isActive, let rooms): [user.rawValue, isActive ? 1 : 0] + rooms.map(\.rawValue)
         case .chatCreated(let chat), .roomRenamed(let chat): [chat.rawValue]
         case .involvementChanged(let chat, let member): [chat.rawValue, member.rawValue]
         case .membersChanged(let chat, let by, let added, let removed):
@@ -93,6 +97,9 @@ enum EventLogEntry: Hashable, Sendable {
         switch kind {
         case "user.signedUp": self = .userSignedUp(UserID(first))
         case "user.profileUpdated": self = .profileUpdated(UserID(first))
+        case "user.accountChanged":
+            guard let active = id(1) else { return nil }
+            self = .accountChanged(UserID(first), isActive: active == 1, rooms: ids.dropFirst(2).map { ChatID($0) })
         case "chat.created": self = .chatCreated(ChatID(first))
         case "chat.roomRenamed": self = .roomRenamed(ChatID(first))
         case "chat.involvementChanged":

@@ -7,9 +7,10 @@ import PostgresNIO
 extension PostgresChatStore {
     public func credential(handle: String) async throws -> Credential? {
         guard let row = try await database.rows("""
-            SELECT \(unescaped: Columns.user), passwordHash FROM account WHERE lower(handle) = lower(\(handle)) AND passwordHash IS NOT NULL
+            SELECT \(unescaped: Columns.user), passwordHash, deactivatedAt IS NOT NULL FROM account
+            WHERE lower(handle) = lower(\(handle)) AND passwordHash IS NOT NULL
             """).first else { return nil }
-        return Credential(user: try User(row: row), passwordHash: try row.at(7))
+        return Credential(user: try User(row: row), passwordHash: try row.at(7), isDeactivated: try row.at(8, as: Bool.self))
     }
 
     public func createSession(_ session: StoredSession) async throws {
@@ -31,7 +32,8 @@ extension PostgresChatStore {
     public func liveSession(idHash: String, now: Date) async throws -> LiveSession? {
         guard let row = try await database.rows("""
             SELECT session.idHash, session.userID, session.csrfToken, session.createdAt, session.expiresAt, \(unescaped: Columns.user(in: "account"))
-            FROM session JOIN account ON account.id = session.userID WHERE session.idHash = \(idHash) AND session.expiresAt > \(now.timeIntervalSince1970)
+            FROM session JOIN account ON account.id = session.userID
+            WHERE session.idHash = \(idHash) AND session.expiresAt > \(now.timeIntervalSince1970) AND account.deactivatedAt IS NULL
             """).first else { return nil }
         return LiveSession(session: try Self.session(row), user: try User(row: row, at: 5))
     }

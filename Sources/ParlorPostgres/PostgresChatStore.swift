@@ -33,20 +33,15 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     public func createUser(_ user: NewUser, at date: Date) async throws -> User {
         do {
             return try await database.write { [logger] connection in
+                let role = try await Self.admit(connection, user, at: date, logger)
                 let row = try await connection.row("""
-                    INSERT INTO account (handle, displayName, timeZone, locale, isBot, createdAt, passwordHash)
+                    INSERT INTO account (handle, displayName, timeZone, locale, isBot, createdAt, passwordHash, role)
                     VALUES (\(user.handle), \(user.displayName), \(user.timeZoneIdentifier), \(user.localeIdentifier), \(user.isBot),
-                        \(date.timeIntervalSince1970), \(user.passwordHash))
+                        \(date.timeIntervalSince1970), \(user.passwordHash), \(role.rawValue))
                     RETURNING id
                     """, logger: logger)
                 let id = UserID(try row!.at(0, as: Int64.self))
-                // A member of every open room from now on; what was said there before is not unread for them.
-                try await connection.run("""
-                    INSERT INTO member (chatID, userID, lastReadMessageID, involvement, joinedAt)
-                    SELECT id, \(id.rawValue), lastMessageID, \(Involvement.joining(.open).rawValue), \(date.timeIntervalSince1970)
-                    FROM chat WHERE kind = 'open'
-                    """, logger: logger)
-                try await connection.run("UPDATE chat SET memberCount = memberCount + 1 WHERE kind = 'open'", logger: logger)
+                _ = try await Self.joinOpenRooms(connection, id, at: date, logger)
                 try await EventLogEntry.userSignedUp(id).append(connection, logger: logger)
                 return User(
                     id: id, handle: user.handle, displayName: user.displayName, timeZoneIdentifier: user.timeZoneIdentifier,
@@ -68,7 +63,9 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     }
 
     public func user(handle: String) async throws -> User? {
-        try await database.rows("SELECT \(unescaped: Columns.user) FROM account WHERE lower(handle) = lower(\(handle))").first.map { try User(row: $0) }
+        try await database.rows(
+            "SELECT \(unescaped: Columns.user) FROM account WHERE lower(handle) = lower(\(handle)) AND deactivatedAt IS NULL"
+        ).first.map { try User(row: $0) }
     }
 
     public func users(matching prefix: String, excluding: UserID, limit: Int) async throws -> [User] {
@@ -77,7 +74,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             .replacingOccurrences(of: "_", with: "\\_") + "%"
         return try await database.rows("""
             SELECT \(unescaped: Columns.user) FROM account
-            WHERE id <> \(excluding.rawValue) AND (handle ILIKE \(pattern) OR displayName ILIKE \(pattern))
+            WHERE id <> \(excluding.rawValue) AND deactivatedAt IS NULL AND (handle ILIKE \(pattern) OR displayName ILIKE \(pattern))
             ORDER BY lower(handle) LIMIT \(max(0, limit))
             """).map { try User(row: $0) }
     }
@@ -153,7 +150,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
         guard room.kind != .direct else { throw Refusal.notFound }
         let members: [UserID]
         if room.kind == .open {
-            members = try await connection.rows("SELECT id FROM account ORDER BY id", logger: logger).map { UserID(try $0.at(0, as: Int64.self)) }
+            members = try await connection.rows("SELECT id FROM account WHERE deactivatedAt IS NULL ORDER BY id", logger: logger).map { UserID(try $0.at(0, as: Int64.self)) }
         } else {
             members = room.closedMembers
             let known = try await connection.row("SELECT count(*) FROM account WHERE id = ANY(\(members.map(\.rawValue)))", logger: logger)

@@ -284,6 +284,8 @@ public final class PostgresEventBus: EventBus {
         switch entry {
         case .userSignedUp(let id): return try await store.user(id).map { .user(.signedUp($0)) }
         case .profileUpdated(let id): return try await store.user(id).map { .user(.profileUpdated($0)) }
+        case .accountChanged(let id, let isActive, let rooms):
+            return try await store.user(id).map { .user(.accountChanged(AccountState(user: $0, isActive: isActive, rooms: rooms))) }
         case .chatCreated(let id): return try await store.chat(id).map { .chat(.created($0)) }
         case .involvementChanged(let chat, let member): return try await store.membership(chat, member).map { .chat(.involvementChanged($0)) }
         case .roomRenamed(let id): return try await store.chat(id).map { .chat(.roomRenamed(RoomChange(chat: $0, notices: []))) }

@@ -242,6 +242,25 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        // As SQLite's "16-administration".
+        ("10-administration", [
+            "ALTER TABLE account ADD COLUMN role TEXT NOT NULL DEFAULT 'member'",
+            "ALTER TABLE account ADD COLUMN deactivatedAt DOUBLE PRECISION",
+            "UPDATE account SET role = 'administrator' WHERE id = (SELECT min(id) FROM account WHERE NOT isBot AND passwordHash IS NOT NULL)",
+            """
+            CREATE TABLE parlorSetting (
+                single BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (single),
+                signUpPolicy TEXT NOT NULL,
+                onlyAdministratorsCreateRooms BOOLEAN NOT NULL DEFAULT FALSE,
+                joinCode TEXT,
+                joinCreatedAt DOUBLE PRECISION,
+                joinExpiresAt DOUBLE PRECISION,
+                joinUsesLimit BIGINT,
+                joinUses BIGINT NOT NULL DEFAULT 0
+            )
+            """,
+            "INSERT INTO parlorSetting (signUpPolicy) SELECT 'open' WHERE EXISTS (SELECT 1 FROM account WHERE NOT isBot)",
+        ]),
     ]
 
     /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an

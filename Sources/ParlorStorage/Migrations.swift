@@ -277,6 +277,26 @@ enum Migrations {
                     UNIQUE (messageID, userID, text));
                 """)
         }
+        migrator.registerMigration("16-administration") { db in
+            // Roles and deactivation on accounts (a Parlor that had people makes its first one administrator), and the
+            // Parlor's settings in one row: a Parlor that had people kept taking anyone, so its policy stays open; a
+            // new one gets the policy `serve --signup` names at its first start.
+            try db.execute(sql: """
+                ALTER TABLE user ADD COLUMN role TEXT NOT NULL DEFAULT 'member';
+                ALTER TABLE user ADD COLUMN deactivatedAt REAL;
+                UPDATE user SET role = 'administrator' WHERE id = (SELECT MIN(id) FROM user WHERE isBot = 0 AND passwordHash IS NOT NULL);
+                CREATE TABLE parlorSetting (
+                    single INTEGER PRIMARY KEY CHECK (single = 1),
+                    signUpPolicy TEXT NOT NULL,
+                    onlyAdministratorsCreateRooms INTEGER NOT NULL DEFAULT 0,
+                    joinCode TEXT,
+                    joinCreatedAt REAL,
+                    joinExpiresAt REAL,
+                    joinUsesLimit INTEGER,
+                    joinUses INTEGER NOT NULL DEFAULT 0);
+                INSERT INTO parlorSetting (single, signUpPolicy) SELECT 1, 'open' WHERE EXISTS (SELECT 1 FROM user WHERE isBot = 0);
+                """)
+        }
         return migrator
     }
 }

@@ -7,8 +7,8 @@ import ParlorDomain
 extension SQLiteChatStore {
     public func credential(handle: String) async throws -> Credential? {
         try await pool.read { db in
-            try db.cachedStatement(sql: "SELECT \(Columns.user), passwordHash FROM user WHERE handle = ? AND passwordHash IS NOT NULL")
-                .first(arguments: [handle]) { row in Credential(user: User(row, at: 0), passwordHash: row.string(7)) }
+            try db.cachedStatement(sql: "SELECT \(Columns.user), passwordHash, deactivatedAt IS NOT NULL FROM user WHERE handle = ? AND passwordHash IS NOT NULL")
+                .first(arguments: [handle]) { row in Credential(user: User(row, at: 0), passwordHash: row.string(7), isDeactivated: row.int64(8) != 0) }
         }
     }
 
@@ -46,7 +46,8 @@ extension SQLiteChatStore {
             var live: LiveSession?
             try db.cachedStatement(sql: """
                 SELECT session.idHash, session.userID, session.csrfToken, session.createdAt, session.expiresAt, \(Columns.user(in: "user"))
-                FROM session JOIN user ON user.id = session.userID WHERE session.idHash = ? AND session.expiresAt > ?
+                FROM session JOIN user ON user.id = session.userID
+                WHERE session.idHash = ? AND session.expiresAt > ? AND user.deactivatedAt IS NULL
                 """).forEachRow(arguments: [idHash, now.timeIntervalSince1970]) { row in
                 let session = StoredSession(
                     idHash: row.string(0), userID: UserID(row.int64(1)), csrfToken: row.string(2), createdAt: row.date(3), expiresAt: row.date(4)

@@ -63,17 +63,13 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     public func createUser(_ user: NewUser, at date: Date) async throws -> User {
         do {
             return try await pool.write { db in
-                try db.cachedStatement(sql: "INSERT INTO user (handle, displayName, timeZone, locale, isBot, createdAt, passwordHash) VALUES (?, ?, ?, ?, ?, ?, ?)").execute(arguments: [
+                let role = try Self.admit(db, user, at: date)
+                try db.cachedStatement(sql: "INSERT INTO user (handle, displayName, timeZone, locale, isBot, createdAt, passwordHash, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: [
                     user.handle, user.displayName, user.timeZoneIdentifier, user.localeIdentifier, user.isBot,
-                    date.timeIntervalSince1970, user.passwordHash,
+                    date.timeIntervalSince1970, user.passwordHash, role.rawValue,
                 ])
                 let id = db.lastInsertedRowID
-                // A member of every open room from now on; what was said there before is not unread for them.
-                try db.cachedStatement(sql: """
-                    INSERT INTO member (chatID, userID, lastReadMessageID, involvement, joinedAt)
-                    SELECT id, ?, lastMessageID, ?, ? FROM chat WHERE kind = 'open'
-                    """).execute(arguments: [id, Involvement.joining(.open).rawValue, date.timeIntervalSince1970])
-                try db.cachedStatement(sql: "UPDATE chat SET memberCount = memberCount + 1 WHERE kind = 'open'").execute()
+                _ = try Self.joinOpenRooms(db, UserID(id), at: date)
                 return User(
                     id: UserID(id), handle: user.handle, displayName: user.displayName,
                     timeZoneIdentifier: user.timeZoneIdentifier, localeIdentifier: user.localeIdentifier, isBot: user.isBot
@@ -96,7 +92,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
 
     public func user(handle: String) async throws -> User? {
         try await pool.read { db in
-            try db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE handle = ?").first(arguments: [handle]) { User($0, at: 0) }
+            try db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE handle = ? AND deactivatedAt IS NULL").first(arguments: [handle]) { User($0, at: 0) }
         }
     }
 
@@ -108,7 +104,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         return try await pool.read { db in
             try db.cachedStatement(sql: """
                 SELECT \(Columns.user) FROM user
-                WHERE id <> ? AND (handle LIKE ? ESCAPE '\\' OR displayName LIKE ? ESCAPE '\\')
+                WHERE id <> ? AND deactivatedAt IS NULL AND (handle LIKE ? ESCAPE '\\' OR displayName LIKE ? ESCAPE '\\')
                 ORDER BY handle LIMIT ?
                 """).all(arguments: [excluding.rawValue, pattern, pattern, limit]) { User($0, at: 0) }
         }
@@ -190,7 +186,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         guard room.kind != .direct else { throw Refusal.notFound }
         let members: [UserID]
         if room.kind == .open {
-            members = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM user")).map { UserID($0) }
+            members = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM user WHERE deactivatedAt IS NULL")).map { UserID($0) }
         } else {
             members = room.closedMembers
             let known = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE id IN (\(members.map { String($0.rawValue) }.joined(separator: ",")))")

@@ -20,6 +20,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let notFound = HTTPStatus(404)
     public static let methodNotAllowed = HTTPStatus(405)
     public static let conflict = HTTPStatus(409)
+    public static let gone = HTTPStatus(410)
     public static let contentTooLarge = HTTPStatus(413)
     public static let unsupportedMediaType = HTTPStatus(415)
     public static let unprocessableContent = HTTPStatus(422)
@@ -44,6 +45,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 409: "Conflict"
+        case 410: "Gone"
         case 413: "Content Too Large"
         case 415: "Unsupported Media Type"
         case 422: "Unprocessable Content"

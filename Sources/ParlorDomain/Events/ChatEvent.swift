@@ -81,6 +81,11 @@ public enum UserEvent: Hashable, Sendable {
     case updatingProfile(ProfileChange)
     case profileUpdated(User)
     case profileUpdateFailed(ProfileChange, reason: Refusal)
+    /// An administrator deactivates or reactivates someone.
+    case changingAccount(AccountChange)
+    /// Stored: a deactivated person's pages close and they leave every room; a reactivated one is back in the open rooms.
+    case accountChanged(AccountState)
+    case accountChangeFailed(AccountChange, reason: Refusal)
 }
 
 /// Someone who wants an account.
@@ -93,11 +98,15 @@ public struct NewUser: Hashable, Sendable {
     /// The Argon2id hash of their password (never the password), stored in the same transaction as the
     /// account so no account exists without its credential; nil for bots, who never sign in.
     public let passwordHash: String?
+    /// The code of the join link they came through, which a Parlor that takes people by invitation asks for
+    /// (and counts a use of, in the same transaction). The first person needs none: they are its administrator.
+    public let joinCode: String?
 
     public init(
         handle: String, displayName: String, timeZoneIdentifier: String = "UTC", localeIdentifier: String = "en_US",
-        isBot: Bool = false, passwordHash: String? = nil
+        isBot: Bool = false, passwordHash: String? = nil, joinCode: String? = nil
     ) {
+        self.joinCode = joinCode
         self.handle = handle
         self.displayName = displayName
         self.timeZoneIdentifier = timeZoneIdentifier

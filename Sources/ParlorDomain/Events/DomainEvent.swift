@@ -35,14 +35,14 @@ extension DomainEvent {
     public var isStoredChange: Bool {
         switch self {
         case .message(.sent), .message(.edited), .message(.deleted), .message(.userRead), .message(.photoProcessed), .message(.reacted),
-             .chat(.created), .chat(.membersChanged), .chat(.roomRenamed), .chat(.involvementChanged), .user(.signedUp), .user(.profileUpdated),
+             .chat(.created), .chat(.membersChanged), .chat(.roomRenamed), .chat(.involvementChanged), .user(.signedUp), .user(.profileUpdated), .user(.accountChanged),
              .feed(.subscribed), .feed(.unsubscribed), .feed(.retried), .feed(.checked):
             true
         case .message(.sending), .message(.failedSending), .message(.editing), .message(.failedEditing), .message(.deleting),
              .message(.failedDeleting), .message(.userReads), .message(.processingPhoto), .message(.reacting), .message(.failedReacting),
              .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed),
              .chat(.changingMembers), .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp), .user(.signUpFailed), .user(.updatingProfile),
-             .user(.profileUpdateFailed),
+             .user(.profileUpdateFailed), .user(.changingAccount), .user(.accountChangeFailed),
              .feed(.subscribing), .feed(.subscribeFailed), .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed),
              .feed(.checking), .presence:
             false

@@ -23,10 +23,13 @@ public struct Credential: Sendable, Hashable {
     public let user: User
     /// Argon2id, in the PHC string format libsodium writes.
     public let passwordHash: String
+    /// An administrator deactivated the account: it may not sign in (told so only after the right password).
+    public let isDeactivated: Bool
 
-    public init(user: User, passwordHash: String) {
+    public init(user: User, passwordHash: String, isDeactivated: Bool = false) {
         self.user = user
         self.passwordHash = passwordHash
+        self.isDeactivated = isDeactivated
     }
 }
 

@@ -35,6 +35,12 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         var nextFeed: Int64 = 1
         /// Every reaction, in the order given.
         var reactions: [StoredReaction] = []
+        var roles: [UserID: Role] = [:]
+        var deactivatedAt: [UserID: Date] = [:]
+        /// The sign-up policy kept; nil until one is (a new Parlor).
+        var signUpPolicy: SignUpPolicy?
+        var onlyAdministratorsCreateRooms = false
+        var joinLink: JoinLink?
     }
 
     struct ChatKey: Hashable {
@@ -50,6 +56,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         try state.withLock { state throws(Refusal) in
             let key = user.handle.lowercased()
             guard state.userIDsByHandle[key] == nil else { throw .handleTaken(user.handle) }
+            let role = try Self.admit(user, at: date, in: &state)
             let id = UserID(state.nextUser)
             state.nextUser += 1
             let created = User(
@@ -59,13 +66,8 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
             state.users[id] = created
             state.userIDsByHandle[key] = id
             state.passwordHashes[id] = user.passwordHash
-            for chat in state.chats.values where chat.kind == .open {
-                state.chats[chat.id] = chat.with(members: chat.members + [id])
-                state.chatIDsByUser[id, default: []].insert(chat.id)
-                state.joinedAt[ChatKey(chat: chat.id, user: id)] = date
-                // What was said there before is not unread for them.
-                state.lastRead[ChatKey(chat: chat.id, user: id)] = state.messageIDsByChat[chat.id]?.last
-            }
+            if !user.isBot { state.roles[id] = role }
+            _ = Self.joinOpenRooms(id, at: date, in: &state)
             return created
         }
     }
@@ -73,14 +75,16 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
     public func user(_ id: UserID) async throws -> User? { state.withLock { $0.users[id] } }
 
     public func user(handle: String) async throws -> User? {
-        state.withLock { state in state.userIDsByHandle[handle.lowercased()].flatMap { state.users[$0] } }
+        state.withLock { state in
+            state.userIDsByHandle[handle.lowercased()].flatMap { state.deactivatedAt[$0] == nil ? state.users[$0] : nil }
+        }
     }
 
     public func users(matching prefix: String, excluding: UserID, limit: Int) async throws -> [User] {
         let prefix = prefix.lowercased()
         return state.withLock { state in
             state.users.values
-                .filter { $0.id != excluding && ($0.handle.lowercased().hasPrefix(prefix) || $0.displayName.lowercased().hasPrefix(prefix)) }
+                .filter { $0.id != excluding && state.deactivatedAt[$0.id] == nil && ($0.handle.lowercased().hasPrefix(prefix) || $0.displayName.lowercased().hasPrefix(prefix)) }
                 .sorted { $0.handle < $1.handle }
                 .prefix(limit)
                 .map { $0 }
@@ -193,7 +197,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
 
     private static func insert(_ room: NewRoom, in state: inout State) throws(Refusal) -> Chat {
         guard room.kind != .direct else { throw .notFound }
-        let members = room.kind == .open ? Array(state.users.keys) : room.closedMembers
+        let members = room.kind == .open ? state.users.keys.filter { state.deactivatedAt[$0] == nil } : room.closedMembers
         guard members.allSatisfy({ state.users[$0] != nil }), state.users[room.creator] != nil else { throw .notFound }
         let chat = Chat(id: ChatID(state.nextChat), members: members, createdAt: room.createdAt, kind: room.kind, name: room.name, topic: room.topic)
         state.nextChat += 1
@@ -524,7 +528,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
             guard let id = state.userIDsByHandle[handle.lowercased()], let user = state.users[id],
                   let hash = state.passwordHashes[id]
             else { return nil }
-            return Credential(user: user, passwordHash: hash)
+            return Credential(user: user, passwordHash: hash, isDeactivated: state.deactivatedAt[id] != nil)
         }
     }
 
@@ -538,7 +542,9 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
 
     public func liveSession(idHash: String, now: Date) async throws -> LiveSession? {
         state.withLock { state in
-            guard let session = state.sessions[idHash], session.expiresAt > now, let user = state.users[session.userID] else { return nil }
+            guard let session = state.sessions[idHash], session.expiresAt > now, let user = state.users[session.userID],
+                  state.deactivatedAt[user.id] == nil
+            else { return nil }
             return LiveSession(session: session, user: user)
         }
     }

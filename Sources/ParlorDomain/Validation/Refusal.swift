@@ -41,6 +41,18 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// The store could not do it (a full disk, a lost connection); nothing was changed.
     case invalidReaction
     case tooManyReactions(limit: Int)
+    /// This Parlor takes new people through its join link only.
+    case invitationRequired
+    /// The code names no join link: mistyped, or the link was rotated since.
+    case joinLinkInvalid
+    case joinLinkExpired
+    case joinLinkUsedUp
+    /// Only an administrator may do that (or, for rooms, the Parlor lets only administrators create them).
+    case administratorsOnly
+    /// The change would leave the Parlor without an active administrator.
+    case lastAdministrator
+    /// An administrator deactivates others, never themselves.
+    case deactivatingYourself
     case unavailable
 
     /// The sentence shown where the person typed.
@@ -71,6 +83,13 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .tooManyToShowTyping(let limit): "Who is typing is shown in rooms of at most \(limit) members."
         case .invalidReaction: "A reaction is an emoji or up to \(ReactionText.maximumLength) characters on one line."
         case .tooManyReactions(let limit): "A message can have at most \(limit) different reactions; add one of those."
+        case .invitationRequired: "This Parlor takes new people by invitation. Ask an administrator for its join link."
+        case .joinLinkInvalid: "That join link does not work: it may have been mistyped or replaced. Ask an administrator for the current one."
+        case .joinLinkExpired: "That join link has expired. Ask an administrator for a new one."
+        case .joinLinkUsedUp: "That join link has been used as many times as it allows. Ask an administrator for a new one."
+        case .administratorsOnly: "Only an administrator can do that."
+        case .lastAdministrator: "This Parlor needs an active administrator: make someone else one first."
+        case .deactivatingYourself: "You cannot deactivate your own account."
         case .unavailable: "Parlor could not save that just now. Please try again."
         }
     }

@@ -49,7 +49,9 @@ extension Refusal {
     var httpStatus: HTTPStatus {
         switch self {
         case .notFound: .notFound
-        case .notYourMessage: .forbidden
+        case .notYourMessage, .administratorsOnly, .invitationRequired, .joinLinkInvalid: .forbidden
+        case .joinLinkExpired, .joinLinkUsedUp: .gone
+        case .lastAdministrator, .deactivatingYourself: .conflict
         case .unavailable: .serviceUnavailable
         case .tooFrequent: .tooManyRequests
         default: .unprocessableContent

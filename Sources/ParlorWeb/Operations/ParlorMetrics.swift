@@ -44,19 +44,20 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     static let eventKinds = [
         "message_sent", "message_edited", "message_deleted", "message_read", "photo_processed", "message_reacted", "chat_created", "user_signed_up",
         "feed_subscribed", "feed_unsubscribed", "feed_checked",
-        "profile_updated", "other",
+        "profile_updated", "account_deactivated", "account_reactivated", "other",
     ]
     /// The store's writes, the label of `parlor_store_operation_duration_seconds` (with "page_read", the
     /// read behind a chat page).
     static let storeOperations = ["send", "edit", "delete", "mark_read", "create_chat", "create_user", "update_profile", "finish_photo",
-        "subscribe_feed", "unsubscribe_feed", "retry_feed", "record_feed_check", "page_read", "react",
+        "subscribe_feed", "unsubscribe_feed", "retry_feed", "record_feed_check", "page_read", "react", "change_account",
     ]
     /// The refusals' kinds, the label of `parlor_refusals_total`.
     static let refusalKinds = [
         "empty_message", "message_too_long", "invalid_text", "control_character", "chat_with_yourself", "unknown_handle", "invalid_handle",
         "handle_taken", "invalid_display_name", "chat_exists", "not_found", "not_your_message", "message_deleted", "invalid_feed_url", "already_subscribed",
         "too_many_feeds", "invalid_room_name", "invalid_topic", "members_fixed", "not_a_room", "too_many_to_mention", "too_frequent",
-        "too_many_to_show_typing", "invalid_reaction", "too_many_reactions", "unavailable", "other",
+        "too_many_to_show_typing", "invalid_reaction", "too_many_reactions", "invitation_required", "join_link_invalid", "join_link_expired",
+        "join_link_used_up", "administrators_only", "last_administrator", "deactivating_yourself", "unavailable", "other",
     ]
 
     public init(factory: any MetricsFactory = NOOPMetricsHandler.instance, exposition: (@Sendable () -> [UInt8])? = nil) {
@@ -154,6 +155,7 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         case .chat(.created): kind = "chat_created"
         case .user(.signedUp): kind = "user_signed_up"
         case .user(.profileUpdated): kind = "profile_updated"
+        case .user(.accountChanged(let state)): kind = state.isActive ? "account_reactivated" : "account_deactivated"
         case .feed(.subscribed): kind = "feed_subscribed"
         case .feed(.unsubscribed): kind = "feed_unsubscribed"
         case .feed(.checked(let subscription)):
@@ -199,6 +201,13 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         case .tooManyToShowTyping: kind = "too_many_to_show_typing"
         case .invalidReaction: kind = "invalid_reaction"
         case .tooManyReactions: kind = "too_many_reactions"
+        case .invitationRequired: kind = "invitation_required"
+        case .joinLinkInvalid: kind = "join_link_invalid"
+        case .joinLinkExpired: kind = "join_link_expired"
+        case .joinLinkUsedUp: kind = "join_link_used_up"
+        case .administratorsOnly: kind = "administrators_only"
+        case .lastAdministrator: kind = "last_administrator"
+        case .deactivatingYourself: kind = "deactivating_yourself"
         case .unavailable: kind = "unavailable"
         @unknown default: kind = "other"
         }

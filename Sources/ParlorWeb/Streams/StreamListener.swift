@@ -16,6 +16,10 @@ final class StreamListener: Listener {
         stream.send(encoder.event(for: update))
     }
 
+    func end() {
+        stream.close()
+    }
+
     func receive(_ updates: [ScreenUpdate]) {
         switch updates.count {
         case 0: break

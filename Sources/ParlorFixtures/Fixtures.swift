@@ -112,6 +112,34 @@ public enum Fixtures {
             Fixture("room-settings-page/name-refused", RoomPagesBuilder(context: world.context).settings(
                 ChatID(14), world.launchRoom.heading, layout: pages.layout(title: "Settings of Launch"), name: "", topic: "Friday", refusal: .invalidRoomName
             ), isPage: true),
+            Fixture("administration-page/invitation", AdministrationBuilder(context: world.context).page(
+                ParlorSettings(
+                    signUpPolicy: .invitation, onlyAdministratorsCreateRooms: true,
+                    joinLink: JoinLink(code: "fixture-join-code", createdAt: world.now.addingTimeInterval(-86_400), expiresAt: world.now.addingTimeInterval(6 * 86_400), usesLimit: 10, uses: 2),
+                    hasPeople: true
+                ),
+                people: [
+                    Account(user: world.ana, role: .administrator), Account(user: world.ben, role: .member),
+                    Account(user: world.dmitri, role: .member, deactivatedAt: world.now.addingTimeInterval(-3_600)),
+                ],
+                query: "", rooms: [
+                    RoomListing(id: ChatID(13), name: "General", kind: .open, memberCount: 4),
+                    RoomListing(id: ChatID(14), name: "Launch", kind: .closed, memberCount: 3),
+                ],
+                origin: "https://chat.example.org", layout: pages.layout(title: "Administration")
+            ), isPage: true),
+            Fixture("administration-page/refused", AdministrationBuilder(context: world.context).page(
+                ParlorSettings(
+                    signUpPolicy: .open,
+                    joinLink: JoinLink(code: "fixture-join-code", createdAt: world.now.addingTimeInterval(-86_400), usesLimit: 1, uses: 1),
+                    hasPeople: true
+                ),
+                people: [], query: "zz", rooms: [], origin: "https://chat.example.org", layout: pages.layout(title: "Administration"),
+                error: Refusal.lastAdministrator.message
+            ), isPage: true),
+            Fixture("auth-page/first-administrator", AuthPageViewModel(layout: signedOut.layout(title: "Create administrator account", hasLiveUpdates: false), form: auth.firstAdministrator()), isPage: true),
+            Fixture("auth-page/joining", AuthPageViewModel(layout: signedOut.layout(title: "Create account", hasLiveUpdates: false), form: auth.joining(code: "fixture-join-code")), isPage: true),
+            Fixture("auth-page/sign-up-closed", AuthPageViewModel(layout: signedOut.layout(title: "Create account", hasLiveUpdates: false), form: auth.signUpClosed(Refusal.invitationRequired.message)), isPage: true),
             Fixture("auth-page/sign-in", AuthPageViewModel(layout: signedOut.layout(title: "Sign in", hasLiveUpdates: false), form: auth.signIn()), isPage: true),
             Fixture("auth-page/sign-in-failed", AuthPageViewModel(layout: signedOut.layout(title: "Sign in", hasLiveUpdates: false), form: auth.signIn(handle: "ana", error: "That handle and password do not match.", field: .password)), isPage: true),
             Fixture("auth-page/sign-up-taken", AuthPageViewModel(layout: signedOut.layout(title: "Create account", hasLiveUpdates: false), form: auth.signUp(handle: "ben", displayName: "Ben", error: "@ben is taken. Try another handle.", field: .handle)), isPage: true),

@@ -110,6 +110,13 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(title: "Notifications")
     var push: PushOptions
 
+    @Option(help: "Who may create an account on a new Parlor: open (anyone who reaches it) or invitation (through the join link an administrator shares). A Parlor that has a policy keeps it; administrators change it on the Administration page.")
+    var signup: SignUp = .open
+
+    enum SignUp: String, ExpressibleByArgument {
+        case open, invitation
+    }
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
     @Option(help: "Log lines as text (for people) or json (one object per line, for journald and log shippers).")
@@ -204,6 +211,7 @@ struct Serve: AsyncParsableCommand {
         web.pushPorts = push.pushPorts.isEmpty ? [443] : Set(push.pushPorts)
         web.pushAllowsLoopback = push.pushAllowLoopback
         web.pushContact = push.pushContact
+        web.signUpPolicy = signup == .open ? .open : .invitation
         web.presenceOfflineAfter = .milliseconds(Int64(push.presenceOfflineAfter * 1_000))
         // Beside the database: "data/parlor.sqlite" keeps its images in "data/media"; with PostgreSQL, "media"
         // (several instances must share one folder: the instance that processes a photo is not always the one that serves it).

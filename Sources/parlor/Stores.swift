@@ -9,7 +9,7 @@ import ParlorStorage
 /// (the same data on connections of their own, so a crowd of requests never queues the fan-out), and how
 /// events travel between them.
 struct Stores {
-    typealias Store = any ChatStore & AccountStore & ImageStore & FeedStore & SearchStore & PushStore
+    typealias Store = any ChatStore & AccountStore & ImageStore & FeedStore & SearchStore & PushStore & AdministrationStore
 
     let store: Store
     let liveStore: any ChatStore & FeedStore

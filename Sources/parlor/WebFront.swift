@@ -56,6 +56,7 @@ final class WebFront: Sendable {
         let images: ImageRoutes
         let feeds: FeedRoutes
         let search: SearchRoutes
+        let administration: AdministrationRoutes
         let typing: TypingRoutes
         let reactions: ReactionRoutes
         let push: PushRoutes
@@ -68,7 +69,7 @@ final class WebFront: Sendable {
     /// instances on one database share `changes` with their bus (which counts other instances' changes),
     /// keep sign-in failures in `signInFailures`, and report the bus's `busHealth` on `/readyz`.
     init(
-        configuration: WebConfiguration, store: any ChatStore & AccountStore & ImageStore & FeedStore & SearchStore, images: any ImageService,
+        configuration: WebConfiguration, store: any ChatStore & AccountStore & ImageStore & FeedStore & SearchStore & AdministrationStore, images: any ImageService,
         immediate: (any ImmediateReads)? = nil, liveStore: (any ChatStore & FeedStore)? = nil, bus: any EventBus = InProcessEventBus(),
         clock: any WallClock = SystemClock(),
         metrics: ParlorMetrics = ParlorMetrics(), changes: ChangeCounters = ChangeCounters(), signInFailures: (any SignInFailureStore)? = nil,
@@ -86,7 +87,9 @@ final class WebFront: Sendable {
             bus: bus, templates: { templates.current }, encoding: encoder, lanes: configuration.liveLanes,
             fanOutPartSize: configuration.fanOutPartSize, offlineAfter: configuration.presenceOfflineAfter
         )
-        let events = EventRouter(store: store, feeds: store, bus: bus, clock: clock, changes: changes, logger: logger)
+        // The policy `--signup` names is kept for a new Parlor; one that has a policy keeps its own.
+        _ = try await store.startSettings(signUpPolicy: configuration.signUpPolicy)
+        let events = EventRouter(store: store, feeds: store, administration: store, bus: bus, clock: clock, changes: changes, logger: logger)
         events.addObserver(metrics)
         events.addRefusalObserver { [metrics] refusal in metrics.refused(refusal) }
         events.addStoreTimer { [metrics] operation, elapsed in metrics.stored(operation, elapsed) }
@@ -133,7 +136,7 @@ final class WebFront: Sendable {
                 trustedProxies: configuration.trustedProxies, logger: logger
             )),
             accounts: AccountRoutes(.init(
-                gate: gate, pages: pages, events: events, store: store, passwords: passwords, throttle: throttle,
+                gate: gate, pages: pages, events: events, store: store, administration: store, passwords: passwords, throttle: throttle,
                 decoyHash: try await passwords.hashed("parlor-decoy-password"), metrics: metrics, logger: logger
             )),
             chats: ChatRoutes(.init(gate: gate, chats: chats, events: events, store: store)),
@@ -154,6 +157,7 @@ final class WebFront: Sendable {
             images: ImageRoutes(.init(gate: gate, pages: pages, store: store, media: media, logger: logger)),
             feeds: FeedRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             search: SearchRoutes(.init(gate: gate, pages: pages, store: store)),
+            administration: AdministrationRoutes(.init(gate: gate, pages: pages, events: events, store: store, administration: store, logger: logger)),
             typing: TypingRoutes(gate: gate, events: events),
             reactions: ReactionRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             push: PushRoutes(.init(
@@ -198,6 +202,7 @@ final class WebFront: Sendable {
         routes.images.register(on: &router)
         routes.feeds.register(on: &router)
         routes.search.register(on: &router)
+        routes.administration.register(on: &router)
         routes.push.register(on: &router)
         routes.typing.register(on: &router)
         routes.reactions.register(on: &router)

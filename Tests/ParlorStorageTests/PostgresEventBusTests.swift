@@ -136,6 +136,29 @@ import Testing
         }
     }
 
+    /// Deactivating someone on one instance reaches every instance (which closes that person's pages there), with the
+    /// rooms they left; reactivating, with the rooms they joined again. A refused one writes nothing to the log.
+    @Test func aDeactivationOnOneInstanceReachesEveryInstance() async throws {
+        let url = try await TestPostgres.shared().newDatabase()
+        let first = try await Instance(url: url), second = try await Instance(url: url)
+        defer { first.stop(); second.stop() }
+        let (ana, ben, _) = try await Self.people(first.store)
+        let room = try await first.store.createRoom(NewRoom(creator: ana.id, kind: .closed, name: "Launch", topic: nil, members: [ben.id], createdAt: .at(1)))
+        await #expect(throws: Refusal.lastAdministrator) { try await second.store.deactivate(ana.id, at: .at(2)) }
+        _ = try await second.store.deactivate(ben.id, at: .at(3))
+        _ = try await first.store.reactivate(ben.id, at: .at(4))
+        func changes(_ instance: Instance) -> [AccountState] {
+            instance.events.compactMap { if case .user(.accountChanged(let state)) = $0 { state } else { nil } }
+        }
+        for instance in [first, second] {
+            try await Self.eventually("both changes on each instance") { changes(instance).count >= 2 }
+            let reads = instance.bus.completedReads
+            try await Self.eventually("two more reads") { instance.bus.completedReads >= reads + 2 }
+            #expect(changes(instance).map(\.isActive) == [false, true] && changes(instance).map(\.user.id) == [ben.id, ben.id])
+            #expect(changes(instance).first?.rooms == [room.id], "the rooms he left")
+        }
+    }
+
     @Test func everyInstanceGetsEveryStoredEventOnceInTheSameOrderItsOwnIncluded() async throws {
         let url = try await TestPostgres.shared().newDatabase()
         let first = try await Instance(url: url), second = try await Instance(url: url)

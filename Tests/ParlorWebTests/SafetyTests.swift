@@ -55,7 +55,7 @@ import Testing
     @Test func withoutASessionPagesGoToSignInAndPostsAndStreamsAreRefused() async throws {
         try await RunningParlor.with { parlor in
             let stranger = Visitor(port: parlor.port)
-            for path in ["/chats", "/rooms/1", "/chats/new", "/settings", "/"] {
+            for path in ["/chats", "/rooms/1", "/chats/new", "/settings", "/admin"] {
                 let response = try await stranger.get(path)
                 #expect(response.status == 303, "\(path)")
                 #expect(response.header("Location") == "/signin", "\(path)")

@@ -33,17 +33,39 @@ public struct AuthFormBuilder: Sendable {
         )
     }
 
-    public func signUp(handle: String = "", displayName: String = "", error: String? = nil, field: Field? = nil) -> AuthFormViewModel {
+    /// The sign-up form of a Parlor on its first run: whoever fills it in runs it.
+    public func firstAdministrator(handle: String = "", displayName: String = "", error: String? = nil, field: Field? = nil) -> AuthFormViewModel {
+        signUp(handle: handle, displayName: displayName, error: error, field: field, heading: "Create the administrator account", submit: "Create administrator account")
+    }
+
+    /// The sign-up form reached through the join link with `code`.
+    public func joining(code: String, handle: String = "", displayName: String = "", error: String? = nil, field: Field? = nil) -> AuthFormViewModel {
+        signUp(handle: handle, displayName: displayName, error: error, field: field, heading: "Join this Parlor", action: paths.join(code))
+    }
+
+    /// Where nobody can sign up: `reason`, and the way to sign in.
+    public func signUpClosed(_ reason: String) -> AuthFormViewModel {
         AuthFormViewModel(
-            heading: "Create your Parlor account",
-            actionURL: paths.signUp,
+            heading: "Create your Parlor account", actionURL: paths.signUp, csrfToken: csrfToken, handle: "", showsDisplayName: false, displayName: "",
+            errorMessage: reason, errorField: nil, submitLabel: "Create account", alternatePrompt: "Already have an account?", alternateLabel: "Sign in",
+            alternateURL: paths.signIn, passwordHint: nil, showsFields: false
+        )
+    }
+
+    public func signUp(
+        handle: String = "", displayName: String = "", error: String? = nil, field: Field? = nil, heading: String = "Create your Parlor account",
+        submit: String = "Create account", action: String? = nil
+    ) -> AuthFormViewModel {
+        AuthFormViewModel(
+            heading: heading,
+            actionURL: action ?? paths.signUp,
             csrfToken: csrfToken,
             handle: handle,
             showsDisplayName: true,
             displayName: displayName,
             errorMessage: error,
             errorField: error == nil ? nil : field?.rawValue,
-            submitLabel: "Create account",
+            submitLabel: submit,
             alternatePrompt: "Already have an account?",
             alternateLabel: "Sign in",
             alternateURL: paths.signIn,

@@ -18,6 +18,19 @@ public struct Paths: Sendable, Hashable {
     public var signUp: String { "\(basePath)/signup" }
     public var signOut: String { "\(basePath)/signout" }
     public var settings: String { "\(basePath)/settings" }
+    public var administration: String { "\(basePath)/admin" }
+    public var signUpPolicy: String { "\(basePath)/admin/signup" }
+    public var roomCreation: String { "\(basePath)/admin/rooms" }
+    public var joinLinkRotation: String { "\(basePath)/admin/join-link" }
+    /// The Administration page's people, those whose handle or name starts with `query`.
+    public func administration(searching query: String) -> String {
+        query.isEmpty ? administration : "\(administration)?q=\(Self.queryValue(query))#people"
+    }
+    public func role(of person: UserID) -> String { "\(basePath)/admin/people/\(person)/role" }
+    public func deactivate(_ person: UserID) -> String { "\(basePath)/admin/people/\(person)/deactivate" }
+    public func reactivate(_ person: UserID) -> String { "\(basePath)/admin/people/\(person)/reactivate" }
+    /// The join link's path; the page shows it with the origin in front.
+    public func join(_ code: String) -> String { "\(basePath)/join/\(code)" }
     public var stylesheet: String { "\(basePath)/public/css/parlor.css" }
     public var script: String { "\(basePath)/public/js/parlor.js" }
     public var favicon: String { "\(basePath)/public/img/favicon.svg" }

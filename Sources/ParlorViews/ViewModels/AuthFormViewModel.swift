@@ -23,12 +23,16 @@ public struct AuthFormViewModel: Renderable, Hashable {
     public let alternateURL: String
     /// The password rule, shown under the field on sign-up ("At least 10 characters").
     public let passwordHint: String?
+    /// False where nobody can sign up here (invitation only, a join link that no longer works): the reason and the
+    /// sign-in link, without fields to fill in for nothing.
+    public let showsFields: Bool
 
     public init(
         heading: String, actionURL: String, csrfToken: String, handle: String, showsDisplayName: Bool, displayName: String,
         errorMessage: String?, errorField: String?, submitLabel: String, alternatePrompt: String, alternateLabel: String,
-        alternateURL: String, passwordHint: String?
+        alternateURL: String, passwordHint: String?, showsFields: Bool = true
     ) {
+        self.showsFields = showsFields
         self.heading = heading
         self.actionURL = actionURL
         self.csrfToken = csrfToken
@@ -57,6 +61,7 @@ public struct AuthFormViewModel: Renderable, Hashable {
         .text("alternatePrompt", \.alternatePrompt),
         .text("alternateLabel", \.alternateLabel),
         .text("alternateURL", \.alternateURL),
-        .text("passwordHint", \.passwordHint)
+        .text("passwordHint", \.passwordHint),
+        .flag("showsFields", \.showsFields)
     )
 }

@@ -11,6 +11,7 @@ public enum ParlorViewModels {
         RoomSettingsPageViewModel.self,
         SeenByPageViewModel.self,
         ReactPageViewModel.self,
+        AdministrationPageViewModel.self,
         MentionSuggestionsViewModel.self,
         AuthPageViewModel.self,
         SettingsPageViewModel.self,

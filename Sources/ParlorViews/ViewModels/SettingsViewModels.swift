@@ -9,11 +9,14 @@ public struct SettingsPageViewModel: Renderable, Hashable {
     public let password: PasswordFormViewModel
     public let avatarForm: AvatarFormViewModel
     public let notifications: NotificationSettingsViewModel?
+    /// Set for an administrator: the link to the Administration page.
+    public let administrationURL: String?
 
     public init(
         layout: PageLayoutViewModel, form: SettingsFormViewModel, password: PasswordFormViewModel, avatarForm: AvatarFormViewModel,
-        notifications: NotificationSettingsViewModel? = nil
+        notifications: NotificationSettingsViewModel? = nil, administrationURL: String? = nil
     ) {
+        self.administrationURL = administrationURL
         self.layout = layout
         self.form = form
         self.password = password
@@ -26,7 +29,8 @@ public struct SettingsPageViewModel: Renderable, Hashable {
         .object("form", \.form),
         .object("password", \.password),
         .object("avatarForm", \.avatarForm),
-        .object("notifications", \.notifications)
+        .object("notifications", \.notifications),
+        .text("administrationURL", \.administrationURL)
     )
 }
 

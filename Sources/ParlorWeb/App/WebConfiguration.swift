@@ -34,6 +34,8 @@ public struct WebConfiguration: Sendable {
     public var pushAllowsLoopback = false
     /// Who runs this Parlor, for push services (VAPID's subject): "mailto:…" or an https address.
     public var pushContact = "mailto:parlor@localhost"
+    /// Who may sign up on a new Parlor (one that has a policy keeps it; administrators change it on their page).
+    public var signUpPolicy = SignUpPolicy.open
     /// Chats' events applied side by side by the live pages (each chat's in order, in one lane).
     public var liveLanes = EventHandler.defaultLaneCount
     /// Seconds at least between two changes of one row of a page's chat list, for chats the page does not show,

@@ -13,6 +13,8 @@ public struct AccountRoutes: Sendable {
         let pages: WebPages
         let events: EventRouter
         let store: any AccountStore
+        /// The sign-up policy and join link, read at each request.
+        let administration: any AdministrationStore
         let passwords: PasswordHasher
         let throttle: SignInThrottle
         /// Verified against when a handle is unknown, so a wrong handle costs as much as a wrong password.
@@ -21,9 +23,10 @@ public struct AccountRoutes: Sendable {
         let logger: Logger
 
         public init(
-            gate: SignInGate, pages: WebPages, events: EventRouter, store: any AccountStore, passwords: PasswordHasher, throttle: SignInThrottle,
-            decoyHash: String, metrics: ParlorMetrics, logger: Logger
+            gate: SignInGate, pages: WebPages, events: EventRouter, store: any AccountStore, administration: any AdministrationStore,
+            passwords: PasswordHasher, throttle: SignInThrottle, decoyHash: String, metrics: ParlorMetrics, logger: Logger
         ) {
+            self.administration = administration
             self.gate = gate
             self.pages = pages
             self.events = events
@@ -51,27 +54,58 @@ public struct AccountRoutes: Sendable {
 
     public func register(on router: inout Router) {
         router.get("/") { [self] request in
-            .redirect(to: try await sessions.current(request) == nil ? paths.signIn : paths.chats)
+            if try await sessions.current(request) != nil { return .redirect(to: paths.chats) }
+            // A Parlor on its first run asks for its administrator.
+            return .redirect(to: try await dependencies.administration.settings().hasPeople ? paths.signIn : paths.signUp)
         }
         router.get("/signup") { [self] request in
-            try await anonymousPage(request) { token in AuthFormBuilder(paths: paths, csrfToken: token).signUp() }
+            let settings = try await dependencies.administration.settings()
+            return try await anonymousPage(request, status: settings.signUpPolicy == .invitation && settings.hasPeople ? .forbidden : .ok) { token in
+                Self.signUpForm(AuthFormBuilder(paths: paths, csrfToken: token), settings)
+            }
+        }
+        router.get("/join/{code}") { [self] request in
+            let code = request.parameters["code"] ?? ""
+            let refusal = try await joinLinkRefusal(code)
+            return try await anonymousPage(request, status: refusal?.httpStatus ?? .ok) { token in
+                let builder = AuthFormBuilder(paths: paths, csrfToken: token)
+                return refusal.map { builder.signUpClosed($0.message) } ?? builder.joining(code: code)
+            }
         }
         router.get("/signin") { [self] request in
             try await anonymousPage(request) { token in AuthFormBuilder(paths: paths, csrfToken: token).signIn() }
         }
-        router.post("/signup", bodyLimit: 16 * 1024) { [self] request in try await signUp(request) }
+        router.post("/signup", bodyLimit: 16 * 1024) { [self] request in try await signUp(request, code: nil) }
+        router.post("/join/{code}", bodyLimit: 16 * 1024) { [self] request in try await signUp(request, code: request.parameters["code"] ?? "") }
         router.post("/signin", bodyLimit: 16 * 1024) { [self] request in try await signIn(request) }
         router.post("/signout", gate.signedIn { [self] request, _ in
             .redirect(to: paths.signIn).settingCookie(try await sessions.end(request))
         })
     }
 
+    /// The sign-up form as the Parlor's settings have it: its administrator's on a first run, none (why not) when it
+    /// takes people by invitation, else anyone's.
+    static func signUpForm(_ builder: AuthFormBuilder, _ settings: ParlorSettings) -> AuthFormViewModel {
+        guard settings.hasPeople else { return builder.firstAdministrator() }
+        if settings.signUpPolicy == .invitation { return builder.signUpClosed(Refusal.invitationRequired.message) }
+        return builder.signUp()
+    }
+
+    /// Why the join link with `code` (from the URL: anything) lets nobody in now; nil while it does. The store checks
+    /// again when the account is made.
+    private func joinLinkRefusal(_ code: String) async throws -> Refusal? {
+        guard JoinLink.isPlausible(code), let link = try await dependencies.administration.settings().joinLink,
+              Sodium.constantTimeEqual(link.code, code)
+        else { return .joinLinkInvalid }
+        return link.refusal(at: dependencies.pages.clock.now)
+    }
+
     /// A sign-in or sign-up page; a signed-in person goes to their chats instead.
-    private func anonymousPage(_ request: Request, form: (String) -> AuthFormViewModel) async throws -> Response {
+    private func anonymousPage(_ request: Request, status: HTTPStatus = .ok, form: (String) -> AuthFormViewModel) async throws -> Response {
         if try await sessions.current(request) != nil { return .redirect(to: paths.chats) }
         let secure = gate.origin(request).isHTTPS
         let (token, cookie) = sessions.formToken(request, secure: secure)
-        var response = authPage(form(token))
+        var response = authPage(form(token), status: status)
         if let cookie { response.setCookie(cookie) }
         return response
     }
@@ -92,17 +126,33 @@ public struct AccountRoutes: Sendable {
         return response
     }
 
-    private func signUp(_ request: Request) async throws -> Response {
+    /// Creates an account from the sign-up form, or from the join link's (`code`).
+    private func signUp(_ request: Request, code: String?) async throws -> Response {
         let handle = request.form["handle"] ?? ""
         let displayName = request.form["displayName"] ?? ""
         let password = request.form["password"] ?? ""
-        if let refused = refusedAnonymousPost(request, form: { $0.signUp(handle: handle, displayName: displayName, error: $1) }) {
+        let settings = try await dependencies.administration.settings()
+        func form(_ builder: AuthFormBuilder, _ error: String, _ field: AuthFormBuilder.Field?) -> AuthFormViewModel {
+            guard let code else {
+                if !settings.hasPeople { return builder.firstAdministrator(handle: handle, displayName: displayName, error: error, field: field) }
+                return builder.signUp(handle: handle, displayName: displayName, error: error, field: field)
+            }
+            return builder.joining(code: code, handle: handle, displayName: displayName, error: error, field: field)
+        }
+        if let refused = refusedAnonymousPost(request, form: { form($0, $1, nil) }) {
             return refused
         }
         let origin = gate.origin(request)
         let builder = AuthFormBuilder(paths: paths, csrfToken: request.form["csrf"] ?? "")
         func again(_ message: String, _ field: AuthFormBuilder.Field) -> Response {
-            authPage(builder.signUp(handle: handle, displayName: displayName, error: message, field: field), status: .unprocessableContent)
+            authPage(form(builder, message, field), status: .unprocessableContent)
+        }
+        // A link that lets nobody in, or no link where one is needed, says so before the slow hash (the store checks again).
+        if let code, let refusal = try await joinLinkRefusal(code) {
+            return authPage(builder.signUpClosed(refusal.message), status: refusal.httpStatus)
+        }
+        if code == nil, settings.hasPeople, settings.signUpPolicy == .invitation {
+            return authPage(builder.signUpClosed(Refusal.invitationRequired.message), status: Refusal.invitationRequired.httpStatus)
         }
         // Checked here only so a bad handle is reported before the slow hash; the router checks again.
         guard (try? Handle.normalized(handle)) != nil else { return again(Refusal.invalidHandle.message, .handle) }
@@ -117,19 +167,20 @@ public struct AccountRoutes: Sendable {
         do {
             hash = try await passwords.hashed(password)
         } catch .busy {
-            return Self.busy(authPage(builder.signUp(handle: handle, displayName: displayName, error: PasswordHasher.busyMessage, field: .password),
-                                      status: .serviceUnavailable))
+            return Self.busy(authPage(form(builder, PasswordHasher.busyMessage, .password), status: .serviceUnavailable))
         }
         let timeZone = request.form["timeZone"].flatMap { TimeZone(identifier: $0) == nil ? nil : $0 } ?? "UTC"
         let result = await dependencies.events.send(.signingUp(NewUser(
             handle: handle, displayName: displayName, timeZoneIdentifier: timeZone,
-            localeIdentifier: Self.locale(from: request), passwordHash: hash
+            localeIdentifier: Self.locale(from: request), passwordHash: hash, joinCode: code
         )), requestID: request.id.description)
         switch result {
         case .signedUp(let user):
             logger.info("account created", metadata: ["request": "\(request.id)", "user": "\(user.id)"])
             let cookie = try await sessions.start(for: user, secure: origin.isHTTPS)
             return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName, path: sessions.cookiePath))
+        case .signUpFailed(_, let reason) where [.invitationRequired, .joinLinkInvalid, .joinLinkExpired, .joinLinkUsedUp].contains(reason):
+            return authPage(builder.signUpClosed(reason.message), status: reason.httpStatus)
         case .signUpFailed(_, let reason):
             // The handle was checked above, so a text refusal here is about the display name.
             let field: AuthFormBuilder.Field = reason == .invalidDisplayName || reason == .controlCharacter ? .displayName : .handle
@@ -193,9 +244,16 @@ public struct AccountRoutes: Sendable {
         } catch {
             metrics.throttleUnavailable(error, request: request, logger: logger)
         }
+        // Said only to whoever knows the password.
+        guard !credential.isDeactivated else {
+            logger.notice("sign-in of a deactivated account refused", metadata: ["request": "\(request.id)", "user": "\(credential.user.id)"])
+            return authPage(builder.signIn(handle: handle, error: Self.deactivatedMessage, field: .password), status: .forbidden)
+        }
         let cookie = try await sessions.start(for: credential.user, secure: origin.isHTTPS)
         return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName, path: sessions.cookiePath))
     }
+
+    static let deactivatedMessage = "An administrator has deactivated this account. Ask them to reactivate it."
 
     /// A 503 that says when to try again.
     private static func busy(_ page: Response) -> Response {

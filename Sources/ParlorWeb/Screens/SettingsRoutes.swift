@@ -13,7 +13,7 @@ public struct SettingsRoutes: Sendable {
         let gate: SignInGate
         let pages: WebPages
         let events: EventRouter
-        let store: any ChatStore & AccountStore
+        let store: any ChatStore & AccountStore & AdministrationStore
         let passwords: PasswordHasher
         let throttle: SignInThrottle
         /// Where the other sessions' open pages are closed when the password changes.
@@ -28,7 +28,7 @@ public struct SettingsRoutes: Sendable {
         let logger: Logger
 
         public init(
-            gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatStore & AccountStore, passwords: PasswordHasher,
+            gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatStore & AccountStore & AdministrationStore, passwords: PasswordHasher,
             throttle: SignInThrottle, accountStreams: AccountStreams, images: any ImageService, media: MediaFolder, maximumPhotoBytes: Int,
             metrics: ParlorMetrics, push: (store: any PushStore, serverKey: String)? = nil, logger: Logger
         ) {
@@ -52,7 +52,7 @@ public struct SettingsRoutes: Sendable {
     private var gate: SignInGate { dependencies.gate }
     private var pages: WebPages { dependencies.pages }
     private var paths: Paths { dependencies.pages.paths }
-    private var store: any ChatStore & AccountStore { dependencies.store }
+    private var store: any ChatStore & AccountStore & AdministrationStore { dependencies.store }
     /// The zones settings offers: the system's list under current city names, read once rather than on every
     /// settings page.
     private let timeZones = TimeZoneNames.offered(TimeZone.knownTimeZoneIdentifiers)
@@ -130,10 +130,12 @@ public struct SettingsRoutes: Sendable {
             )
         }
         let layout = PageBuilder(context: context).layout(title: "Settings", unreadTotal: unread)
+        let administers = try await store.account(signedIn.user.id)?.isActiveAdministrator == true
         return pages.page(
             SettingsPageViewModel(
                 layout: layout, form: form ?? builder.form(), password: password ?? builder.passwordForm(),
-                avatarForm: avatarForm ?? builder.avatarForm(maximumBytes: dependencies.maximumPhotoBytes), notifications: notifications
+                avatarForm: avatarForm ?? builder.avatarForm(maximumBytes: dependencies.maximumPhotoBytes), notifications: notifications,
+                administrationURL: administers ? pages.paths.administration : nil
             ),
             status: status
         )

@@ -32,6 +32,8 @@ final class RunningParlor {
     private let pushWork: Task<Void, Never>
     let bot: ParlorBot
     let store: SQLiteChatStore
+    /// Parlor's "now", moved on by tests of what expires.
+    let clock: ManualClock
     var port: UInt16 { server.port ?? 0 }
 
     init(
@@ -58,6 +60,7 @@ final class RunningParlor {
         )
         self.app = app
         self.store = store
+        self.clock = clock
         liveUpdates = Task { await app.live.run() }
         photoWork = Task { await app.photoWorker.run() }
         pushWork = Task {

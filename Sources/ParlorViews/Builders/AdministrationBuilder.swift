@@ -1,0 +1,91 @@
+import Foundation
+import ParlorDomain
+
+/// Builds the Administration page for one administrator: dates in their time zone and language.
+public struct AdministrationBuilder: Sendable {
+    public let context: ViewerContext
+
+    public init(context: ViewerContext) {
+        self.context = context
+    }
+
+    /// `origin` ("https://chat.example.org") goes in front of the join link's path, so the link can be copied whole.
+    public func page(
+        _ settings: ParlorSettings, people: [Account], query: String, rooms: [RoomListing], origin: String, layout: PageLayoutViewModel,
+        error: String? = nil
+    ) -> AdministrationPageViewModel {
+        let paths = context.paths
+        return AdministrationPageViewModel(
+            layout: layout,
+            chatsURL: paths.chats,
+            csrfToken: context.csrfToken,
+            errorMessage: error,
+            signUpURL: paths.signUpPolicy,
+            signUpChoices: SignUpPolicy.allCases.map { policy in
+                FollowChoiceViewModel(
+                    value: policy.rawValue, label: policy == .open ? "Open" : "By invitation",
+                    hint: policy == .open ? "Anyone who reaches this Parlor can create an account." : "People join through the join link below.",
+                    isChosen: policy == settings.signUpPolicy
+                )
+            },
+            joinLink: joinLink(settings.joinLink, origin: origin),
+            roomCreationURL: paths.roomCreation,
+            onlyAdministratorsCreateRooms: settings.onlyAdministratorsCreateRooms,
+            peopleSearchURL: paths.administration,
+            peopleQuery: query,
+            people: people.map(person),
+            peopleLabel: people.isEmpty ? "No one’s handle or name starts with “\(query)”." : (people.count == 1 ? "1 person" : "\(people.count) people"),
+            rooms: rooms.map { room in
+                RoomRowViewModel(name: room.name, kindLabel: room.kind == .open ? "Open" : "Closed", membersLabel: CountLabels.members(room.memberCount))
+            },
+            roomsLabel: rooms.count == 1 ? "1 room" : "\(rooms.count) rooms"
+        )
+    }
+
+    func joinLink(_ link: JoinLink?, origin: String) -> JoinLinkViewModel {
+        let paths = context.paths
+        guard let link else {
+            return JoinLinkViewModel(
+                url: nil, stateLabel: nil, isSpent: false, rotateURL: paths.joinLinkRotation, rotateLabel: "Make a join link",
+                maximumDays: String(JoinLink.maximumDays), maximumUses: String(JoinLink.maximumUses)
+            )
+        }
+        var parts: [String] = []
+        switch link.refusal(at: context.now) {
+        case .joinLinkExpired?: parts.append("Expired: make a new link to let people in")
+        case .joinLinkUsedUp?: parts.append("Used up: make a new link to let people in")
+        default:
+            if let limit = link.usesLimit {
+                parts.append("Used \(link.uses) of \(limit) time\(limit == 1 ? "" : "s")")
+            } else {
+                parts.append(link.uses == 1 ? "Used once" : "Used \(link.uses) times")
+            }
+            if let expiresAt = link.expiresAt { parts.append("open until \(context.dates.fullDate(expiresAt))") }
+        }
+        return JoinLinkViewModel(
+            url: origin + paths.join(link.code), stateLabel: parts.joined(separator: " · "), isSpent: link.refusal(at: context.now) != nil,
+            rotateURL: paths.joinLinkRotation, rotateLabel: "Replace the link", maximumDays: String(JoinLink.maximumDays),
+            maximumUses: String(JoinLink.maximumUses)
+        )
+    }
+
+    func person(_ account: Account) -> PersonRowViewModel {
+        let paths = context.paths
+        let user = account.user
+        let isAdministrator = account.role == .administrator
+        return PersonRowViewModel(
+            avatar: AvatarBuilder.avatar(for: user, paths: paths),
+            name: user.displayName,
+            handle: "@" + user.handle,
+            roleLabel: isAdministrator ? "Administrator" : "Member",
+            isDeactivated: !account.isActive,
+            isYou: user.id == context.viewer.id,
+            roleURL: account.isActive ? paths.role(of: user.id) : nil,
+            newRole: (isAdministrator ? Role.member : Role.administrator).rawValue,
+            roleActionLabel: isAdministrator ? "Make member" : "Make administrator",
+            deactivateURL: account.isActive && user.id != context.viewer.id ? paths.deactivate(user.id) : nil,
+            reactivateURL: account.isActive ? nil : paths.reactivate(user.id),
+            deactivateLabel: "Deactivate \(user.displayName)"
+        )
+    }
+}

@@ -1,0 +1,175 @@
+import ParlorTemplates
+
+/// `/admin`: who may join and how, who is here and with which role, which rooms exist. Administrators only.
+public struct AdministrationPageViewModel: Renderable, Hashable {
+    public static let templateName = "administration"
+
+    public let layout: PageLayoutViewModel
+    public let chatsURL: String
+    public let csrfToken: String
+    /// What was refused, said at the top ("This Parlor needs an active administrator…"); nil when nothing was.
+    public let errorMessage: String?
+    public let signUpURL: String
+    public let signUpChoices: [FollowChoiceViewModel]
+    public let joinLink: JoinLinkViewModel
+    public let roomCreationURL: String
+    public let onlyAdministratorsCreateRooms: Bool
+    public let peopleSearchURL: String
+    public let peopleQuery: String
+    public let people: [PersonRowViewModel]
+    /// "3 people" or "No one starts with “xy”".
+    public let peopleLabel: String
+    public let rooms: [RoomRowViewModel]
+    /// "2 rooms".
+    public let roomsLabel: String
+
+    public init(
+        layout: PageLayoutViewModel, chatsURL: String, csrfToken: String, errorMessage: String?, signUpURL: String, signUpChoices: [FollowChoiceViewModel],
+        joinLink: JoinLinkViewModel, roomCreationURL: String, onlyAdministratorsCreateRooms: Bool, peopleSearchURL: String, peopleQuery: String,
+        people: [PersonRowViewModel], peopleLabel: String, rooms: [RoomRowViewModel], roomsLabel: String
+    ) {
+        self.layout = layout
+        self.chatsURL = chatsURL
+        self.csrfToken = csrfToken
+        self.errorMessage = errorMessage
+        self.signUpURL = signUpURL
+        self.signUpChoices = signUpChoices
+        self.joinLink = joinLink
+        self.roomCreationURL = roomCreationURL
+        self.onlyAdministratorsCreateRooms = onlyAdministratorsCreateRooms
+        self.peopleSearchURL = peopleSearchURL
+        self.peopleQuery = peopleQuery
+        self.people = people
+        self.peopleLabel = peopleLabel
+        self.rooms = rooms
+        self.roomsLabel = roomsLabel
+    }
+
+    public static let templateFields = TemplateFields<AdministrationPageViewModel>(
+        .object("layout", \.layout),
+        .text("chatsURL", \.chatsURL),
+        .text("csrfToken", \.csrfToken),
+        .text("errorMessage", \.errorMessage),
+        .text("signUpURL", \.signUpURL),
+        .list("signUpChoices", \.signUpChoices),
+        .object("joinLink", \.joinLink),
+        .text("roomCreationURL", \.roomCreationURL),
+        .flag("onlyAdministratorsCreateRooms", \.onlyAdministratorsCreateRooms),
+        .text("peopleSearchURL", \.peopleSearchURL),
+        .text("peopleQuery", \.peopleQuery),
+        .list("people", \.people),
+        .text("peopleLabel", \.peopleLabel),
+        .list("rooms", \.rooms),
+        .text("roomsLabel", \.roomsLabel)
+    )
+}
+
+/// The join link to copy, what holds for it, and the form that makes a new one.
+public struct JoinLinkViewModel: TemplateContext, Hashable {
+    /// The whole link to copy ("https://chat.example.org/join/…"); nil before one is made.
+    public let url: String?
+    /// "Used 2 of 10 times · open until 3 Dec 2026" or "Expired: make a new one to let people in".
+    public let stateLabel: String?
+    /// Whether the link lets nobody in now.
+    public let isSpent: Bool
+    public let rotateURL: String
+    /// "Make a join link" or "Replace the link".
+    public let rotateLabel: String
+    public let maximumDays: String
+    public let maximumUses: String
+
+    public init(url: String?, stateLabel: String?, isSpent: Bool, rotateURL: String, rotateLabel: String, maximumDays: String, maximumUses: String) {
+        self.url = url
+        self.stateLabel = stateLabel
+        self.isSpent = isSpent
+        self.rotateURL = rotateURL
+        self.rotateLabel = rotateLabel
+        self.maximumDays = maximumDays
+        self.maximumUses = maximumUses
+    }
+
+    public static let templateFields = TemplateFields<JoinLinkViewModel>(
+        .text("url", \.url),
+        .text("stateLabel", \.stateLabel),
+        .flag("isSpent", \.isSpent),
+        .text("rotateURL", \.rotateURL),
+        .text("rotateLabel", \.rotateLabel),
+        .text("maximumDays", \.maximumDays),
+        .text("maximumUses", \.maximumUses)
+    )
+}
+
+/// One person on the Administration page, with what an administrator may do to them.
+public struct PersonRowViewModel: TemplateContext, Hashable {
+    public let avatar: AvatarViewModel
+    public let name: String
+    /// "@ana".
+    public let handle: String
+    /// "Administrator", "Member"; "Deactivated" is said apart.
+    public let roleLabel: String
+    public let isDeactivated: Bool
+    public let isYou: Bool
+    /// Where the role is changed, and to what: nil for a deactivated person.
+    public let roleURL: String?
+    public let newRole: String
+    /// "Make administrator" or "Make member".
+    public let roleActionLabel: String
+    public let deactivateURL: String?
+    public let reactivateURL: String?
+    /// "Deactivate Ana Lima", for screen readers (the button says "Deactivate").
+    public let deactivateLabel: String
+
+    public init(
+        avatar: AvatarViewModel, name: String, handle: String, roleLabel: String, isDeactivated: Bool, isYou: Bool, roleURL: String?, newRole: String,
+        roleActionLabel: String, deactivateURL: String?, reactivateURL: String?, deactivateLabel: String
+    ) {
+        self.avatar = avatar
+        self.name = name
+        self.handle = handle
+        self.roleLabel = roleLabel
+        self.isDeactivated = isDeactivated
+        self.isYou = isYou
+        self.roleURL = roleURL
+        self.newRole = newRole
+        self.roleActionLabel = roleActionLabel
+        self.deactivateURL = deactivateURL
+        self.reactivateURL = reactivateURL
+        self.deactivateLabel = deactivateLabel
+    }
+
+    public static let templateFields = TemplateFields<PersonRowViewModel>(
+        .object("avatar", \.avatar),
+        .text("name", \.name),
+        .text("handle", \.handle),
+        .text("roleLabel", \.roleLabel),
+        .flag("isDeactivated", \.isDeactivated),
+        .flag("isYou", \.isYou),
+        .text("roleURL", \.roleURL),
+        .text("newRole", \.newRole),
+        .text("roleActionLabel", \.roleActionLabel),
+        .text("deactivateURL", \.deactivateURL),
+        .text("reactivateURL", \.reactivateURL),
+        .text("deactivateLabel", \.deactivateLabel)
+    )
+}
+
+/// A room as the Administration page lists it: its name, kind and size; never its messages.
+public struct RoomRowViewModel: TemplateContext, Hashable {
+    public let name: String
+    /// "Open" or "Closed".
+    public let kindLabel: String
+    /// "6 members".
+    public let membersLabel: String
+
+    public init(name: String, kindLabel: String, membersLabel: String) {
+        self.name = name
+        self.kindLabel = kindLabel
+        self.membersLabel = membersLabel
+    }
+
+    public static let templateFields = TemplateFields<RoomRowViewModel>(
+        .text("name", \.name),
+        .text("kindLabel", \.kindLabel),
+        .text("membersLabel", \.membersLabel)
+    )
+}

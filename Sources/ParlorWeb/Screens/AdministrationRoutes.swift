@@ -1,0 +1,154 @@
+import Foundation
+import Logging
+import MicroHTTP
+import ParlorDomain
+import ParlorEvents
+import ParlorViews
+
+/// The Administration page and its forms: who may join and how, the join link, who may create rooms, people's roles,
+/// deactivation. Each request asks the store whether its person is an active administrator at that moment; anyone
+/// else gets 403.
+public struct AdministrationRoutes: Sendable {
+    public struct Dependencies: Sendable {
+        let gate: SignInGate
+        let pages: WebPages
+        let events: EventRouter
+        let store: any ChatStore
+        let administration: any AdministrationStore
+        let logger: Logger
+
+        public init(gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatStore, administration: any AdministrationStore, logger: Logger) {
+            self.gate = gate
+            self.pages = pages
+            self.events = events
+            self.store = store
+            self.administration = administration
+            self.logger = logger
+        }
+    }
+
+    let dependencies: Dependencies
+    private var gate: SignInGate { dependencies.gate }
+    private var pages: WebPages { dependencies.pages }
+    private var administration: any AdministrationStore { dependencies.administration }
+
+    /// The most people the page lists at once (a search finds the others), and rooms.
+    static let peopleShown = 200
+    static let roomsShown = 500
+
+    public init(_ dependencies: Dependencies) {
+        self.dependencies = dependencies
+    }
+
+    public func register(on router: inout Router) {
+        router.get("/admin", administrators { [self] request, signedIn in try await page(request, signedIn) })
+        router.post("/admin/signup", bodyLimit: 4 * 1024, administrators { [self] request, signedIn in
+            guard let policy = request.form["policy"].flatMap(SignUpPolicy.init(rawValue:)) else {
+                return try await page(request, signedIn, error: "Choose who can create an account.", status: .unprocessableContent)
+            }
+            try await administration.setSignUpPolicy(policy)
+            log("sign-up policy changed", request, signedIn, ["policy": "\(policy.rawValue)"])
+            return .redirect(to: pages.paths.administration)
+        })
+        router.post("/admin/rooms", bodyLimit: 4 * 1024, administrators { [self] request, signedIn in
+            let only = request.form["onlyAdministrators"] == "1"
+            try await administration.setOnlyAdministratorsCreateRooms(only)
+            log("room creation changed", request, signedIn, ["administratorsOnly": "\(only)"])
+            return .redirect(to: pages.paths.administration)
+        })
+        router.post("/admin/join-link", bodyLimit: 4 * 1024, administrators { [self] request, signedIn in
+            guard let days = Self.optionalNumber(request.form["days"], upTo: JoinLink.maximumDays),
+                  let uses = Self.optionalNumber(request.form["uses"], upTo: JoinLink.maximumUses)
+            else {
+                let message = "Leave the days and uses empty, or give whole numbers up to \(JoinLink.maximumDays) days and \(JoinLink.maximumUses) uses."
+                return try await page(request, signedIn, error: message, status: .unprocessableContent)
+            }
+            try await administration.replaceJoinLink(JoinLinks.make(now: pages.clock.now, days: days, uses: uses))
+            log("join link replaced", request, signedIn, [:])
+            return .redirect(to: pages.paths.administration)
+        })
+        router.post("/admin/people/{person}/role", bodyLimit: 4 * 1024, administrators { [self] request, signedIn in
+            let person = try Self.person(request)
+            guard let role = request.form["role"].flatMap(Role.init(rawValue:)) else {
+                return try await page(request, signedIn, error: "Choose member or administrator.", status: .unprocessableContent)
+            }
+            do {
+                _ = try await administration.setRole(role, of: person)
+            } catch let refusal as Refusal {
+                if refusal == .notFound { throw HTTPError(.notFound, "That person does not exist.") }
+                return try await page(request, signedIn, error: refusal.message, status: refusal.httpStatus)
+            }
+            log("role changed", request, signedIn, ["person": "\(person)", "role": "\(role.rawValue)"])
+            return .redirect(to: pages.paths.administration + "#people")
+        })
+        for deactivating in [true, false] {
+            router.post("/admin/people/{person}/\(deactivating ? "deactivate" : "reactivate")", bodyLimit: 4 * 1024, administrators { [self] request, signedIn in
+                let change = AccountChange(person: try Self.person(request), by: signedIn.user.id, deactivating: deactivating)
+                switch await dependencies.events.send(.changingAccount(change), requestID: request.id.description) {
+                case .accountChanged:
+                    log(deactivating ? "account deactivated" : "account reactivated", request, signedIn, ["person": "\(change.person)"])
+                    return .redirect(to: pages.paths.administration + "#people")
+                case .accountChangeFailed(_, .notFound):
+                    throw HTTPError(.notFound, deactivating ? "That person does not exist or is deactivated already." : "That person is not deactivated.")
+                case .accountChangeFailed(_, let refusal):
+                    return try await page(request, signedIn, error: refusal.message, status: refusal.httpStatus)
+                default:
+                    return try await page(request, signedIn, error: Refusal.unavailable.message, status: .serviceUnavailable)
+                }
+            })
+        }
+    }
+
+    /// Wraps a handler for administrators: anyone else (a member, an administrator made a member a moment ago)
+    /// gets 403 and nothing changes.
+    private func administrators(_ handler: @escaping @Sendable (Request, SignedIn) async throws -> Response) -> AsyncHandler {
+        gate.signedIn { [administration] request, signedIn in
+            guard try await administration.account(signedIn.user.id)?.isActiveAdministrator == true else {
+                throw HTTPError(.forbidden, Refusal.administratorsOnly.message)
+            }
+            return try await handler(request, signedIn)
+        }
+    }
+
+    private func page(_ request: Request, _ signedIn: SignedIn, error: String? = nil, status: HTTPStatus = .ok) async throws -> Response {
+        var query = (request.query["q"] ?? "").trimmingCharacters(in: .whitespaces)
+        if query.hasPrefix("@") { query.removeFirst() }
+        if query.count > 50 || query.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { query = "" }
+        let settings = try await administration.settings()
+        let people = try await administration.accounts(matching: query, limit: Self.peopleShown)
+        let rooms = try await administration.rooms(limit: Self.roomsShown)
+        let origin = gate.origin(request)
+        let site = origin.host.map { (origin.isHTTPS ? "https://" : "http://") + $0 } ?? ""
+        let context = pages.context(signedIn)
+        let layout = PageBuilder(context: context).layout(
+            title: "Administration", unreadTotal: try await dependencies.store.unreadTotal(for: signedIn.user.id)
+        )
+        let page = AdministrationBuilder(context: context).page(
+            settings, people: people, query: query, rooms: rooms, origin: site, layout: layout, error: error
+        )
+        return pages.page(page, status: status)
+    }
+
+    private func log(_ message: Logger.Message, _ request: Request, _ signedIn: SignedIn, _ metadata: Logger.Metadata) {
+        var metadata = metadata
+        metadata["request"] = "\(request.id)"
+        metadata["administrator"] = "\(signedIn.user.id)"
+        dependencies.logger.notice(message, metadata: metadata)
+    }
+
+    /// The person a URL names; 404 for anything that is no id.
+    private static func person(_ request: Request) throws -> UserID {
+        guard let raw = request.parameters["person"], raw.utf8.count <= 19, let id = Int64(raw), id > 0 else {
+            throw HTTPError(.notFound, "That person does not exist.")
+        }
+        return UserID(id)
+    }
+
+    /// An empty field: .some(nil); a whole number from 1 to `limit`: that; anything else: nil.
+    static func optionalNumber(_ field: String?, upTo limit: Int) -> Int?? {
+        let text = (field ?? "").trimmingCharacters(in: .whitespaces)
+        if text.isEmpty { return .some(nil) }
+        guard text.utf8.count <= 6, let number = Int(text), (1...limit).contains(number) else { return nil }
+        return .some(number)
+    }
+}

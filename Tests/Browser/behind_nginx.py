@@ -239,8 +239,9 @@ def main():
         # The certificate is this run's own: the browsers are told to accept it, nothing else changes.
         ana, ben = common.browser(extra=("--ignore-certificate-errors",)), common.browser(extra=("--ignore-certificate-errors",))
         drivers += [ana, ben]
+        # The unit takes people by invitation: Ana, the first, is the administrator; Ben joins through her link.
         common.sign_up(ana, base, "ana", "Ana Lima")
-        common.sign_up(ben, base, "ben", "Ben Okafor")
+        common.sign_up(ben, base, "ben", "Ben Okafor", through=common.make_join_link(ana, base))
         protocol = ana.execute_script("return performance.getEntriesByType('navigation')[0].nextHopProtocol")
         assert protocol == "h2", "HTTP/2 through nginx: " + str(protocol)
         cookie = next(c for c in ana.get_cookies() if c["name"] == "parlor_session")

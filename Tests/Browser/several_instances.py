@@ -94,8 +94,9 @@ def main():
 
         ana, ben = common.browser(extra=("--ignore-certificate-errors",)), common.browser(extra=("--ignore-certificate-errors",))
         drivers += [ana, ben]
+        # The unit takes people by invitation: Ana, the first, is the administrator; Ben joins through her link.
         common.sign_up(ana, base, "ana", "Ana Lima")
-        common.sign_up(ben, base, "ben", "Ben Okafor")
+        common.sign_up(ben, base, "ben", "Ben Okafor", through=common.make_join_link(ana, base))
         chat = common.start_chat_by_typing(ana, base, "be", "Ben Okafor")
         ben.get(chat)
         # least_conn sends the second long-lived stream to the instance without one: a page on each.

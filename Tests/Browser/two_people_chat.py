@@ -116,13 +116,25 @@ def text_in(selector, text):
     return lambda driver: any(text in element.text for element in driver.find_elements(By.CSS_SELECTOR, selector))
 
 
-def sign_up(driver, base, handle, name):
-    driver.get(base + "/signup")
+def sign_up(driver, base, handle, name, through=None):
+    """Signs up on the sign-up page, or `through` a join link (a whole URL)."""
+    driver.get(through or base + "/signup")
     driver.find_element(By.ID, "auth-handle").send_keys(handle)
     driver.find_element(By.ID, "auth-display-name").send_keys(name)
     driver.find_element(By.ID, "auth-password").send_keys("correct horse battery")
     driver.find_element(By.CSS_SELECTOR, ".auth-form button[type=submit]").click()
     wait_for(driver, EC.url_to_be(base + "/chats"), handle + " lands on the chats")
+
+
+def make_join_link(driver, base):
+    """An administrator's press of the Administration page's join-link button; answers the whole link it shows,
+    which must be under `base` (the address the person reached Parlor at, through any proxy)."""
+    driver.get(base + "/admin")
+    driver.find_element(By.CSS_SELECTOR, "form[action$='/admin/join-link'] button[type=submit]").click()
+    wait_for(driver, lambda d: d.find_elements(By.ID, "join-link-url"), "the join link is shown")
+    link = driver.find_element(By.ID, "join-link-url").get_attribute("value")
+    assert link.startswith(base + "/join/"), "the link is whole and under %s: %s" % (base, link)
+    return link
 
 
 def start_chat_by_typing(driver, base, typed, name):

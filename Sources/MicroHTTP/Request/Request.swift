@@ -14,20 +14,23 @@ public struct Request: Sendable {
     let peer: PeerAddress?
     /// The form body, when the request carried one.
     public let form: FormData
+    /// The body as it came, when it is not a form (`application/json`): at most the route's body limit.
+    public let body: [UInt8]
     /// Values captured by the route pattern (`/chats/{id}` gives `parameters["id"]`).
     public internal(set) var parameters: [String: String]
 
     /// Creates a request by hand, for tests of handlers that need no server.
     public init(
         id: RequestID = .test, method: HTTPMethod = .get, path: String, query: QueryItems = QueryItems(),
-        headers: HTTPHeaders = [:], form: FormData = FormData(), parameters: [String: String] = [:]
+        headers: HTTPHeaders = [:], form: FormData = FormData(), body: [UInt8] = [], parameters: [String: String] = [:]
     ) {
-        self.init(id: id, method: method, path: path, query: query, headers: headers, peer: nil, form: form,
+        self.init(id: id, method: method, path: path, query: query, headers: headers, peer: nil, form: form, body: body,
                   parameters: parameters)
     }
 
     init(id: RequestID, method: HTTPMethod, path: String, query: QueryItems, headers: HTTPHeaders,
-         peer: PeerAddress?, form: FormData, parameters: [String: String]) {
+         peer: PeerAddress?, form: FormData, body: [UInt8] = [], parameters: [String: String]) {
+        self.body = body
         self.id = id
         self.method = method
         self.path = path

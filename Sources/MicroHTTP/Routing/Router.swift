@@ -27,6 +27,8 @@ public struct Router: Sendable {
         /// most this many parts, once `admission` has taken the head.
         var uploads: UploadLimits?
         var admission: Admission?
+        /// Set, a body of this media type (`application/json`) is taken as it came (``Request/body``), besides forms.
+        var rawBodyType: String?
         let handler: Handler
 
         var streamsUploads: Bool { uploads != nil }
@@ -43,6 +45,10 @@ public struct Router: Sendable {
     /// Renders refusals and failures (404, 405, 413, 500 ...). The default is a small HTML page.
     public var errorResponder: @Sendable (HTTPError, _ requestID: String) -> Response = ErrorPage.response
 
+    /// Renderers of refusals for the paths under a prefix (an API's JSON errors), tried before ``errorResponder``;
+    /// the prefix includes the mount path.
+    public var errorResponders: [(prefix: String, respond: @Sendable (HTTPError, _ requestID: String) -> Response)] = []
+
     /// Fields every response carries unless it sets them itself, error pages and static files included
     /// (security headers such as `Content-Security-Policy`).
     public var commonHeaders: HTTPHeaders = [:]
@@ -55,9 +61,10 @@ public struct Router: Sendable {
         routes.append(Route(method: method, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, handler: .sync(handler)))
     }
 
-    /// Adds an `async` route.
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping AsyncHandler) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, handler: .async(handler)))
+    /// Adds an `async` route. `rawBody` names the one media type besides forms whose body the handler reads as it
+    /// came (``Request/body``); any other is refused with 415.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, rawBody: String? = nil, _ handler: @escaping AsyncHandler) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, rawBodyType: rawBody, handler: .async(handler)))
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping SyncHandler) { add(.get, pattern, handler) }

@@ -18,7 +18,7 @@ extension HTTPServer {
         if let decision = context.admission {
             // libmicrohttpd calls the first call again once a connection suspended in it is resumed.
             context.admission = nil
-            return admitted(context, connection, decision.decided ?? .refused(errorResponse(HTTPError(.internalServerError), id: context.id)))
+            return admitted(context, connection, decision.decided ?? .refused(errorResponse(HTTPError(.internalServerError), id: context.id, path: context.path)))
         }
         if uploadSize.pointee > 0 {
             let size = uploadSize.pointee
@@ -65,7 +65,7 @@ extension HTTPServer {
             // Answered before the body is read: libmicrohttpd reads no further on this connection, and
             // `Connection: close` ends it even when the request had no body.
             logger.notice("framing refused", metadata: ["request": "\(context.id)", "why": "\(problem)"])
-            var response = errorResponse(HTTPError(.badRequest, problem), id: context.id)
+            var response = errorResponse(HTTPError(.badRequest, problem), id: context.id, path: context.path)
             response.headers.replace("Connection", with: "close")
             return queue(response, on: connection, id: context.id, method: method, path: context.path, route: context.routeLabel, started: context.started)
         }
@@ -73,7 +73,7 @@ extension HTTPServer {
         if let length = contentLength, length > context.bodyLimit {
             // Refused before a byte of the body is read; libmicrohttpd closes the connection after.
             let error = HTTPError(.contentTooLarge, "This is larger than the \(context.bodyLimit) bytes this address accepts.")
-            return queue(errorResponse(error, id: context.id), on: connection, id: context.id,
+            return queue(errorResponse(error, id: context.id, path: context.path), on: connection, id: context.id,
                          method: method, path: context.path, route: context.routeLabel, started: context.started)
         }
         _ = withUnsafeMutablePointer(to: &context.headers) {
@@ -91,7 +91,7 @@ extension HTTPServer {
                 && context.headers["Expect"]?.lowercased() != "100-continue"
             if let refusal = context.refusal {
                 context.refusal = nil
-                return admitted(context, connection, .refused(errorResponse(refusal, id: context.id)))
+                return admitted(context, connection, .refused(errorResponse(refusal, id: context.id, path: context.path)))
             }
             return admit(context, connection)
         }
@@ -100,7 +100,7 @@ extension HTTPServer {
             context.bodyLimit = min(context.bodyLimit, configuration.defaultBodyLimit)
             if let length = contentLength, length > context.bodyLimit {
                 let error = HTTPError(.contentTooLarge, "Without a file this address accepts at most \(context.bodyLimit) bytes.")
-                return queue(errorResponse(error, id: context.id), on: connection, id: context.id,
+                return queue(errorResponse(error, id: context.id, path: context.path), on: connection, id: context.id,
                              method: method, path: context.path, route: context.routeLabel, started: context.started)
             }
         }
@@ -117,7 +117,7 @@ extension HTTPServer {
     private func admit(_ context: RequestContext, _ connection: ConnectionHandle) -> MHD_Result {
         guard let head = makeRequest(context, connection, form: FormData()) else {
             let error = HTTPError(.badRequest, "The query string contains text that is not valid UTF-8.")
-            return admitted(context, connection, .refused(errorResponse(error, id: context.id)))
+            return admitted(context, connection, .refused(errorResponse(error, id: context.id, path: context.path)))
         }
         let address = ClientAddress.resolve(
             peer: head.peerAddress ?? "unknown", forwardedFor: head.headers.values(for: "X-Forwarded-For"), trusted: configuration.trustedProxies
@@ -125,7 +125,7 @@ extension HTTPServer {
         guard let place = uploadSlots.take(for: address) else {
             logger.notice("upload refused: too many in progress", metadata: ["request": "\(context.id)", "in-progress": "\(uploadSlots.count)"])
             let error = HTTPError(.serviceUnavailable, "Too many uploads are in progress. Please try again in a moment.", headers: ["Retry-After": "5"])
-            return admitted(context, connection, .refused(errorResponse(error, id: context.id)))
+            return admitted(context, connection, .refused(errorResponse(error, id: context.id, path: context.path)))
         }
         context.uploadSlot = place
         guard let admission = context.route?.admission else { return admitted(context, connection, .admitted) }
@@ -201,7 +201,7 @@ extension HTTPServer {
             return .NO
         }
         guard !context.isRefused, let upload else { return .YES }
-        guard context.formKind != nil else {
+        guard context.formKind != nil || context.takesRawBody else {
             context.refusal = HTTPError(.unsupportedMediaType, "Send this as a form (urlencoded or multipart).")
             return .YES
         }
@@ -248,12 +248,15 @@ extension HTTPServer {
         }
         guard context.refusal == nil, let route = context.route else {
             let error = context.refusal ?? HTTPError(.notFound)
-            return queue(errorResponse(error, id: id), on: connection, id: id, method: context.method,
+            return queue(errorResponse(error, id: id, path: context.path), on: connection, id: id, method: context.method,
                          path: context.path, route: context.routeLabel, started: context.started)
         }
-        guard let request = makeRequest(context, connection, form: form) else {
+        // A body that is no form (JSON) is handed on as it came.
+        let body = context.takesRawBody ? context.body : []
+        context.body = []
+        guard let request = makeRequest(context, connection, form: form, body: body) else {
             let error = HTTPError(.badRequest, "The query string contains text that is not valid UTF-8.")
-            return queue(errorResponse(error, id: id), on: connection, id: id, method: context.method,
+            return queue(errorResponse(error, id: id, path: context.path), on: connection, id: id, method: context.method,
                          path: context.path, route: context.routeLabel, started: context.started)
         }
         switch route.handler {
@@ -299,14 +302,14 @@ extension HTTPServer {
         }
     }
 
-    private func makeRequest(_ context: RequestContext, _ connection: ConnectionHandle, form: FormData) -> Request? {
+    private func makeRequest(_ context: RequestContext, _ connection: ConnectionHandle, form: FormData, body: [UInt8] = []) -> Request? {
         var query = QueryCollection()
         _ = withUnsafeMutablePointer(to: &query) {
             MHD_get_connection_values(connection.raw, .GET_ARGUMENT_KIND, Callbacks.collectQueryItem, $0)
         }
         guard query.valid else { return nil }
         return Request(id: context.id, method: context.method, path: context.path, query: query.items, headers: context.headers,
-                       peer: PeerAddress(parlor_mhd_client_address(connection.raw)), form: form, parameters: context.parameters)
+                       peer: PeerAddress(parlor_mhd_client_address(connection.raw)), form: form, body: body, parameters: context.parameters)
     }
 
     private func run(id: RequestID, _ body: () throws -> Response) -> Response {

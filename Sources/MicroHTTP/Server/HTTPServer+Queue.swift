@@ -6,8 +6,9 @@ import Logging
 
 extension HTTPServer {
     /// The router's page for `error`.
-    func errorResponse(_ error: HTTPError, id: RequestID) -> Response {
-        router.errorResponder(error, id.description)
+    func errorResponse(_ error: HTTPError, id: RequestID, path: String = "") -> Response {
+        if let responder = router.errorResponders.first(where: { path.hasPrefix($0.prefix) }) { return responder.respond(error, id.description) }
+        return router.errorResponder(error, id.description)
     }
 
     /// Queues `response` and writes the request's log line. Called on the connection's

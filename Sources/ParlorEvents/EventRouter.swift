@@ -218,7 +218,10 @@ public final class EventRouter: EventSink {
                     localeIdentifier: StoredText.identifier(new.localeIdentifier) ?? "en_US",
                     isBot: new.isBot,
                     passwordHash: new.passwordHash,
-                    joinCode: new.joinCode
+                    joinCode: new.joinCode,
+                    bot: try new.bot.map { bot throws(Refusal) in
+                        BotCredential(keyHash: bot.keyHash, webhookURL: try bot.webhookURL.map { url throws(Refusal) in try WebhookAddress.validated(url) })
+                    }
                 )
                 let user = try await timed("create_user") { try await store.createUser(valid, at: clock.now) }
                 let signedUp = await publish(.user(.signedUp(user)), UserEvent.signedUp(user), requestID)

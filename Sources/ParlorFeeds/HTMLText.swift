@@ -5,11 +5,11 @@ import Foundation
 /// ("the report (https://…)") when it is http or https and the text does not show it already, so the
 /// message linkifies it. What comes out is text, to be escaped by the template engine like anything else
 /// a person did not write in Parlor.
-enum HTMLText {
+public enum HTMLText {
     static let limit = 10_000
     static let blocks: Set<String> = ["p", "br", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "tr", "hr"]
 
-    static func plain(_ html: String, base: URL? = nil) -> String {
+    public static func plain(_ html: String, base: URL? = nil) -> String {
         var out = ""
         var rest = Substring(html)
         var skipping: String?

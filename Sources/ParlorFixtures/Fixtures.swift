@@ -126,8 +126,17 @@ public enum Fixtures {
                     RoomListing(id: ChatID(13), name: "General", kind: .open, memberCount: 4),
                     RoomListing(id: ChatID(14), name: "Launch", kind: .closed, memberCount: 3),
                 ],
-                origin: "https://chat.example.org", layout: pages.layout(title: "Administration")
+                bots: [
+                    Bot(user: User(id: UserID(40), handle: "deploy", displayName: "Deploy Bot", isBot: true), webhookURL: "https://ci.example.org/parlor", createdAt: world.now),
+                    Bot(user: User(id: UserID(41), handle: "standup", displayName: "Standup", isBot: true), webhookURL: nil, createdAt: world.now),
+                ],
+                origin: "https://chat.example.org", layout: pages.layout(title: "Administration"),
+                newKey: (handle: "deploy", key: "fixture-bot-key-shown-once")
             ), isPage: true),
+            Fixture("message-html/formatted", MessageCellBuilder(context: world.context).html(Message(
+                id: MessageID(500), chatID: ChatID(14), senderID: world.ben.id,
+                body: "Ship **main** <now>, @ana:\n> before lunch\n- tests\n- https://ci.example.org/run/7", createdAt: world.now
+            ))),
             Fixture("administration-page/refused", AdministrationBuilder(context: world.context).page(
                 ParlorSettings(
                     signUpPolicy: .open,
@@ -135,7 +144,7 @@ public enum Fixtures {
                     hasPeople: true
                 ),
                 people: [], query: "zz", rooms: [], origin: "https://chat.example.org", layout: pages.layout(title: "Administration"),
-                error: Refusal.lastAdministrator.message
+                error: Refusal.handleTaken("deploy").message, draft: AdministrationBuilder.BotDraft(name: "Deploy", handle: "deploy", webhook: "https://ci.example.org/parlor")
             ), isPage: true),
             Fixture("auth-page/first-administrator", AuthPageViewModel(layout: signedOut.layout(title: "Create administrator account", hasLiveUpdates: false), form: auth.firstAdministrator()), isPage: true),
             Fixture("auth-page/joining", AuthPageViewModel(layout: signedOut.layout(title: "Create account", hasLiveUpdates: false), form: auth.joining(code: "fixture-join-code")), isPage: true),

@@ -193,4 +193,35 @@ extension PostgresChatStore: AdministrationStore {
             return try await connection.rows("DELETE FROM session WHERE userID = \(id) RETURNING 1", logger: logger).count
         }
     }
+
+    // MARK: Bots
+
+    private static let botColumns = "\(Columns.user(in: "account")), botKey.webhookURL, botKey.createdAt FROM botKey JOIN account ON account.id = botKey.userID"
+
+    private static func bot(_ row: PostgresRandomAccessRow) throws -> Bot {
+        Bot(
+            user: try User(row: row), webhookURL: try row.at(7, as: String?.self),
+            createdAt: Date(timeIntervalSince1970: try row.at(8, as: Double.self))
+        )
+    }
+
+    public func bot(keyHash: String) async throws -> Bot? {
+        try await database.rows("SELECT \(unescaped: Self.botColumns) WHERE botKey.keyHash = \(keyHash)").first.map(Self.bot)
+    }
+
+    public func bot(_ id: UserID) async throws -> Bot? {
+        try await database.rows("SELECT \(unescaped: Self.botColumns) WHERE botKey.userID = \(id.rawValue)").first.map(Self.bot)
+    }
+
+    public func bots() async throws -> [Bot] {
+        try await database.rows("SELECT \(unescaped: Self.botColumns) ORDER BY lower(account.handle)").map(Self.bot)
+    }
+
+    public func replaceBotKey(of bot: UserID, keyHash: String) async throws {
+        try await database.write { [logger] connection in
+            guard try await connection.row(
+                "UPDATE botKey SET keyHash = \(keyHash) WHERE userID = \(bot.rawValue) RETURNING userID", logger: logger
+            ) != nil else { throw Refusal.notFound }
+        }
+    }
 }

@@ -41,6 +41,12 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
                     RETURNING id
                     """, logger: logger)
                 let id = UserID(try row!.at(0, as: Int64.self))
+                if let bot = user.bot {
+                    try await connection.run("""
+                        INSERT INTO botKey (userID, keyHash, webhookURL, createdAt)
+                        VALUES (\(id.rawValue), \(bot.keyHash), \(bot.webhookURL), \(date.timeIntervalSince1970))
+                        """, logger: logger)
+                }
                 _ = try await Self.joinOpenRooms(connection, id, at: date, logger)
                 try await EventLogEntry.userSignedUp(id).append(connection, logger: logger)
                 return User(

@@ -261,6 +261,17 @@ enum PostgresMigrations {
             """,
             "INSERT INTO parlorSetting (signUpPolicy) SELECT 'open' WHERE EXISTS (SELECT 1 FROM account WHERE NOT isBot)",
         ]),
+        // As SQLite's "17-bots".
+        ("11-bots", [
+            """
+            CREATE TABLE botKey (
+                userID BIGINT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+                keyHash TEXT NOT NULL UNIQUE,
+                webhookURL TEXT,
+                createdAt DOUBLE PRECISION NOT NULL
+            )
+            """,
+        ]),
     ]
 
     /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an

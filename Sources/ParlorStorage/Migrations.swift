@@ -297,6 +297,16 @@ enum Migrations {
                 INSERT INTO parlorSetting (single, signUpPolicy) SELECT 1, 'open' WHERE EXISTS (SELECT 1 FROM user WHERE isBot = 0);
                 """)
         }
+        migrator.registerMigration("17-bots") { db in
+            // The bots administrators make: the hash of each one's key (the key is shown once) and its webhook.
+            try db.execute(sql: """
+                CREATE TABLE botKey (
+                    userID INTEGER PRIMARY KEY REFERENCES user(id) ON DELETE CASCADE,
+                    keyHash TEXT NOT NULL UNIQUE,
+                    webhookURL TEXT,
+                    createdAt REAL NOT NULL);
+                """)
+        }
         return migrator
     }
 }

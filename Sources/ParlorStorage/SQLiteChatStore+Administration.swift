@@ -188,4 +188,32 @@ extension SQLiteChatStore: AdministrationStore {
     static func likePrefix(_ prefix: String) -> String {
         prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
     }
+
+    // MARK: Bots
+
+    private static let botColumns = "\(Columns.user(in: "user")), botKey.webhookURL, botKey.createdAt FROM botKey JOIN user ON user.id = botKey.userID"
+
+    private static func bot(_ row: StatementRow) -> Bot {
+        Bot(user: User(row, at: 0), webhookURL: row.stringOrNil(7), createdAt: row.date(8))
+    }
+
+    /// Read on the caller's thread, like a session: one indexed row on every request of the API.
+    public func bot(keyHash: String) async throws -> Bot? {
+        try readHere { db in try db.cachedStatement(sql: "SELECT \(Self.botColumns) WHERE botKey.keyHash = ?").first(arguments: [keyHash], Self.bot) }
+    }
+
+    public func bot(_ id: UserID) async throws -> Bot? {
+        try await pool.read { db in try db.cachedStatement(sql: "SELECT \(Self.botColumns) WHERE botKey.userID = ?").first(arguments: [id.rawValue], Self.bot) }
+    }
+
+    public func bots() async throws -> [Bot] {
+        try await pool.read { db in try db.cachedStatement(sql: "SELECT \(Self.botColumns) ORDER BY user.handle").all(arguments: [], Self.bot) }
+    }
+
+    public func replaceBotKey(of bot: UserID, keyHash: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE botKey SET keyHash = ? WHERE userID = ?", arguments: [keyHash, bot.rawValue])
+            guard db.changesCount == 1 else { throw Refusal.notFound }
+        }
+    }
 }

@@ -69,6 +69,11 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
                     date.timeIntervalSince1970, user.passwordHash, role.rawValue,
                 ])
                 let id = db.lastInsertedRowID
+                if let bot = user.bot {
+                    try db.execute(sql: "INSERT INTO botKey (userID, keyHash, webhookURL, createdAt) VALUES (?, ?, ?, ?)", arguments: [
+                        id, bot.keyHash, bot.webhookURL, date.timeIntervalSince1970,
+                    ])
+                }
                 _ = try Self.joinOpenRooms(db, UserID(id), at: date)
                 return User(
                     id: UserID(id), handle: user.handle, displayName: user.displayName,

@@ -1,3 +1,4 @@
+import ParlorEvents
 import ParlorNotifications
 import ParlorWeb
 import ServiceLifecycle
@@ -9,10 +10,14 @@ struct PushService: Service {
     let queue: PushQueue
     let notifier: PushNotifier
     let presence: PresenceReporter
+    /// Bots' webhooks, and the router their replies go through.
+    let webhooks: BotWebhooks
+    let router: EventRouter
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
+                group.addTask { await webhooks.run(router: router) }
                 group.addTask { await notifier.run() }
                 group.addTask { await queue.run() }
                 group.addTask { await presence.run() }

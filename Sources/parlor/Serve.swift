@@ -117,6 +117,11 @@ struct Serve: AsyncParsableCommand {
         case open, invitation
     }
 
+    @Option(help: "Port bots' webhooks may be called on (repeatable; default: 80 and 443).")
+    var webhookPort: [Int] = []
+    @Flag(help: "Let bots' webhooks call this machine (loopback addresses): for tests only; private networks stay refused.")
+    var webhookAllowLoopback = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
     @Option(help: "Log lines as text (for people) or json (one object per line, for journald and log shippers).")
@@ -145,6 +150,7 @@ struct Serve: AsyncParsableCommand {
         guard (1...100_000).contains(uploadsInProgress), (1...100_000).contains(uploadsPerAddress) else {
             throw ValidationError("--uploads-in-progress and --uploads-per-address must be 1 to 100000")
         }
+        guard webhookPort.allSatisfy({ (1...65_535).contains($0) }) else { throw ValidationError("--webhook-port must be 1 to 65535") }
         guard streamsPerAccount >= 1 else { throw ValidationError("--streams-per-account must be at least 1") }
         guard (1...64).contains(liveLanes) else { throw ValidationError("--live-lanes must be 1 to 64") }
         guard (0...1_000).contains(resumeWindow) else { throw ValidationError("--resume-window must be 0 to 1000 milliseconds") }
@@ -212,6 +218,8 @@ struct Serve: AsyncParsableCommand {
         web.pushAllowsLoopback = push.pushAllowLoopback
         web.pushContact = push.pushContact
         web.signUpPolicy = signup == .open ? .open : .invitation
+        if !webhookPort.isEmpty { web.webhookPorts = Set(webhookPort) }
+        web.webhookAllowsLoopback = webhookAllowLoopback
         web.presenceOfflineAfter = .milliseconds(Int64(push.presenceOfflineAfter * 1_000))
         // Beside the database: "data/parlor.sqlite" keeps its images in "data/media"; with PostgreSQL, "media"
         // (several instances must share one folder: the instance that processes a photo is not always the one that serves it).
@@ -343,7 +351,9 @@ struct Serve: AsyncParsableCommand {
         if let eventLog = stores.eventLog { services.append(.init(service: EventLogService(bus: eventLog))) }
         services += [
             .init(service: MediaService(media: app.media, store: store, logger: logger)), .init(service: PhotoService(worker: app.photoWorker)), .init(service: BotService(bot: bot)), .init(service: FeedService(poller: poller)),
-            .init(service: PushService(queue: app.pushQueue, notifier: app.pushNotifier, presence: app.presence)), .init(service: service),
+            .init(service: PushService(
+                queue: app.pushQueue, notifier: app.pushNotifier, presence: app.presence, webhooks: app.botWebhooks, router: app.events
+            )), .init(service: service),
         ]
         // Run inside the outer group, it shuts down gracefully when that one does (the signals); the pools stop
         // only once it has.

@@ -39,6 +39,8 @@ final class WebFront: Sendable {
     let pushQueue: PushQueue
     /// Decides whom each message is pushed to; run it (``PushNotifier/run()``) while serving.
     let pushNotifier: PushNotifier
+    /// Tells bots' webhooks of mentions and direct messages; run it (``BotWebhooks/run(router:)``) while serving.
+    let botWebhooks: BotWebhooks
     /// Tells the other instances (and this one's pages) who is around here; run it (``PresenceReporter/run()``).
     let presence: PresenceReporter
     private let routes: Routes
@@ -57,6 +59,7 @@ final class WebFront: Sendable {
         let feeds: FeedRoutes
         let search: SearchRoutes
         let administration: AdministrationRoutes
+        let botAPI: BotAPIRoutes
         let typing: TypingRoutes
         let reactions: ReactionRoutes
         let push: PushRoutes
@@ -130,6 +133,13 @@ final class WebFront: Sendable {
             words: { MessageCellBuilder.previewText($0) }, logger: logger
         )
         events.addObserver(pushNotifier)
+        let botWebhooks = BotWebhooks(
+            store: store, delivery: HTTPWebhookDelivery(
+                policy: AddressPolicy(ports: configuration.webhookPorts, allowsLoopback: configuration.webhookAllowsLoopback), timeout: configuration.webhookTimeout
+            ),
+            templates: { templates.current }, paths: paths, clock: clock, logger: logger
+        )
+        events.addObserver(botWebhooks)
         routes = Routes(
             operations: OperationRoutes(.init(
                 readiness: readiness, store: store, metrics: metrics, live: live, metricsAddresses: configuration.metricsAddresses,
@@ -158,6 +168,7 @@ final class WebFront: Sendable {
             feeds: FeedRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             search: SearchRoutes(.init(gate: gate, pages: pages, store: store)),
             administration: AdministrationRoutes(.init(gate: gate, pages: pages, events: events, store: store, administration: store, logger: logger)),
+            botAPI: BotAPIRoutes(.init(pages: pages, events: events, store: store, live: live, logger: logger)),
             typing: TypingRoutes(gate: gate, events: events),
             reactions: ReactionRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             push: PushRoutes(.init(
@@ -168,6 +179,7 @@ final class WebFront: Sendable {
         self.presence = presence
         self.pushQueue = pushQueue
         self.pushNotifier = pushNotifier
+        self.botWebhooks = botWebhooks
         self.events = events
         self.live = live
         self.photoWorker = photoWorker
@@ -203,6 +215,7 @@ final class WebFront: Sendable {
         routes.feeds.register(on: &router)
         routes.search.register(on: &router)
         routes.administration.register(on: &router)
+        routes.botAPI.register(on: &router)
         routes.push.register(on: &router)
         routes.typing.register(on: &router)
         routes.reactions.register(on: &router)

@@ -158,4 +158,13 @@ public protocol AdministrationStore: Sendable {
     /// A new password hash for the account with `handle` (the operator's `reset-password`), ending all its sessions.
     /// Answers how many ended; `notFound` for nobody (or a bot).
     func resetPassword(handle: String, to passwordHash: String) async throws -> Int
+
+    // Bots an administrator made (Parlor's own, with no key, are not among them)
+    /// The bot whose key has this hash.
+    func bot(keyHash: String) async throws -> Bot?
+    func bot(_ id: UserID) async throws -> Bot?
+    /// Every bot with a key, by handle.
+    func bots() async throws -> [Bot]
+    /// A new key for the bot (the old one opens nothing from then on); `notFound` for anyone else.
+    func replaceBotKey(of bot: UserID, keyHash: String) async throws
 }

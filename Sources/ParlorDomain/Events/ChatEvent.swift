@@ -101,12 +101,15 @@ public struct NewUser: Hashable, Sendable {
     /// The code of the join link they came through, which a Parlor that takes people by invitation asks for
     /// (and counts a use of, in the same transaction). The first person needs none: they are its administrator.
     public let joinCode: String?
+    /// A bot an administrator makes: its key's hash and webhook, stored with the account (never with a person's).
+    public let bot: BotCredential?
 
     public init(
         handle: String, displayName: String, timeZoneIdentifier: String = "UTC", localeIdentifier: String = "en_US",
-        isBot: Bool = false, passwordHash: String? = nil, joinCode: String? = nil
+        isBot: Bool = false, passwordHash: String? = nil, joinCode: String? = nil, bot: BotCredential? = nil
     ) {
         self.joinCode = joinCode
+        self.bot = isBot ? bot : nil
         self.handle = handle
         self.displayName = displayName
         self.timeZoneIdentifier = timeZoneIdentifier

@@ -138,4 +138,26 @@ extension InMemoryChatStore: AdministrationStore {
             return ended.count
         }
     }
+
+    private static func bot(_ id: UserID, in state: State) -> Bot? {
+        guard let user = state.users[id], let bot = state.bots[id] else { return nil }
+        return Bot(user: user, webhookURL: bot.credential.webhookURL, createdAt: bot.createdAt)
+    }
+
+    public func bot(keyHash: String) async throws -> Bot? {
+        state.withLock { state in state.bots.first { $0.value.credential.keyHash == keyHash }.flatMap { Self.bot($0.key, in: state) } }
+    }
+
+    public func bot(_ id: UserID) async throws -> Bot? { state.withLock { Self.bot(id, in: $0) } }
+
+    public func bots() async throws -> [Bot] {
+        state.withLock { state in state.bots.keys.compactMap { Self.bot($0, in: state) }.sorted { $0.user.handle < $1.user.handle } }
+    }
+
+    public func replaceBotKey(of bot: UserID, keyHash: String) async throws {
+        try state.withLock { state throws(Refusal) in
+            guard let old = state.bots[bot] else { throw .notFound }
+            state.bots[bot] = (BotCredential(keyHash: keyHash, webhookURL: old.credential.webhookURL), old.createdAt)
+        }
+    }
 }

@@ -41,6 +41,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         var signUpPolicy: SignUpPolicy?
         var onlyAdministratorsCreateRooms = false
         var joinLink: JoinLink?
+        var bots: [UserID: (credential: BotCredential, createdAt: Date)] = [:]
     }
 
     struct ChatKey: Hashable {
@@ -67,6 +68,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
             state.userIDsByHandle[key] = id
             state.passwordHashes[id] = user.passwordHash
             if !user.isBot { state.roles[id] = role }
+            if let bot = user.bot { state.bots[id] = (bot, date) }
             _ = Self.joinOpenRooms(id, at: date, in: &state)
             return created
         }

@@ -53,6 +53,8 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
     case lastAdministrator
     /// An administrator deactivates others, never themselves.
     case deactivatingYourself
+    /// A webhook's address that is not http or https with a host, or longer than 2,000 bytes.
+    case invalidWebhookURL
     case unavailable
 
     /// The sentence shown where the person typed.
@@ -90,6 +92,7 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .administratorsOnly: "Only an administrator can do that."
         case .lastAdministrator: "This Parlor needs an active administrator: make someone else one first."
         case .deactivatingYourself: "You cannot deactivate your own account."
+        case .invalidWebhookURL: "A webhook is an http:// or https:// address of at most 2,000 characters, without a user name or password."
         case .unavailable: "Parlor could not save that just now. Please try again."
         }
     }

@@ -10,9 +10,22 @@ public struct AdministrationBuilder: Sendable {
     }
 
     /// `origin` ("https://chat.example.org") goes in front of the join link's path, so the link can be copied whole.
+    /// A bot's form as typed, kept when it was refused; and a key just made, for the bot with `handle`.
+    public struct BotDraft: Sendable {
+        public var name = ""
+        public var handle = ""
+        public var webhook = ""
+
+        public init(name: String = "", handle: String = "", webhook: String = "") {
+            self.name = name
+            self.handle = handle
+            self.webhook = webhook
+        }
+    }
+
     public func page(
-        _ settings: ParlorSettings, people: [Account], query: String, rooms: [RoomListing], origin: String, layout: PageLayoutViewModel,
-        error: String? = nil
+        _ settings: ParlorSettings, people: [Account], query: String, rooms: [RoomListing], bots: [Bot] = [], origin: String, layout: PageLayoutViewModel,
+        error: String? = nil, draft: BotDraft = BotDraft(), newKey: (handle: String, key: String)? = nil
     ) -> AdministrationPageViewModel {
         let paths = context.paths
         return AdministrationPageViewModel(
@@ -38,7 +51,18 @@ public struct AdministrationBuilder: Sendable {
             rooms: rooms.map { room in
                 RoomRowViewModel(name: room.name, kindLabel: room.kind == .open ? "Open" : "Closed", membersLabel: CountLabels.members(room.memberCount))
             },
-            roomsLabel: rooms.count == 1 ? "1 room" : "\(rooms.count) rooms"
+            roomsLabel: rooms.count == 1 ? "1 room" : "\(rooms.count) rooms",
+            bots: BotsSectionViewModel(
+                bots: bots.map { bot in
+                    BotRowViewModel(
+                        avatar: AvatarBuilder.avatar(for: bot.user, paths: paths), name: bot.user.displayName, handle: "@" + bot.user.handle,
+                        webhookLabel: bot.webhookURL.map { "Webhook: " + $0 } ?? "No webhook", newKeyURL: paths.botKey(bot.user.id),
+                        newKeyLabel: "New key for \(bot.user.displayName)"
+                    )
+                },
+                createURL: paths.bots, name: draft.name, handle: draft.handle, webhook: draft.webhook,
+                newKey: newKey.map { NewBotKeyViewModel(heading: "The key of @\($0.handle)", key: $0.key) }
+            )
         )
     }
 

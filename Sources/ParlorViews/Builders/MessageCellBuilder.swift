@@ -233,6 +233,11 @@ public struct MessageCellBuilder: Sendable {
         return edited ? name + " · Edited" : name
     }
 
+    /// The text of `message` as HTML on its own (a bot's webhook and API), as the cell shows it; empty once deleted.
+    public func html(_ message: Message) -> MessageHTMLViewModel {
+        MessageHTMLViewModel(body: message.isDeleted ? [] : body(MessageFormat.blocks(message.body)))
+    }
+
     /// The text's blocks as the cell shows them: styled runs, links, mentions (a person's leads to a chat with
     /// them), and the rest.
     func body(_ blocks: [MessageFormat.Block]) -> [MessageBlockViewModel] {

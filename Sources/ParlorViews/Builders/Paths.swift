@@ -22,6 +22,8 @@ public struct Paths: Sendable, Hashable {
     public var signUpPolicy: String { "\(basePath)/admin/signup" }
     public var roomCreation: String { "\(basePath)/admin/rooms" }
     public var joinLinkRotation: String { "\(basePath)/admin/join-link" }
+    public var bots: String { "\(basePath)/admin/bots" }
+    public func botKey(_ bot: UserID) -> String { "\(basePath)/admin/bots/\(bot)/key" }
     /// The Administration page's people, those whose handle or name starts with `query`.
     public func administration(searching query: String) -> String {
         query.isEmpty ? administration : "\(administration)?q=\(Self.queryValue(query))#people"

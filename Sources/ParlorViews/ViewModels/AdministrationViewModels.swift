@@ -22,12 +22,14 @@ public struct AdministrationPageViewModel: Renderable, Hashable {
     public let rooms: [RoomRowViewModel]
     /// "2 rooms".
     public let roomsLabel: String
+    public let bots: BotsSectionViewModel
 
     public init(
         layout: PageLayoutViewModel, chatsURL: String, csrfToken: String, errorMessage: String?, signUpURL: String, signUpChoices: [FollowChoiceViewModel],
         joinLink: JoinLinkViewModel, roomCreationURL: String, onlyAdministratorsCreateRooms: Bool, peopleSearchURL: String, peopleQuery: String,
-        people: [PersonRowViewModel], peopleLabel: String, rooms: [RoomRowViewModel], roomsLabel: String
+        people: [PersonRowViewModel], peopleLabel: String, rooms: [RoomRowViewModel], roomsLabel: String, bots: BotsSectionViewModel
     ) {
+        self.bots = bots
         self.layout = layout
         self.chatsURL = chatsURL
         self.csrfToken = csrfToken
@@ -60,7 +62,83 @@ public struct AdministrationPageViewModel: Renderable, Hashable {
         .list("people", \.people),
         .text("peopleLabel", \.peopleLabel),
         .list("rooms", \.rooms),
-        .text("roomsLabel", \.roomsLabel)
+        .text("roomsLabel", \.roomsLabel),
+        .object("bots", \.bots)
+    )
+}
+
+/// The bots administrators made, the form that makes one, and a key just made (shown this once).
+public struct BotsSectionViewModel: TemplateContext, Hashable {
+    public let bots: [BotRowViewModel]
+    public let createURL: String
+    /// What was typed into the form, kept when it was refused.
+    public let name: String
+    public let handle: String
+    public let webhook: String
+    public let newKey: NewBotKeyViewModel?
+
+    public init(bots: [BotRowViewModel], createURL: String, name: String, handle: String, webhook: String, newKey: NewBotKeyViewModel?) {
+        self.bots = bots
+        self.createURL = createURL
+        self.name = name
+        self.handle = handle
+        self.webhook = webhook
+        self.newKey = newKey
+    }
+
+    public static let templateFields = TemplateFields<BotsSectionViewModel>(
+        .list("bots", \.bots),
+        .text("createURL", \.createURL),
+        .text("name", \.name),
+        .text("handle", \.handle),
+        .text("webhook", \.webhook),
+        .object("newKey", \.newKey)
+    )
+}
+
+public struct BotRowViewModel: TemplateContext, Hashable {
+    public let avatar: AvatarViewModel
+    public let name: String
+    public let handle: String
+    /// "Webhook: https://…" or "No webhook".
+    public let webhookLabel: String
+    public let newKeyURL: String
+    /// "New key for Deploy Bot", for screen readers.
+    public let newKeyLabel: String
+
+    public init(avatar: AvatarViewModel, name: String, handle: String, webhookLabel: String, newKeyURL: String, newKeyLabel: String) {
+        self.avatar = avatar
+        self.name = name
+        self.handle = handle
+        self.webhookLabel = webhookLabel
+        self.newKeyURL = newKeyURL
+        self.newKeyLabel = newKeyLabel
+    }
+
+    public static let templateFields = TemplateFields<BotRowViewModel>(
+        .object("avatar", \.avatar),
+        .text("name", \.name),
+        .text("handle", \.handle),
+        .text("webhookLabel", \.webhookLabel),
+        .text("newKeyURL", \.newKeyURL),
+        .text("newKeyLabel", \.newKeyLabel)
+    )
+}
+
+/// A bot's key, shown once: Parlor keeps only its hash.
+public struct NewBotKeyViewModel: TemplateContext, Hashable {
+    /// "The key of @deploy".
+    public let heading: String
+    public let key: String
+
+    public init(heading: String, key: String) {
+        self.heading = heading
+        self.key = key
+    }
+
+    public static let templateFields = TemplateFields<NewBotKeyViewModel>(
+        .text("heading", \.heading),
+        .text("key", \.key)
     )
 }
 

@@ -12,6 +12,7 @@ public enum ParlorViewModels {
         SeenByPageViewModel.self,
         ReactPageViewModel.self,
         AdministrationPageViewModel.self,
+        MessageHTMLViewModel.self,
         MentionSuggestionsViewModel.self,
         AuthPageViewModel.self,
         SettingsPageViewModel.self,

@@ -36,6 +36,11 @@ public struct WebConfiguration: Sendable {
     public var pushContact = "mailto:parlor@localhost"
     /// Who may sign up on a new Parlor (one that has a policy keeps it; administrators change it on their page).
     public var signUpPolicy = SignUpPolicy.open
+    /// The ports bots' webhooks may use, and whether one on this machine may be called (for tests).
+    public var webhookPorts: Set<Int> = [80, 443]
+    public var webhookAllowsLoopback = false
+    /// How long a webhook has to answer, its reply included.
+    public var webhookTimeout = Duration.seconds(7)
     /// Chats' events applied side by side by the live pages (each chat's in order, in one lane).
     public var liveLanes = EventHandler.defaultLaneCount
     /// Seconds at least between two changes of one row of a page's chat list, for chats the page does not show,

@@ -57,7 +57,7 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         "handle_taken", "invalid_display_name", "chat_exists", "not_found", "not_your_message", "message_deleted", "invalid_feed_url", "already_subscribed",
         "too_many_feeds", "invalid_room_name", "invalid_topic", "members_fixed", "not_a_room", "too_many_to_mention", "too_frequent",
         "too_many_to_show_typing", "invalid_reaction", "too_many_reactions", "invitation_required", "join_link_invalid", "join_link_expired",
-        "join_link_used_up", "administrators_only", "last_administrator", "deactivating_yourself", "unavailable", "other",
+        "join_link_used_up", "administrators_only", "last_administrator", "deactivating_yourself", "invalid_webhook_url", "unavailable", "other",
     ]
 
     public init(factory: any MetricsFactory = NOOPMetricsHandler.instance, exposition: (@Sendable () -> [UInt8])? = nil) {
@@ -208,6 +208,7 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         case .administratorsOnly: kind = "administrators_only"
         case .lastAdministrator: kind = "last_administrator"
         case .deactivatingYourself: kind = "deactivating_yourself"
+        case .invalidWebhookURL: kind = "invalid_webhook_url"
         case .unavailable: kind = "unavailable"
         @unknown default: kind = "other"
         }

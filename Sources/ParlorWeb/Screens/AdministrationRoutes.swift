@@ -81,6 +81,33 @@ public struct AdministrationRoutes: Sendable {
             log("role changed", request, signedIn, ["person": "\(person)", "role": "\(role.rawValue)"])
             return .redirect(to: pages.paths.administration + "#people")
         })
+        router.post("/admin/bots", bodyLimit: 8 * 1024, administrators { [self] request, signedIn in
+            let draft = AdministrationBuilder.BotDraft(
+                name: request.form["name"] ?? "", handle: request.form["handle"] ?? "", webhook: (request.form["webhook"] ?? "").trimmingCharacters(in: .whitespaces)
+            )
+            let key = Sodium.randomToken()
+            let new = NewUser(
+                handle: draft.handle, displayName: draft.name, isBot: true,
+                bot: BotCredential(keyHash: Sodium.hash(key), webhookURL: draft.webhook.isEmpty ? nil : draft.webhook)
+            )
+            switch await dependencies.events.send(.signingUp(new), requestID: request.id.description) {
+            case .signedUp(let bot):
+                log("bot created", request, signedIn, ["bot": "\(bot.id)"])
+                return try await page(request, signedIn, newKey: (bot.handle, key), status: .created)
+            case .signUpFailed(_, let reason):
+                return try await page(request, signedIn, error: reason.message, draft: draft, status: reason.httpStatus)
+            default:
+                return try await page(request, signedIn, error: Refusal.unavailable.message, draft: draft, status: .serviceUnavailable)
+            }
+        })
+        router.post("/admin/bots/{person}/key", bodyLimit: 4 * 1024, administrators { [self] request, signedIn in
+            let id = try Self.person(request)
+            guard let bot = try await administration.bot(id) else { throw HTTPError(.notFound, "That bot does not exist.") }
+            let key = Sodium.randomToken()
+            try await administration.replaceBotKey(of: id, keyHash: Sodium.hash(key))
+            log("bot key replaced", request, signedIn, ["bot": "\(id)"])
+            return try await page(request, signedIn, newKey: (bot.user.handle, key))
+        })
         for deactivating in [true, false] {
             router.post("/admin/people/{person}/\(deactivating ? "deactivate" : "reactivate")", bodyLimit: 4 * 1024, administrators { [self] request, signedIn in
                 let change = AccountChange(person: try Self.person(request), by: signedIn.user.id, deactivating: deactivating)
@@ -110,7 +137,10 @@ public struct AdministrationRoutes: Sendable {
         }
     }
 
-    private func page(_ request: Request, _ signedIn: SignedIn, error: String? = nil, status: HTTPStatus = .ok) async throws -> Response {
+    private func page(
+        _ request: Request, _ signedIn: SignedIn, error: String? = nil, draft: AdministrationBuilder.BotDraft = .init(),
+        newKey: (handle: String, key: String)? = nil, status: HTTPStatus = .ok
+    ) async throws -> Response {
         var query = (request.query["q"] ?? "").trimmingCharacters(in: .whitespaces)
         if query.hasPrefix("@") { query.removeFirst() }
         if query.count > 50 || query.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { query = "" }
@@ -124,9 +154,13 @@ public struct AdministrationRoutes: Sendable {
             title: "Administration", unreadTotal: try await dependencies.store.unreadTotal(for: signedIn.user.id)
         )
         let page = AdministrationBuilder(context: context).page(
-            settings, people: people, query: query, rooms: rooms, origin: site, layout: layout, error: error
+            settings, people: people, query: query, rooms: rooms, bots: try await administration.bots(), origin: site, layout: layout, error: error,
+            draft: draft, newKey: newKey
         )
-        return pages.page(page, status: status)
+        var response = pages.page(page, status: status)
+        // A page with a key on it is never kept anywhere, nor sent on as a referrer.
+        response.headers.replace("Referrer-Policy", with: "no-referrer")
+        return response
     }
 
     private func log(_ message: Logger.Message, _ request: Request, _ signedIn: SignedIn, _ metadata: Logger.Metadata) {

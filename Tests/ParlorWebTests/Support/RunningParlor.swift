@@ -67,6 +67,7 @@ final class RunningParlor {
             await withDiscardingTaskGroup { group in
                 group.addTask { await app.pushQueue.run() }
                 group.addTask { await app.pushNotifier.run() }
+                group.addTask { await app.botWebhooks.run(router: app.events) }
                 group.addTask { await app.presence.run() }
             }
         }

@@ -1,0 +1,253 @@
+import Foundation
+import Logging
+import MicroHTTP
+import ParlorDomain
+import ParlorEvents
+import ParlorLive
+import ParlorViews
+
+/// The API bots post through, with the key an administrator was shown once (`Authorization: Bearer …`): the rooms
+/// the bot is in, a room's messages (newest first, with a cursor to older ones), a new message, an edit or deletion
+/// of its own, a reaction. JSON in, JSON out, refusals included (`{"error": "…"}`, 4xx); each request asks the store
+/// whether the bot is in the room at that moment, and changes go through the event router like a person's.
+public struct BotAPIRoutes: Sendable {
+    public struct Dependencies: Sendable {
+        let pages: WebPages
+        let events: EventRouter
+        let store: any ChatStore & AdministrationStore
+        let live: EventHandler
+        let logger: Logger
+
+        public init(pages: WebPages, events: EventRouter, store: any ChatStore & AdministrationStore, live: EventHandler, logger: Logger) {
+            self.pages = pages
+            self.events = events
+            self.store = store
+            self.live = live
+            self.logger = logger
+        }
+    }
+
+    let dependencies: Dependencies
+    private var store: any ChatStore & AdministrationStore { dependencies.store }
+    private var events: EventRouter { dependencies.events }
+    private var pages: WebPages { dependencies.pages }
+
+    /// The most messages one page of the list holds, and how many it holds unless asked.
+    static let pageLimit = 100
+    static let defaultPage = 50
+
+    public init(_ dependencies: Dependencies) {
+        self.dependencies = dependencies
+    }
+
+    /// An API failure: its status and words.
+    struct Failure: Error {
+        let status: HTTPStatus
+        let message: String
+
+        static let noRoom = Failure(status: .notFound, message: "There is no such room, or this bot is not in it.")
+        static let noMessage = Failure(status: .notFound, message: "There is no such message in this room.")
+
+        init(status: HTTPStatus, message: String) {
+            self.status = status
+            self.message = message
+        }
+
+        init(_ refusal: Refusal) {
+            switch refusal {
+            case .notFound: self = .noMessage
+            case .notYourMessage: self.init(status: .forbidden, message: "A bot changes only its own messages.")
+            default: self.init(status: refusal.httpStatus, message: refusal.message)
+            }
+        }
+
+        init(_ error: BotRequestError) {
+            self.init(status: error == .tooLarge ? .contentTooLarge : .badRequest, message: error.message)
+        }
+    }
+
+    public func register(on router: inout Router) {
+        let json = "application/json"
+        router.errorResponders.append((router.mountPath + "/api/", { error, requestID in
+            BotAPI.error(error.message, status: error.status, requestID: requestID)
+        }))
+        router.add(.get, "/api/rooms", api { [self] _, bot in
+            let rooms = try await store.chatList(for: bot.user.id).filter(\.heading.isRoom)
+            return BotAPI.json(["rooms": rooms.map { BotAPI.Room(id: $0.chatID.rawValue, name: $0.heading.name ?? "", kind: $0.heading.kind.rawValue) }])
+        })
+        router.add(.get, "/api/rooms/{id}/messages", api { [self] request, bot in try await list(request, bot) })
+        router.add(.post, "/api/rooms/{id}/messages", bodyLimit: BotRequests.maximumBytes, rawBody: json, api { [self] request, bot in
+            try await post(request, bot)
+        })
+        router.add(.patch, "/api/rooms/{id}/messages/{message}", bodyLimit: BotRequests.maximumBytes, rawBody: json, api { [self] request, bot in
+            let (chat, message) = try await ownMessage(request, bot)
+            let edit = try Self.decode(BotRequests.Edit.self, request)
+            switch await events.send(.editing(MessageEdit(messageID: message.id, editorID: bot.user.id, body: edit.text, editedAt: pages.clock.now)),
+                                     requestID: request.id.description) {
+            case .edited(let edited): return BotAPI.json(["message": try await body(edited, chat: chat, bot: bot)])
+            case .failedEditing(_, let reason): throw Failure(reason)
+            default: throw Failure(.unavailable)
+            }
+        })
+        router.add(.delete, "/api/rooms/{id}/messages/{message}", api { [self] request, bot in
+            let (_, message) = try await ownMessage(request, bot)
+            switch await events.send(.deleting(MessageDeletion(messageID: message.id, requesterID: bot.user.id, deletedAt: pages.clock.now)),
+                                     requestID: request.id.description) {
+            case .deleted: return Response(status: .noContent)
+            case .failedDeleting(_, let reason): throw Failure(reason)
+            default: throw Failure(.unavailable)
+            }
+        })
+        router.add(.post, "/api/rooms/{id}/messages/{message}/reactions", bodyLimit: BotRequests.maximumBytes, rawBody: json, api { [self] request, bot in
+            let chat = try await room(request, bot)
+            let message = try await message(request, in: chat)
+            let asked = try Self.decode(BotRequests.Reaction.self, request)
+            switch await events.send(.reacting(ReactionToggle(messageID: message.id, userID: bot.user.id, text: asked.reaction, at: pages.clock.now)),
+                                     requestID: request.id.description) {
+            case .reacted(let reactions):
+                return BotAPI.json(["reactions": reactions.counts.map { count in
+                    BotAPI.ReactionBody(reaction: count.text, count: count.people.count, people: count.names)
+                }])
+            case .failedReacting(_, let reason): throw Failure(reason)
+            default: throw Failure(.unavailable)
+            }
+        })
+    }
+
+    /// Wraps a handler for a bot with a valid key; every failure becomes JSON.
+    private func api(_ handler: @escaping @Sendable (Request, Bot) async throws -> Response) -> AsyncHandler {
+        { [self] request in
+            do {
+                guard let bot = try await bot(request) else {
+                    return BotAPI.error("Send the bot's key as \"Authorization: Bearer …\".", status: .unauthorized, requestID: request.id.description)
+                }
+                if request.method != .get {
+                    // A change waits while the open pages of its room are far behind, as a person's does.
+                    await dependencies.live.room(for: try? Self.chatID(request))
+                }
+                return try await handler(request, bot)
+            } catch let failure as Failure {
+                return BotAPI.error(failure.message, status: failure.status, requestID: request.id.description)
+            } catch let error as HTTPError {
+                return BotAPI.error(error.message, status: error.status, requestID: request.id.description)
+            } catch {
+                dependencies.logger.error("bot API request failed", metadata: ["request": "\(request.id)", "error": "\(String(describing: error))"])
+                return BotAPI.error(Refusal.unavailable.message, status: .serviceUnavailable, requestID: request.id.description)
+            }
+        }
+    }
+
+    /// The bot whose key the request carries; nil without one, or with one that opens nothing.
+    private func bot(_ request: Request) async throws -> Bot? {
+        guard let field = request.headers["Authorization"], field.utf8.count <= 200 else { return nil }
+        let parts = field.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let key = parts[1].trimmingCharacters(in: .whitespaces)
+        guard (20...128).contains(key.utf8.count) else { return nil }
+        return try await store.bot(keyHash: Sodium.hash(key))
+    }
+
+    static func chatID(_ request: Request) throws -> ChatID {
+        guard let raw = request.parameters["id"], raw.utf8.count <= 16, let id = Int64(raw), id > 0 else { throw Failure.noRoom }
+        return ChatID(id)
+    }
+
+    /// The room the URL names, when the bot is in it now.
+    private func room(_ request: Request, _ bot: Bot) async throws -> ChatID {
+        let chat = try Self.chatID(request)
+        guard try await store.membership(chat, bot.user.id) != nil else { throw Failure.noRoom }
+        return chat
+    }
+
+    private func message(_ request: Request, in chat: ChatID) async throws -> Message {
+        guard let raw = request.parameters["message"], raw.utf8.count <= 16, let id = Int64(raw), id > 0,
+              let message = try await store.message(MessageID(id)), message.chatID == chat
+        else { throw Failure.noMessage }
+        return message
+    }
+
+    /// The message the URL names, in a room the bot is in, and the bot's own.
+    private func ownMessage(_ request: Request, _ bot: Bot) async throws -> (ChatID, Message) {
+        let chat = try await room(request, bot)
+        let message = try await message(request, in: chat)
+        guard message.senderID == bot.user.id else { throw Failure(.notYourMessage) }
+        return (chat, message)
+    }
+
+    private static func decode<Value: Decodable>(_ type: Value.Type, _ request: Request) throws -> Value {
+        do {
+            return try BotRequests.decode(type, from: request.body)
+        } catch {
+            throw Failure(error)
+        }
+    }
+
+    private func list(_ request: Request, _ bot: Bot) async throws -> Response {
+        let chat = try await room(request, bot)
+        var before: MessageID?
+        if let raw = request.query["before"] {
+            guard raw.utf8.count <= 16, let id = Int64(raw), id > 0 else {
+                throw Failure(status: .badRequest, message: "\"before\" is the id of a message.")
+            }
+            before = MessageID(id)
+        }
+        var limit = Self.defaultPage
+        if let raw = request.query["limit"] {
+            guard raw.utf8.count <= 4, let number = Int(raw), (1...Self.pageLimit).contains(number) else {
+                throw Failure(status: .badRequest, message: "\"limit\" is a whole number from 1 to \(Self.pageLimit).")
+            }
+            limit = number
+        }
+        let page = try await store.messages(in: chat, before: before, limit: limit)
+        var senders: [UserID: User] = [:]
+        var messages: [BotAPI.MessageBody] = []
+        for message in page.messages.reversed() {
+            messages.append(try await body(message, chat: chat, bot: bot, senders: &senders))
+        }
+        let older = page.hasOlder ? page.messages.first.map { "\(pages.paths.basePath)/api/rooms/\(chat)/messages?before=\($0.id)&limit=\(limit)" } : nil
+        struct Listing: Encodable {
+            let messages: [BotAPI.MessageBody]
+            let older: String?
+        }
+        return BotAPI.json(Listing(messages: messages, older: older))
+    }
+
+    private func post(_ request: Request, _ bot: Bot) async throws -> Response {
+        let chat = try await room(request, bot)
+        let asked = try Self.decode(BotRequests.NewMessage.self, request)
+        let outgoing = OutgoingMessage(
+            chatID: chat, senderID: bot.user.id, body: asked.text, replyTo: asked.replyTo.map { MessageID($0) },
+            token: asked.token.map { "api-" + $0 } ?? "api-" + UUID().uuidString, createdAt: pages.clock.now
+        )
+        switch await events.send(.sending(outgoing), requestID: request.id.description) {
+        case .sent(let message, _):
+            return BotAPI.json(["message": try await body(message, chat: chat, bot: bot)], status: .created)
+        case .failedSending(_, let reason):
+            throw reason == .notFound ? Failure(status: .notFound, message: "There is no such message to reply to in this room.") : Failure(reason)
+        default:
+            throw Failure(.unavailable)
+        }
+    }
+
+    private func body(_ message: Message, chat: ChatID, bot: Bot) async throws -> BotAPI.MessageBody {
+        var senders: [UserID: User] = [bot.user.id: bot.user]
+        return try await body(message, chat: chat, bot: bot, senders: &senders)
+    }
+
+    private func body(_ message: Message, chat: ChatID, bot: Bot, senders: inout [UserID: User]) async throws -> BotAPI.MessageBody {
+        let sender: User
+        if let known = senders[message.senderID] {
+            sender = known
+        } else {
+            sender = try await store.user(message.senderID) ?? User(id: message.senderID, handle: "", displayName: "")
+            senders[message.senderID] = sender
+        }
+        let context = ViewerContext(viewer: bot.user, now: pages.clock.now, basePath: pages.paths.basePath, cache: pages.dateLabels)
+        let html = pages.templates.current.render(MessageCellBuilder(context: context).html(message), capacity: 1024).string
+        return BotAPI.MessageBody(
+            id: message.id.rawValue, room: chat.rawValue, sender: BotAPI.Person(sender), text: message.isDeleted ? "" : message.body, html: html,
+            createdAt: BotAPI.date(message.createdAt), editedAt: message.editedAt.map(BotAPI.date), deleted: message.isDeleted,
+            replyTo: message.replyTo?.rawValue
+        )
+    }
+}

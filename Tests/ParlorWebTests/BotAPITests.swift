@@ -1,0 +1,270 @@
+import Foundation
+import HTTPTestSupport
+import ParlorDomain
+import ParlorWeb
+import Testing
+@testable import parlor
+
+/// Bots an administrator makes, their API (a key, JSON in and out, the rooms they are in only), and their webhooks,
+/// through the real server and a scripted webhook on 127.0.0.1.
+@Suite struct BotAPITests {
+    /// Ana (the administrator) makes a bot on the Administration page; the key it shows once.
+    static func makeBot(_ ana: Visitor, handle: String, webhook: String = "") async throws -> String {
+        try await ana.get("/admin")
+        let made = try await ana.post("/admin/bots", [("name", handle.capitalized + " Bot"), ("handle", handle), ("webhook", webhook)])
+        #expect(made.status == 201, "\(made.text.prefix(400))")
+        let value = try #require(made.text.range(of: "id=\"bot-key\" type=\"text\" value=\""), "the key is shown")
+        return String(made.text[value.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// A request of the bot's, with its key (none when nil) and a JSON body.
+    static func call(_ parlor: RunningParlor, _ method: String, _ path: String, key: String?, json: String? = nil, type: String = "application/json")
+        async throws -> TestResponse
+    {
+        var headers: [String] = []
+        if let key { headers.append("Authorization: Bearer \(key)") }
+        if json != nil { headers.append("Content-Type: \(type)") }
+        return try await Visitor(port: parlor.port).send(method, path, headers: headers, body: json)
+    }
+
+    /// The JSON object answered; empty when the answer is not one (which the expectations then catch).
+    static func object(_ response: TestResponse) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(response.text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    /// Ana, Ben, a closed room "Launch" of theirs with a message of Ben's, and a bot with its key, not in the room yet.
+    static func world(_ parlor: RunningParlor, webhook: String = "") async throws -> (ana: Visitor, ben: Visitor, room: String, key: String) {
+        let ana = Visitor(port: parlor.port)
+        try await ana.signUp("ana", name: "Ana Lima")
+        let ben = Visitor(port: parlor.port)
+        try await ben.signUp("ben", name: "Ben Okafor")
+        try await ana.get("/rooms/new")
+        let room = try #require(try await ana.post("/rooms/new", [("name", "Launch"), ("kind", "closed"), ("members", "@ben")]).header("Location"))
+        #expect(try await ben.say("Ship it **Friday**?", in: room).status == 303)
+        return (ana, ben, room, try await makeBot(ana, handle: "deploy", webhook: webhook))
+    }
+
+    @Test func aBotReadsPostsEditsDeletesAndReactsInTheRoomsItIsIn() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, room, key) = try await Self.world(parlor)
+            let id = room.split(separator: "/").last!
+            let api = "/api/rooms/\(id)/messages"
+            let admin = try await ana.get("/admin").text
+            #expect(admin.contains("<span class=\"person-handle\">@deploy</span>") && admin.contains("No webhook"))
+            #expect(!admin.contains(key), "the key is shown once, never again")
+
+            // Not in the room yet: the same answer as a room that does not exist.
+            let outside = try await Self.call(parlor, "GET", api, key: key)
+            #expect(outside.status == 404 && (Self.object(outside))["error"] as? String == "There is no such room, or this bot is not in it.")
+            #expect(outside.header("Content-Type") == "application/json")
+            try await ana.get("\(room)/members")
+            #expect(try await ana.post("\(room)/members", [("members", "@deploy")]).status == 303)
+
+            // The room's messages, newest first, the text as typed and as the conversation shows it.
+            let listed = Self.object(try await Self.call(parlor, "GET", api + "?limit=1", key: key))
+            let messages = try #require(listed["messages"] as? [[String: Any]])
+            #expect(messages.count == 1)
+            let newest = messages[0]
+            let older = try #require(listed["older"] as? String)
+            let all = Self.object(try await Self.call(parlor, "GET", older, key: key))
+            let bens = try #require((all["messages"] as? [[String: Any]])?.first { $0["text"] as? String == "Ship it **Friday**?" })
+            #expect(bens["html"] as? String == "<p>Ship it <strong>Friday</strong>?</p>")
+            #expect((bens["sender"] as? [String: Any])?["handle"] as? String == "ben")
+            #expect((newest["id"] as? Int ?? 0) > (bens["id"] as? Int ?? .max), "newest first, one a page, the cursor to the rest")
+            #expect(Self.object(try await Self.call(parlor, "GET", "/api/rooms", key: key))["rooms"] as? [[String: Any]] != nil)
+
+            // A message, the same token twice storing it once; Ben sees it, from the bot, by name.
+            let posted = try await Self.call(parlor, "POST", api, key: key, json: #"{"text": "Deploying <main> now", "token": "run-1"}"#)
+            #expect(posted.status == 201, "\(posted.text)")
+            let message = try #require(Self.object(posted)["message"] as? [String: Any])
+            let messageID = try #require(message["id"] as? Int)
+            #expect(message["html"] as? String == "<p>Deploying &lt;main&gt; now</p>")
+            let again = Self.object(try await Self.call(parlor, "POST", api, key: key, json: #"{"text": "Deploying <main> now", "token": "run-1"}"#))
+            #expect((again["message"] as? [String: Any])?["id"] as? Int == messageID, "a retry stores nothing twice")
+            let page = try await ben.get(room).text
+            #expect(page.contains("Deploying &lt;main&gt; now") && page.contains("Deploy Bot"))
+
+            // Its own: edited, reacted to, deleted. Someone else's: not.
+            let edited = try await Self.call(parlor, "PATCH", "\(api)/\(messageID)", key: key, json: #"{"text": "Deployed"}"#)
+            #expect(edited.status == 200 && (Self.object(edited)["message"] as? [String: Any])?["editedAt"] != nil)
+            let bensID = try #require(bens["id"] as? Int)
+            let notItsOwn = try await Self.call(parlor, "PATCH", "\(api)/\(bensID)", key: key, json: #"{"text": "Mine now"}"#)
+            #expect(notItsOwn.status == 403 && (Self.object(notItsOwn))["error"] as? String == "A bot changes only its own messages.")
+            #expect(try await Self.call(parlor, "DELETE", "\(api)/\(bensID)", key: key).status == 403)
+            let reacted = try await Self.call(parlor, "POST", "\(api)/\(bensID)/reactions", key: key, json: #"{"reaction": "🚀"}"#)
+            #expect(reacted.status == 200 && reacted.text.contains(#""reaction":"🚀""#) && reacted.text.contains(#""people":["Deploy Bot"]"#))
+            #expect(try await Self.call(parlor, "DELETE", "\(api)/\(messageID)", key: key).status == 204)
+            #expect(try await parlor.store.message(MessageID(Int64(messageID)))?.isDeleted == true)
+            #expect(try await parlor.store.message(MessageID(Int64(bensID)))?.body == "Ship it **Friday**?")
+
+            // A new key: the old one opens nothing from then on.
+            let botID = try #require(try await parlor.store.user(handle: "deploy")).id
+            try await ana.get("/admin")
+            let renewed = try await ana.post("/admin/bots/\(botID)/key", [])
+            #expect(renewed.status == 200 && renewed.text.contains("The key of @deploy"))
+            #expect(try await Self.call(parlor, "GET", api, key: key).status == 401)
+        }
+    }
+
+    @Test func whatTheAPIRefusesIsJSONAndChangesNothing() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, _, room, key) = try await Self.world(parlor)
+            let id = room.split(separator: "/").last!
+            try await ana.get("\(room)/members")
+            #expect(try await ana.post("\(room)/members", [("members", "@deploy")]).status == 303)
+            let api = "/api/rooms/\(id)/messages"
+            let chat = ChatID(Int64(id)!)
+            let before = try await parlor.store.messages(in: chat, before: nil, limit: 100).messages.count
+
+            // No key, a wrong one, a malformed field: 401, with the way to send one.
+            for header in [nil, "wrong-key-of-the-right-length-000000", String(repeating: "k", count: 300)] as [String?] {
+                let refused = try await Self.call(parlor, "GET", api, key: header)
+                #expect(refused.status == 401 && refused.header("WWW-Authenticate") == "Bearer realm=\"parlor\"")
+                #expect((Self.object(refused))["error"] as? String == "Send the bot's key as \"Authorization: Bearer …\".")
+            }
+            // Another room (closed, without the bot), rooms and messages that do not exist, ids out of range.
+            try await ana.get("/rooms/new")
+            let secret = try #require(try await ana.post("/rooms/new", [("name", "Secret"), ("kind", "closed"), ("members", "@ben")]).header("Location"))
+            #expect(try await Self.call(parlor, "GET", "/api/rooms/1/messages", key: key).status == 200, "a bot is in the open rooms, like anyone")
+            for path in ["/api\(secret)/messages", "/api/rooms/999999/messages", "/api/rooms/-2/messages", "/api/rooms/99999999999999999999/messages"] {
+                #expect(try await Self.call(parlor, "GET", path, key: key).status == 404, "\(path)")
+            }
+            #expect(try await Self.call(parlor, "GET", api + "?limit=0", key: key).status == 400)
+            #expect(try await Self.call(parlor, "GET", api + "?limit=101", key: key).status == 400)
+            #expect(try await Self.call(parlor, "GET", api + "?before=x", key: key).status == 400)
+            #expect(try await Self.call(parlor, "PATCH", "\(api)/424242", key: key, json: #"{"text": "x"}"#).status == 404)
+
+            // Bodies: malformed, not an object, a field missing or of the wrong type, empty, too large, not JSON.
+            let bodies: [(String, Int, String)] = [
+                ("{\"text\": ", 400, "That is not a JSON object Parlor can read."),
+                ("[1, 2]", 400, "That is not a JSON object Parlor can read."),
+                ("{\"words\": \"hi\"}", 400, "The field \"text\" is missing."),
+                ("{\"text\": 42}", 400, "The field \"text\" has a value Parlor cannot take."),
+                ("{\"text\": \"hi\", \"replyTo\": -1}", 400, "The field \"replyTo\" has a value Parlor cannot take."),
+                ("{\"text\": \"\"}", 422, Refusal.emptyMessage.message),
+                ("{\"text\": \"\(String(repeating: "a", count: 4_001))\"}", 422, Refusal.messageTooLong(limit: 4_000).message),
+                ("{\"text\": \"hi\", \"replyTo\": 424242}", 404, "There is no such message to reply to in this room."),
+                ("\"\\u0000\"", 400, "That is not a JSON object Parlor can read."),
+            ]
+            for (body, status, words) in bodies {
+                let refused = try await Self.call(parlor, "POST", api, key: key, json: body)
+                #expect(refused.status == status && (Self.object(refused))["error"] as? String == words, "\(body.prefix(40)): \(refused.text)")
+            }
+            let large = try await Self.call(parlor, "POST", api, key: key, json: "{\"text\": \"\(String(repeating: "a", count: 20_000))\"}")
+            #expect(large.status == 413 && large.header("Content-Type") == "application/json", "the server's own refusal, as JSON too")
+            let form = try await Self.call(parlor, "POST", api, key: key, json: "text=hi", type: "application/x-www-form-urlencoded")
+            #expect(form.status == 400 && (Self.object(form))["error"] as? String == "Send a JSON object.")
+            let xml = try await Self.call(parlor, "POST", api, key: key, json: "<text>hi</text>", type: "application/xml")
+            #expect(xml.status == 415 && xml.header("Content-Type") == "application/json")
+            #expect(try await Self.call(parlor, "PUT", api, key: key, json: "{}").header("Content-Type") == "application/json")
+            #expect(try await parlor.store.messages(in: chat, before: nil, limit: 100).messages.count == before, "nothing was stored")
+
+            // The page refuses a bot Parlor cannot make, keeping what was typed.
+            try await ana.get("/admin")
+            let taken = try await ana.post("/admin/bots", [("name", "Other"), ("handle", "deploy"), ("webhook", "")])
+            #expect(taken.status == 422 && taken.text.contains(Refusal.handleTaken("deploy").message) && taken.text.contains("value=\"Other\""))
+            let hook = try await ana.post("/admin/bots", [("name", "Hook"), ("handle", "hook"), ("webhook", "ftp://example.org/x")])
+            #expect(hook.status == 422 && hook.text.contains(Refusal.invalidWebhookURL.message) && !hook.text.contains("id=\"bot-key\""))
+            #expect(try await parlor.store.user(handle: "hook") == nil)
+        }
+    }
+}
+
+/// Webhooks: a mention or a direct message tells the bot's address; what it answers is posted back as its reply.
+@Suite struct BotWebhookTests {
+    static func allowingLoopback(_ server: ScriptedServer) -> (inout WebConfiguration) -> Void {
+        { configuration in
+            configuration.webhookAllowsLoopback = true
+            configuration.webhookPorts = [server.port]
+            configuration.webhookTimeout = .seconds(1)
+        }
+    }
+
+    /// Waits (at most 10 s) until `check` holds.
+    static func eventually(_ what: Comment, _ check: () async throws -> Bool) async throws {
+        for _ in 0..<500 {
+            if try await check() { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("never: \(what)")
+    }
+
+    @Test func aMentionTellsTheWebhookAndItsAnswerIsTheBotsReply() async throws {
+        let server = try ScriptedServer { _, _ in
+            .answer(status: "200 OK", headers: ["Content-Type: text/plain; charset=utf-8"], body: Array("Deploying main: 3 minutes".utf8))
+        }
+        defer { server.stop() }
+        try await RunningParlor.with(configure: Self.allowingLoopback(server)) { parlor in
+            let (ana, ben, room, _) = try await BotAPITests.world(parlor, webhook: server.url("/plain"))
+            try await ana.get("\(room)/members")
+            #expect(try await ana.post("\(room)/members", [("members", "@deploy")]).status == 303)
+            let chat = ChatID(Int64(room.split(separator: "/").last!)!)
+            let bot = try #require(try await parlor.store.user(handle: "deploy"))
+
+            // Ben names the bot: its address hears who, where and what; its answer is its reply, under his message.
+            let said = try await ben.say("@deploy ship **main** <now>", in: room)
+            let asked = MessageID(Int64(try #require(said.header("Location")?.components(separatedBy: "#message-").last))!)
+            try await Self.eventually("the bot's reply") {
+                try await parlor.store.messages(in: chat, before: nil, limit: 5).messages.contains { $0.senderID == bot.id }
+            }
+            let reply = try #require(try await parlor.store.messages(in: chat, before: nil, limit: 5).messages.last { $0.senderID == bot.id })
+            #expect(reply.body == "Deploying main: 3 minutes" && reply.replyTo == asked)
+            let body = try #require(server.receivedBodies.first)
+            let payload = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+            #expect((payload["user"] as? [String: Any])?["handle"] as? String == "ben")
+            #expect((payload["room"] as? [String: Any])?["name"] as? String == "Launch")
+            let words = try #require(payload["message"] as? [String: Any])
+            #expect(words["id"] as? Int == Int(asked.rawValue) && words["plain"] as? String == "@deploy ship main <now>")
+            #expect((words["html"] as? String)?.contains("<strong>main</strong> &lt;now&gt;") == true)
+            #expect(server.received.first?.headers["content-type"] == "application/json")
+
+            // Its reply is a message in the room like any other, and tells nobody: a bot's words never do.
+            #expect(server.received.count == 1)
+            // A message that does not name it tells nobody either.
+            _ = try await ben.say("lunch?", in: room)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(server.received.count == 1)
+        }
+    }
+
+    @Test func anAnswerThatIsNotAReplyPostsNothing() async throws {
+        let server = try ScriptedServer { path, _ in
+            switch path {
+            case "/html": .answer(status: "200 OK", headers: ["Content-Type: text/html"], body: Array("<p>Done: <b>green</b><script>alert(1)</script></p>".utf8))
+            case "/empty": .answer(status: "204 No Content")
+            case "/json": .answer(status: "200 OK", headers: ["Content-Type: application/json"], body: Array("{\"text\": \"no\"}".utf8))
+            case "/fails": .answer(status: "500 Internal Server Error", headers: ["Content-Type: text/plain"], body: Array("boom".utf8))
+            case "/away": .answer(status: "302 Found", headers: ["Location: http://10.0.0.1/private"])
+            default: .trickle(headers: ["Content-Type: text/plain"], chunk: Array("slow ".utf8), interval: .milliseconds(400))
+            }
+        }
+        defer { server.stop() }
+        try await RunningParlor.with(configure: Self.allowingLoopback(server)) { parlor in
+            let ana = Visitor(port: parlor.port)
+            try await ana.signUp("ana", name: "Ana Lima")
+            // One bot per kind of answer, each written to directly by Ana.
+            var chats: [String: (chat: ChatID, bot: UserID)] = [:]
+            for path in ["html", "empty", "json", "fails", "away", "slow"] {
+                _ = try await BotAPITests.makeBot(ana, handle: path + "bot", webhook: server.url("/" + path))
+                let chat = try await ana.startChat(with: path + "bot")
+                let bot = try #require(try await parlor.store.user(handle: path + "bot")).id
+                chats[path] = (ChatID(Int64(chat.split(separator: "/").last!)!), bot)
+                #expect(try await ana.say("status?", in: chat).status == 303)
+            }
+            try await Self.eventually("every webhook ended") {
+                parlor.app.botWebhooks.outcomes.withLock { $0.values.reduce(0, +) } >= 6
+            }
+            func replies(_ path: String) async throws -> [Message] {
+                let (chat, bot) = try #require(chats[path])
+                return try await parlor.store.messages(in: chat, before: nil, limit: 10).messages.filter { $0.senderID == bot }
+            }
+            #expect(try await replies("html").map(\.body) == ["Done: green"], "HTML made plain; what a script holds is dropped")
+            for path in ["empty", "json", "fails", "away", "slow"] {
+                #expect(try await replies(path).isEmpty, "\(path)")
+            }
+            let outcomes = parlor.app.botWebhooks.outcomes.withLock { $0 }
+            #expect(outcomes["replied"] == 1 && outcomes["delivered"] == 2 && outcomes["failed"] == 3, "\(outcomes)")
+            #expect(!server.received.contains { $0.path == "/private" }, "a redirect is never followed")
+        }
+    }
+}

@@ -269,6 +269,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzPushSubscription", ["MicroHTTP", "ParlorPush"]),
         ("FuzzStreamQuery", ["ParlorWeb", "ParlorLive", "ParlorDomain"]),
         ("FuzzReactionText", ["ParlorDomain", "ParlorViews"]),
+        ("FuzzBotRequest", ["ParlorWeb", "ParlorNotifications"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(

@@ -84,7 +84,7 @@ public struct HTTPWebhookDelivery: WebhookDelivering {
 
     /// An answer's bytes as the text of a reply: UTF-8 (repaired), HTML made plain, white space trimmed; nothing
     /// to post when empty.
-    static func reply(_ bytes: [UInt8], isHTML: Bool) -> WebhookOutcome {
+    public static func reply(_ bytes: [UInt8], isHTML: Bool) -> WebhookOutcome {
         let text = String(decoding: bytes, as: UTF8.self)
         let plain = (isHTML ? HTMLText.plain(text) : text).trimmingCharacters(in: .whitespacesAndNewlines)
         return plain.isEmpty ? .noReply : .reply(plain)

@@ -83,5 +83,14 @@ import Testing
         let again = Mutex(0)
         _ = try SQLiteChatStore(path: folder.path("parlor.sqlite"), searchProgress: { _, _ in again.withLock { $0 += 1 } })
         #expect(again.withLock { $0 } == 0)
+
+        // Administration came after it too: the first person to sign up runs it, everyone else is a member, and a
+        // Parlor that let anyone in still does (a new start's --signup does not change that).
+        #expect(try await store.account(ana.id)?.role == .administrator)
+        #expect(try await store.account(ben.id)?.role == .member)
+        #expect(try await store.account(chloe.id)?.isActive == true)
+        let settings = try await store.startSettings(signUpPolicy: .invitation)
+        #expect(settings.signUpPolicy == .open && settings.hasPeople && settings.joinLink == nil)
+        #expect(try await store.bots().isEmpty, "Parlor Bot and the feeds' account are Parlor's own, with no key")
     }
 }

@@ -75,6 +75,15 @@ import Testing
         }
     }
 
+    /// Tests/Browser/administration.py: a Parlor served as the units serve it: the first run makes the administrator,
+    /// Ben joins through the link Ana makes, his open page goes to sign-in the moment she deactivates him; axe-clean.
+    @Test(.timeLimit(.minutes(5))) func aParlorIsRunByItsFirstPerson() async throws {
+        let output = try await Self.run("administration.py", artifacts: Self.artifacts + "/administration")
+        for step in ["first-administrator", "joined-by-link", "deactivated-at-once", "accessible"] {
+            #expect(output.contains(step), "step \(step) did not run")
+        }
+    }
+
     /// Tests/Browser/reactions.py: a reaction picked on one screen shows on the other at once, pressed for its giver;
     /// by keyboard alone, keeping the focus; taken back; typed; without the script through the choosing page; axe-clean.
     @Test(.timeLimit(.minutes(5))) func aReactionShowsOnBothScreensAtOnce() async throws {

@@ -157,10 +157,9 @@ public struct AdministrationRoutes: Sendable {
             settings, people: people, query: query, rooms: rooms, bots: try await administration.bots(), origin: site, layout: layout, error: error,
             draft: draft, newKey: newKey
         )
-        var response = pages.page(page, status: status)
-        // A page with a key on it is never kept anywhere, nor sent on as a referrer.
-        response.headers.replace("Referrer-Policy", with: "no-referrer")
-        return response
+        // Never stored (no-store), and its address goes to this site only (Referrer-Policy: same-origin, as every page):
+        // `no-referrer` would make the browser send `Origin: null` with the page's forms, which are then refused.
+        return pages.page(page, status: status)
     }
 
     private func log(_ message: Logger.Message, _ request: Request, _ signedIn: SignedIn, _ metadata: Logger.Metadata) {

@@ -270,6 +270,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzStreamQuery", ["ParlorWeb", "ParlorLive", "ParlorDomain"]),
         ("FuzzReactionText", ["ParlorDomain", "ParlorViews"]),
         ("FuzzBotRequest", ["ParlorWeb", "ParlorNotifications"]),
+        ("FuzzPagePreview", ["ParlorFeeds"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(

@@ -14,7 +14,7 @@ public enum FeedDiscovery {
         let html = bytes.prefix(scanLimit)
         var found: [String] = []
         var index = html.startIndex
-        while let start = nextTag(in: html, from: index) {
+        while let start = nextTag("link", in: html, from: index) {
             let (attributes, end) = readAttributes(html, from: start)
             index = end
             guard let rel = attributes["rel"]?.lowercased(), rel.split(separator: " ").contains("alternate"),
@@ -35,16 +35,17 @@ public enum FeedDiscovery {
         return head.contains("<!doctype html") || head.contains("<html")
     }
 
-    /// The index just after the next `<link` (followed by white space), from `index`.
-    private static func nextTag(in html: ArraySlice<UInt8>, from index: Int) -> Int? {
+    /// The index just after the next `<` + `tag` (lowercase ASCII; followed by white space, or by `>` when `closed`
+    /// allows), from `index`.
+    static func nextTag(_ tag: String, in html: ArraySlice<UInt8>, from index: Int, closedAllowed: Bool = false) -> Int? {
         var i = index
-        let name: [UInt8] = Array("link".utf8)
+        let name: [UInt8] = Array(tag.utf8)
         while i < html.endIndex {
             guard let open = html[i...].firstIndex(of: UInt8(ascii: "<")) else { return nil }
             let after = open + 1
             let end = after + name.count
             if end < html.endIndex, zip(html[after..<end], name).allSatisfy({ $0 | 0x20 == $1 }),
-               [0x20, 0x09, 0x0A, 0x0D, 0x0C].contains(html[end]) {
+               [0x20, 0x09, 0x0A, 0x0D, 0x0C].contains(html[end]) || (closedAllowed && html[end] == UInt8(ascii: ">")) {
                 return end
             }
             i = after
@@ -53,7 +54,7 @@ public enum FeedDiscovery {
     }
 
     /// The attributes of the tag starting at `index` (names lowercased), and where the tag ends.
-    private static func readAttributes(_ html: ArraySlice<UInt8>, from index: Int) -> ([String: String], Int) {
+    static func readAttributes(_ html: ArraySlice<UInt8>, from index: Int) -> ([String: String], Int) {
         var attributes: [String: String] = [:]
         var i = index
         func isSpace(_ byte: UInt8) -> Bool { [0x20, 0x09, 0x0A, 0x0D, 0x0C].contains(byte) }

@@ -133,7 +133,7 @@ let package = Package(
             name: "ParlorWeb",
             dependencies: [
                 "MicroHTTP", "ServerSentEvents", "CSodium", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorViews", "ParlorImages",
-                "ParlorTemplates", "ByteOutput", "BoundedWork", "ParlorPush", "ParlorNotifications",
+                "ParlorTemplates", "ByteOutput", "BoundedWork", "ParlorPush", "ParlorNotifications", "ParlorFeeds", "ParlorFeedsHTTP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]

@@ -1466,7 +1466,8 @@
   }
 
   document.addEventListener("submit", (event) => {
-    if (event.target.id !== "reaction-form" || !event.submitter) return;
+    // Only a reaction's button toggles in place; another (a preview's removal) posts the form as it is.
+    if (event.target.id !== "reaction-form" || !event.submitter || event.submitter.name !== "reaction") return;
     event.preventDefault();
     toggleReaction(event.submitter.formAction, event.submitter.value);
   });

@@ -19,11 +19,14 @@ public struct Message: Hashable, Sendable {
     public let feed: FeedPost?
     /// Set when it is a line about the room (a member added, a new name): no one's words.
     public let notice: RoomNotice?
+    /// The card of the page its text links to, once read (or removed by the sender).
+    public let preview: LinkPreview?
 
     public init(
         id: MessageID, chatID: ChatID, senderID: UserID, body: String, createdAt: Date, editedAt: Date? = nil, replyTo: MessageID? = nil,
-        deletedAt: Date? = nil, photo: MessagePhoto? = nil, feed: FeedPost? = nil, notice: RoomNotice? = nil
+        deletedAt: Date? = nil, photo: MessagePhoto? = nil, feed: FeedPost? = nil, notice: RoomNotice? = nil, preview: LinkPreview? = nil
     ) {
+        self.preview = preview
         self.id = id
         self.chatID = chatID
         self.senderID = senderID
@@ -43,7 +46,15 @@ public struct Message: Hashable, Sendable {
     public func with(photo: MessagePhoto?) -> Message {
         Message(
             id: id, chatID: chatID, senderID: senderID, body: body, createdAt: createdAt, editedAt: editedAt, replyTo: replyTo, deletedAt: deletedAt,
-            photo: photo, feed: feed, notice: notice
+            photo: photo, feed: feed, notice: notice, preview: preview
+        )
+    }
+
+    /// The same message with `preview` (nil: none).
+    public func with(preview: LinkPreview?) -> Message {
+        Message(
+            id: id, chatID: chatID, senderID: senderID, body: body, createdAt: createdAt, editedAt: editedAt, replyTo: replyTo, deletedAt: deletedAt,
+            photo: photo, feed: feed, notice: notice, preview: preview
         )
     }
 

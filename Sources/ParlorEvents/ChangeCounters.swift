@@ -55,7 +55,7 @@ public final class ChangeCounters: Sendable {
     public func note(_ event: DomainEvent) {
         switch event {
         case .message(.sent(let message, _)), .message(.edited(let message)), .message(.deleted(let message)),
-             .message(.photoProcessed(let message)):
+             .message(.photoProcessed(let message)), .message(.previewed(let message)):
             touch(chat: message.chatID)
         case .message(.userRead(let chat, _, _, _)):
             touch(chat: chat)
@@ -83,6 +83,7 @@ public final class ChangeCounters: Sendable {
             }
         case .message(.sending), .message(.failedSending), .message(.editing), .message(.failedEditing), .message(.userReads),
              .message(.deleting), .message(.failedDeleting), .message(.processingPhoto), .message(.reacting), .message(.failedReacting),
+             .message(.previewing), .message(.removingPreview), .message(.failedRemovingPreview),
              .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers), .chat(.memberChangeFailed),
              .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp), .user(.signUpFailed),
              .user(.updatingProfile), .user(.profileUpdateFailed), .user(.changingAccount), .user(.accountChangeFailed), .feed, .presence:

@@ -86,7 +86,25 @@ public final class EventRouter: EventSink {
         case .userReads(let report): return await markRead(report, requestID)
         case .processingPhoto(let result): return await finishPhoto(result, requestID)
         case .reacting(let toggle): return await react(toggle, requestID)
-        case .sent, .failedSending, .edited, .failedEditing, .deleted, .failedDeleting, .userRead, .photoProcessed, .reacted, .failedReacting:
+        case .previewing(let result):
+            do {
+                guard result.preview.url.utf8.count <= LinkPreview.urlLimit, !result.preview.title.isEmpty,
+                      let message = try await timed("record_preview", { try await store.recordPreview(result) })
+                else { return event }
+                return await publish(.message(.previewed(message)), .previewed(message), requestID)
+            } catch {
+                _ = refusal(error, "message.previewing", requestID)
+                return event
+            }
+        case .removingPreview(let removal):
+            do {
+                let message = try await timed("remove_preview") { try await store.removePreview(removal) }
+                return await publish(.message(.previewed(message)), .previewed(message), requestID)
+            } catch {
+                return .failedRemovingPreview(removal, reason: refusal(error, "message.removingPreview", requestID))
+            }
+        case .sent, .failedSending, .edited, .failedEditing, .deleted, .failedDeleting, .userRead, .photoProcessed, .reacted, .failedReacting,
+             .previewed, .failedRemovingPreview:
             return event
         }
     }

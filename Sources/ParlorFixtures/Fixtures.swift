@@ -260,6 +260,12 @@ public enum Fixtures {
             Fixture("message-cell/from-contact-edited", cells.cell(edited, sender: world.ben)),
             Fixture("message-cell/own-reply-read", cells.cell(reply, sender: world.ana, quoted: (edited, world.ben), contactLastRead: MessageID(115))),
             Fixture("message-cell/own-sent-with-link", cells.cell(link, sender: world.ana, contactLastRead: MessageID(100))),
+            Fixture("message-cell/own-with-link-preview", cells.cell(link.with(preview: LinkPreview(
+                url: "https://example.org/menu", title: "Today's menu <b>& specials</b>", description: "Soup, bread and a pear tart.", siteName: "Example Bistro"
+            )), sender: world.ana, contactLastRead: MessageID(100))),
+            Fixture("message-cell/from-contact-with-link-preview", MessageCellBuilder(context: ViewerContext(viewer: world.ben, now: world.now, basePath: "")).cell(link.with(preview: LinkPreview(
+                url: "https://example.org/menu", title: "Today's menu", description: nil, siteName: nil
+            )), sender: world.ana)),
             Fixture("message-cell/own-sending", cells.cell(snapshot.pending[0])),
             Fixture("message-cell/own-failed", cells.cell(snapshot.pending[1])),
             Fixture("message-cell/own-deleted", cells.cell(reply.deleted(at: world.now), sender: world.ana, contactLastRead: MessageID(115))),

@@ -15,13 +15,14 @@ extension EventHandler {
             try await showFailed(outgoing, reason: reason)
         case .sent(let message, let token):
             try await showSent([(message, token)])
-        case .edited(let message), .deleted(let message), .photoProcessed(let message):
+        case .edited(let message), .deleted(let message), .photoProcessed(let message), .previewed(let message):
             try await showChanged(message)
         case .userRead(let chat, let reader, let previous, let upTo):
             try await showRead(chat: chat, reader: reader, previous: previous, upTo: upTo)
         case .reacted(let reactions):
             try await showReactions(reactions)
-        case .editing, .failedEditing, .deleting, .failedDeleting, .userReads, .processingPhoto, .reacting, .failedReacting:
+        case .editing, .failedEditing, .deleting, .failedDeleting, .userReads, .processingPhoto, .reacting, .failedReacting, .previewing,
+             .removingPreview, .failedRemovingPreview:
             break
         }
     }

@@ -124,7 +124,7 @@ extension DomainEvent {
         case .message(.sending(let outgoing)), .message(.failedSending(let outgoing, _)):
             .chat(outgoing.chatID)
         case .message(.sent(let message, _)), .message(.edited(let message)), .message(.deleted(let message)),
-             .message(.photoProcessed(let message)):
+             .message(.photoProcessed(let message)), .message(.previewed(let message)):
             .chat(message.chatID)
         case .message(.userRead(let chat, _, _, _)):
             .chat(chat)
@@ -147,7 +147,7 @@ extension DomainEvent {
              .feed(.checked(let subscription)):
             .chat(subscription.chatID)
         case .message(.editing), .message(.failedEditing), .message(.deleting), .message(.failedDeleting), .message(.userReads),
-             .message(.reacting), .message(.failedReacting),
+             .message(.reacting), .message(.failedReacting), .message(.previewing), .message(.removingPreview), .message(.failedRemovingPreview),
              .message(.processingPhoto), .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers),
              .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp),
              .user(.signUpFailed), .user(.updatingProfile), .user(.profileUpdateFailed), .user(.changingAccount),

@@ -18,6 +18,8 @@ enum EventLogEntry: Hashable, Sendable {
     case messageEdited(MessageID)
     case messageDeleted(MessageID)
     case photoProcessed(MessageID)
+    /// A message's link preview came, or went.
+    case previewed(MessageID)
     /// A message's reactions changed (they are read when the entry is applied).
     case messageReacted(MessageID, chat: ChatID)
     case userRead(chat: ChatID, reader: UserID, previous: MessageID?, upTo: MessageID)
@@ -36,7 +38,7 @@ enum EventLogEntry: Hashable, Sendable {
     static let sentKind = "message.sent"
 
     /// The kinds whose first id is a message's (read with the entry).
-    static let messageKinds = [sentKind, "message.edited", "message.deleted", "message.photoProcessed"]
+    static let messageKinds = [sentKind, "message.edited", "message.deleted", "message.photoProcessed", "message.previewed"]
 
     var kind: String {
         switch self {
@@ -51,6 +53,7 @@ enum EventLogEntry: Hashable, Sendable {
         case .messageEdited: "message.edited"
         case .messageDeleted: "message.deleted"
         case .photoProcessed: "message.photoProcessed"
+        case .previewed: "message.previewed"
         case .messageReacted: "message.reacted"
         case .userRead: "message.userRead"
         case .feedSubscribed: "feed.subscribed"
@@ -71,7 +74,8 @@ enum EventLogEntry: Hashable, Sendable {
         case .involvementChanged(let chat, let member): [chat.rawValue, member.rawValue]
         case .membersChanged(let chat, let by, let added, let removed):
             [chat.rawValue, by.rawValue, Int64(added.count)] + added.map(\.rawValue) + removed.map(\.rawValue)
-        case .messageSent(let message, _), .messageEdited(let message), .messageDeleted(let message), .photoProcessed(let message):
+        case .messageSent(let message, _), .messageEdited(let message), .messageDeleted(let message), .photoProcessed(let message),
+             .previewed(let message):
             [message.rawValue]
         case .messageReacted(let message, let chat): [message.rawValue, chat.rawValue]
         case .userRead(let chat, let reader, let previous, let upTo): [chat.rawValue, reader.rawValue, previous?.rawValue ?? 0, upTo.rawValue]
@@ -113,6 +117,7 @@ enum EventLogEntry: Hashable, Sendable {
         case "message.edited": self = .messageEdited(MessageID(first))
         case "message.deleted": self = .messageDeleted(MessageID(first))
         case "message.photoProcessed": self = .photoProcessed(MessageID(first))
+        case "message.previewed": self = .previewed(MessageID(first))
         case "message.reacted":
             guard let chat = id(1) else { return nil }
             self = .messageReacted(MessageID(first), chat: ChatID(chat))

@@ -309,14 +309,15 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             guard !old.isDeleted else { throw Refusal.messageDeleted }
             try await connection.run(
                 """
-                UPDATE message SET body = \(edit.body), editedAt = \(edit.editedAt.timeIntervalSince1970), searchText = \(SearchText.searchable(edit.body))
+                UPDATE message SET body = \(edit.body), editedAt = \(edit.editedAt.timeIntervalSince1970), searchText = \(SearchText.searchable(edit.body)),
+                    previewURL = NULL, previewTitle = NULL, previewDescription = NULL, previewSite = NULL
                 WHERE id = \(old.id.rawValue)
                 """, logger: logger
             )
             try await EventLogEntry.messageEdited(old.id).append(connection, logger: logger)
             return Message(
                 id: old.id, chatID: old.chatID, senderID: old.senderID, body: edit.body, createdAt: old.createdAt,
-                editedAt: edit.editedAt, replyTo: old.replyTo, photo: old.photo
+                editedAt: edit.editedAt, replyTo: old.replyTo, photo: old.photo, preview: old.preview?.isRemoved == true ? .removed : nil
             )
         }
     }
@@ -327,7 +328,8 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             guard !old.isDeleted else { return DeletedMessage(message: old, deletedNow: false) }
             try await connection.run("""
                 UPDATE message SET body = '', searchText = '', deletedAt = \(deletion.deletedAt.timeIntervalSince1970), photoID = NULL,
-                    photoState = NULL, photoWidth = NULL, photoHeight = NULL
+                    photoState = NULL, photoWidth = NULL, photoHeight = NULL, previewURL = NULL, previewTitle = NULL, previewDescription = NULL,
+                    previewSite = NULL
                 WHERE id = \(old.id.rawValue)
                 """, logger: logger)
             if let photo = old.photo {

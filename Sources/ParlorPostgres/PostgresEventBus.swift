@@ -296,6 +296,7 @@ public final class PostgresEventBus: EventBus {
         case .messageEdited(let id): return messages[id].map { .message(.edited($0)) }
         case .messageDeleted(let id): return messages[id].map { .message(.deleted($0)) }
         case .photoProcessed(let id): return messages[id].map { .message(.photoProcessed($0)) }
+        case .previewed(let id): return messages[id].map { .message(.previewed($0)) }
         case .messageReacted(let id, let chat):
             return .message(.reacted(MessageReactions(messageID: id, chatID: chat, counts: try await store.reactions(to: [id])[id] ?? [])))
         case .userRead(let chat, let reader, let previous, let upTo): return .message(.userRead(chat: chat, reader: reader, previous: previous, upTo: upTo))

@@ -272,6 +272,13 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        // As SQLite's "18-link-previews".
+        ("12-link-previews", [
+            """
+            ALTER TABLE message ADD COLUMN previewURL TEXT, ADD COLUMN previewTitle TEXT, ADD COLUMN previewDescription TEXT,
+                ADD COLUMN previewSite TEXT, ADD COLUMN previewRemoved BOOLEAN NOT NULL DEFAULT FALSE
+            """,
+        ]),
     ]
 
     /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an

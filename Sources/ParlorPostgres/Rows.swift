@@ -9,11 +9,12 @@ enum Columns {
         qualified([
             "id", "chatID", "senderID", "body", "createdAt", "editedAt", "replyToID", "deletedAt", "photoID", "photoState", "photoWidth", "photoHeight",
             "feedSource", "feedTitle", "feedLink", "feedDate", "feedIconID", "noticeKind", "noticeSubject", "noticeText",
+            "previewURL", "previewTitle", "previewDescription", "previewSite", "previewRemoved",
         ], by: table)
     }
 
     /// How many columns ``message(in:)`` lists.
-    static let messageCount = 20
+    static let messageCount = 25
 
     static func user(in table: String? = nil) -> String {
         qualified(["id", "handle", "displayName", "timeZone", "locale", "avatarID", "isBot"], by: table)
@@ -52,7 +53,7 @@ extension User {
 }
 
 extension Message {
-    /// From the twenty columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL.
+    /// From the twenty-five columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL.
     init?(row: PostgresRandomAccessRow, at start: Int = 0) throws {
         guard let id = try row.at(start, as: Int64?.self) else { return nil }
         var photo: MessagePhoto?
@@ -85,6 +86,12 @@ extension Message {
             notice: try row.at(start + 17, as: String?.self).flatMap(RoomNotice.Kind.init(rawValue:)).map { kind in
                 RoomNotice(
                     kind: kind, subject: try row.at(start + 18, as: Int64?.self).map { UserID($0) }, text: try row.at(start + 19, as: String?.self)
+                )
+            },
+            preview: try row.at(start + 24, as: Bool?.self) == true ? .removed : try row.at(start + 21, as: String?.self).map { title in
+                LinkPreview(
+                    url: try row.at(start + 20, as: String?.self) ?? "", title: title, description: try row.at(start + 22, as: String?.self),
+                    siteName: try row.at(start + 23, as: String?.self)
                 )
             }
         )

@@ -307,6 +307,16 @@ enum Migrations {
                     createdAt REAL NOT NULL);
                 """)
         }
+        migrator.registerMigration("18-link-previews") { db in
+            // The card of the page a message links to, kept on the message (read with it everywhere); removed by its sender.
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN previewURL TEXT;
+                ALTER TABLE message ADD COLUMN previewTitle TEXT;
+                ALTER TABLE message ADD COLUMN previewDescription TEXT;
+                ALTER TABLE message ADD COLUMN previewSite TEXT;
+                ALTER TABLE message ADD COLUMN previewRemoved INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 }

@@ -10,11 +10,12 @@ enum Columns {
         qualified([
             "id", "chatID", "senderID", "body", "createdAt", "editedAt", "replyToID", "deletedAt", "photoID", "photoState", "photoWidth", "photoHeight",
             "feedSource", "feedTitle", "feedLink", "feedDate", "feedIconID", "noticeKind", "noticeSubject", "noticeText",
+            "previewURL", "previewTitle", "previewDescription", "previewSite", "previewRemoved",
         ], by: table)
     }
 
     /// How many columns ``message(in:)`` lists.
-    static let messageCount = 20
+    static let messageCount = 25
 
     /// The `user` columns in the order `User(_:at:)` reads them, qualified by `table` when given.
     static func user(in table: String?) -> String {

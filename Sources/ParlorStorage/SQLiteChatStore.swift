@@ -325,10 +325,14 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         try await pool.write { db in
             let old = try Self.ownMessage(db, edit.messageID, of: edit.editorID)
             guard !old.isDeleted else { throw Refusal.messageDeleted }
-            try db.cachedStatement(sql: "UPDATE message SET body = ?, editedAt = ? WHERE id = ?").execute(arguments: [edit.body, edit.editedAt.timeIntervalSince1970, old.id.rawValue])
+            // A new text's link is read again; a card the sender removed stays removed.
+            try db.cachedStatement(sql: """
+                UPDATE message SET body = ?, editedAt = ?, previewURL = NULL, previewTitle = NULL, previewDescription = NULL, previewSite = NULL
+                WHERE id = ?
+                """).execute(arguments: [edit.body, edit.editedAt.timeIntervalSince1970, old.id.rawValue])
             return Message(
                 id: old.id, chatID: old.chatID, senderID: old.senderID, body: edit.body, createdAt: old.createdAt,
-                editedAt: edit.editedAt, replyTo: old.replyTo, photo: old.photo
+                editedAt: edit.editedAt, replyTo: old.replyTo, photo: old.photo, preview: old.preview?.isRemoved == true ? .removed : nil
             )
         }
     }
@@ -338,7 +342,8 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
             let old = try Self.ownMessage(db, deletion.messageID, of: deletion.requesterID)
             guard !old.isDeleted else { return DeletedMessage(message: old, deletedNow: false) }
             try db.cachedStatement(sql: """
-                UPDATE message SET body = '', deletedAt = ?, photoID = NULL, photoState = NULL, photoWidth = NULL, photoHeight = NULL
+                UPDATE message SET body = '', deletedAt = ?, photoID = NULL, photoState = NULL, photoWidth = NULL, photoHeight = NULL,
+                    previewURL = NULL, previewTitle = NULL, previewDescription = NULL, previewSite = NULL
                 WHERE id = ?
                 """).execute(arguments: [deletion.deletedAt.timeIntervalSince1970, old.id.rawValue])
             // The photo goes with it: its row now, its files with the next sweep of the media folder.

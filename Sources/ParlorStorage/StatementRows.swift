@@ -87,7 +87,7 @@ extension User {
 }
 
 extension Message {
-    /// From the twenty columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL
+    /// From the twenty-five columns of ``Columns/message(in:)``, starting at `start`; nil when the id is NULL
     /// (a LEFT JOIN with no match).
     init?(_ row: StatementRow, at start: Int) {
         guard let id = row.int64OrNil(start) else { return nil }
@@ -115,6 +115,9 @@ extension Message {
             },
             notice: row.stringOrNil(start + 17).flatMap(RoomNotice.Kind.init(rawValue:)).map { kind in
                 RoomNotice(kind: kind, subject: row.int64OrNil(start + 18).map { UserID($0) }, text: row.stringOrNil(start + 19))
+            },
+            preview: row.bool(start + 24) ? .removed : row.stringOrNil(start + 21).map { title in
+                LinkPreview(url: row.string(start + 20), title: title, description: row.stringOrNil(start + 22), siteName: row.stringOrNil(start + 23))
             }
         )
     }

@@ -12,12 +12,14 @@ struct PushService: Service {
     let presence: PresenceReporter
     /// Bots' webhooks, and the router their replies go through.
     let webhooks: BotWebhooks
+    let previews: LinkPreviewer
     let router: EventRouter
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await webhooks.run(router: router) }
+                group.addTask { await previews.run(router: router) }
                 group.addTask { await notifier.run() }
                 group.addTask { await queue.run() }
                 group.addTask { await presence.run() }

@@ -121,6 +121,12 @@ struct Serve: AsyncParsableCommand {
     var webhookPort: [Int] = []
     @Flag(help: "Let bots' webhooks call this machine (loopback addresses): for tests only; private networks stay refused.")
     var webhookAllowLoopback = false
+    @Flag(inversion: .prefixedNo, help: "Show the card (title, description, site) of the page a message links to, fetched by Parlor.")
+    var linkPreviews = true
+    @Option(help: "Port linked pages may be fetched from for their cards (repeatable; default: 80 and 443).")
+    var linkPreviewPort: [Int] = []
+    @Flag(help: "Let linked pages be fetched from this machine (loopback addresses): for tests only; private networks stay refused.")
+    var linkPreviewAllowLoopback = false
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
@@ -150,7 +156,9 @@ struct Serve: AsyncParsableCommand {
         guard (1...100_000).contains(uploadsInProgress), (1...100_000).contains(uploadsPerAddress) else {
             throw ValidationError("--uploads-in-progress and --uploads-per-address must be 1 to 100000")
         }
-        guard webhookPort.allSatisfy({ (1...65_535).contains($0) }) else { throw ValidationError("--webhook-port must be 1 to 65535") }
+        guard (webhookPort + linkPreviewPort).allSatisfy({ (1...65_535).contains($0) }) else {
+            throw ValidationError("--webhook-port and --link-preview-port must be 1 to 65535")
+        }
         guard streamsPerAccount >= 1 else { throw ValidationError("--streams-per-account must be at least 1") }
         guard (1...64).contains(liveLanes) else { throw ValidationError("--live-lanes must be 1 to 64") }
         guard (0...1_000).contains(resumeWindow) else { throw ValidationError("--resume-window must be 0 to 1000 milliseconds") }
@@ -220,6 +228,9 @@ struct Serve: AsyncParsableCommand {
         web.signUpPolicy = signup == .open ? .open : .invitation
         if !webhookPort.isEmpty { web.webhookPorts = Set(webhookPort) }
         web.webhookAllowsLoopback = webhookAllowLoopback
+        web.linkPreviews = linkPreviews
+        if !linkPreviewPort.isEmpty { web.linkPreviewPorts = Set(linkPreviewPort) }
+        web.linkPreviewsAllowLoopback = linkPreviewAllowLoopback
         web.presenceOfflineAfter = .milliseconds(Int64(push.presenceOfflineAfter * 1_000))
         // Beside the database: "data/parlor.sqlite" keeps its images in "data/media"; with PostgreSQL, "media"
         // (several instances must share one folder: the instance that processes a photo is not always the one that serves it).
@@ -352,7 +363,7 @@ struct Serve: AsyncParsableCommand {
         services += [
             .init(service: MediaService(media: app.media, store: store, logger: logger)), .init(service: PhotoService(worker: app.photoWorker)), .init(service: BotService(bot: bot)), .init(service: FeedService(poller: poller)),
             .init(service: PushService(
-                queue: app.pushQueue, notifier: app.pushNotifier, presence: app.presence, webhooks: app.botWebhooks, router: app.events
+                queue: app.pushQueue, notifier: app.pushNotifier, presence: app.presence, webhooks: app.botWebhooks, previews: app.linkPreviewer, router: app.events
             )), .init(service: service),
         ]
         // Run inside the outer group, it shuts down gracefully when that one does (the signals); the pools stop

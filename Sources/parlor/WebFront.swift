@@ -41,6 +41,8 @@ final class WebFront: Sendable {
     let pushNotifier: PushNotifier
     /// Tells bots' webhooks of mentions and direct messages; run it (``BotWebhooks/run(router:)``) while serving.
     let botWebhooks: BotWebhooks
+    /// Makes the cards of linked pages; run it (``LinkPreviewer/run(router:)``) while serving.
+    let linkPreviewer: LinkPreviewer
     /// Tells the other instances (and this one's pages) who is around here; run it (``PresenceReporter/run()``).
     let presence: PresenceReporter
     private let routes: Routes
@@ -60,6 +62,7 @@ final class WebFront: Sendable {
         let search: SearchRoutes
         let administration: AdministrationRoutes
         let botAPI: BotAPIRoutes
+        let previews: PreviewRoutes
         let typing: TypingRoutes
         let reactions: ReactionRoutes
         let push: PushRoutes
@@ -140,6 +143,14 @@ final class WebFront: Sendable {
             templates: { templates.current }, paths: paths, clock: clock, logger: logger
         )
         events.addObserver(botWebhooks)
+        let linkPreviewer = LinkPreviewer(
+            fetcher: HTTPPageFetcher(
+                policy: AddressPolicy(ports: configuration.linkPreviewPorts, allowsLoopback: configuration.linkPreviewsAllowLoopback),
+                timeout: configuration.linkPreviewTimeout
+            ),
+            logger: logger
+        )
+        if configuration.linkPreviews { events.addObserver(linkPreviewer) }
         routes = Routes(
             operations: OperationRoutes(.init(
                 readiness: readiness, store: store, metrics: metrics, live: live, metricsAddresses: configuration.metricsAddresses,
@@ -169,6 +180,7 @@ final class WebFront: Sendable {
             search: SearchRoutes(.init(gate: gate, pages: pages, store: store)),
             administration: AdministrationRoutes(.init(gate: gate, pages: pages, events: events, store: store, administration: store, logger: logger)),
             botAPI: BotAPIRoutes(.init(pages: pages, events: events, store: store, live: live, logger: logger)),
+            previews: PreviewRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             typing: TypingRoutes(gate: gate, events: events),
             reactions: ReactionRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             push: PushRoutes(.init(
@@ -180,6 +192,7 @@ final class WebFront: Sendable {
         self.pushQueue = pushQueue
         self.pushNotifier = pushNotifier
         self.botWebhooks = botWebhooks
+        self.linkPreviewer = linkPreviewer
         self.events = events
         self.live = live
         self.photoWorker = photoWorker
@@ -216,6 +229,7 @@ final class WebFront: Sendable {
         routes.search.register(on: &router)
         routes.administration.register(on: &router)
         routes.botAPI.register(on: &router)
+        routes.previews.register(on: &router)
         routes.push.register(on: &router)
         routes.typing.register(on: &router)
         routes.reactions.register(on: &router)

@@ -43,6 +43,8 @@ import Testing
         func members(of chat: ChatID, viewer: UserID) async throws -> [User]? { try await inner.members(of: chat, viewer: viewer) }
         func toggleReaction(_ toggle: ReactionToggle) async throws -> MessageReactions { try await inner.toggleReaction(toggle) }
         func reactions(to messages: [MessageID]) async throws -> [MessageID: [ReactionCount]] { try await inner.reactions(to: messages) }
+        func recordPreview(_ result: PreviewResult) async throws -> Message? { try await inner.recordPreview(result) }
+        func removePreview(_ removal: PreviewRemoval) async throws -> Message { try await inner.removePreview(removal) }
         func sharingAChat(with viewer: UserID, among people: Set<UserID>) async throws -> Set<UserID> {
             try await inner.sharingAChat(with: viewer, among: people)
         }

@@ -159,6 +159,25 @@ import Testing
         }
     }
 
+    /// A link's card stored on one instance, and its removal, reach every instance with the message as it is then.
+    @Test func aLinkCardOnOneInstanceReachesEveryInstance() async throws {
+        let url = try await TestPostgres.shared().newDatabase()
+        let first = try await Instance(url: url), second = try await Instance(url: url)
+        defer { first.stop(); second.stop() }
+        let (ana, _, chat) = try await Self.people(first.store)
+        let message = try await first.store.send(OutgoingMessage(chatID: chat.id, senderID: ana.id, body: "https://example.org/a", token: "t", createdAt: .at(1)))
+        let card = LinkPreview(url: "https://example.org/a", title: "A page")
+        _ = try #require(try await second.store.recordPreview(PreviewResult(messageID: message.id, preview: card)))
+        _ = try await first.store.removePreview(PreviewRemoval(messageID: message.id, requesterID: ana.id))
+        func cards(_ instance: Instance) -> [LinkPreview?] {
+            instance.events.compactMap { if case .message(.previewed(let message)) = $0 { message.preview } else { nil } }
+        }
+        for instance in [first, second] {
+            try await Self.eventually("both on each instance") { cards(instance).count >= 2 }
+            #expect(cards(instance).count == 2, "once each")
+        }
+    }
+
     @Test func everyInstanceGetsEveryStoredEventOnceInTheSameOrderItsOwnIncluded() async throws {
         let url = try await TestPostgres.shared().newDatabase()
         let first = try await Instance(url: url), second = try await Instance(url: url)

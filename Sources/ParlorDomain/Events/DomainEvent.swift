@@ -35,11 +35,13 @@ extension DomainEvent {
     public var isStoredChange: Bool {
         switch self {
         case .message(.sent), .message(.edited), .message(.deleted), .message(.userRead), .message(.photoProcessed), .message(.reacted),
+             .message(.previewed),
              .chat(.created), .chat(.membersChanged), .chat(.roomRenamed), .chat(.involvementChanged), .user(.signedUp), .user(.profileUpdated), .user(.accountChanged),
              .feed(.subscribed), .feed(.unsubscribed), .feed(.retried), .feed(.checked):
             true
         case .message(.sending), .message(.failedSending), .message(.editing), .message(.failedEditing), .message(.deleting),
              .message(.failedDeleting), .message(.userReads), .message(.processingPhoto), .message(.reacting), .message(.failedReacting),
+             .message(.previewing), .message(.removingPreview), .message(.failedRemovingPreview),
              .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed),
              .chat(.changingMembers), .chat(.memberChangeFailed), .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp), .user(.signUpFailed), .user(.updatingProfile),
              .user(.profileUpdateFailed), .user(.changingAccount), .user(.accountChangeFailed),

@@ -35,6 +35,13 @@ public enum MessageEvent: Hashable, Sendable {
     case reacted(MessageReactions)
     /// The reaction was refused; nothing changed.
     case failedReacting(ReactionToggle, reason: Refusal)
+    /// The previewer read the card of the page a message links to.
+    case previewing(PreviewResult)
+    /// The sender asks for the card to go.
+    case removingPreview(PreviewRemoval)
+    /// Stored: the message with its card (or without it, removed); its cell is drawn again everywhere.
+    case previewed(Message)
+    case failedRemovingPreview(PreviewRemoval, reason: Refusal)
 }
 
 /// A message someone wants to send.

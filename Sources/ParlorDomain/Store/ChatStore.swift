@@ -76,6 +76,12 @@ public protocol ChatStore: Sendable {
     func toggleReaction(_ toggle: ReactionToggle) async throws -> MessageReactions
     /// The reactions to `messages` (of one chat the caller may see), by message; none for those without.
     func reactions(to messages: [MessageID]) async throws -> [MessageID: [ReactionCount]]
+    /// Keeps the card of the page a message links to; answers the message with it. Nil, changing nothing, when the
+    /// message is gone or deleted, its text no longer holds that link, or it has a card already (or had one removed).
+    func recordPreview(_ result: PreviewResult) async throws -> Message?
+    /// Removes the card of the requester's own message for good; answers the message. `notFound` for a message
+    /// without a card, `notYourMessage` for someone else's.
+    func removePreview(_ removal: PreviewRemoval) async throws -> Message
     func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership?
     /// How closely `user` follows `chat` from now on; `notFound` when they are not a member.
     func setInvolvement(_ involvement: Involvement, in chat: ChatID, for user: UserID) async throws -> Membership

@@ -396,10 +396,33 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
             guard !old.isDeleted else { throw .messageDeleted }
             let edited = Message(
                 id: old.id, chatID: old.chatID, senderID: old.senderID, body: edit.body, createdAt: old.createdAt,
-                editedAt: edit.editedAt, replyTo: old.replyTo, photo: old.photo
+                editedAt: edit.editedAt, replyTo: old.replyTo, photo: old.photo,
+                // A new text's link is read again; a card the sender removed stays removed.
+                preview: old.preview?.isRemoved == true ? old.preview : nil
             )
             state.messages[old.id] = edited
             return edited
+        }
+    }
+
+    public func recordPreview(_ result: PreviewResult) async throws -> Message? {
+        state.withLock { state in
+            guard let message = state.messages[result.messageID], !message.isDeleted, message.preview == nil,
+                  message.body.contains(result.preview.url)
+            else { return nil }
+            let previewed = message.with(preview: result.preview)
+            state.messages[message.id] = previewed
+            return previewed
+        }
+    }
+
+    public func removePreview(_ removal: PreviewRemoval) async throws -> Message {
+        try state.withLock { state throws(Refusal) in
+            guard let message = state.messages[removal.messageID], let preview = message.preview, !preview.isRemoved else { throw .notFound }
+            guard message.senderID == removal.requesterID else { throw .notYourMessage }
+            let removed = message.with(preview: .removed)
+            state.messages[message.id] = removed
+            return removed
         }
     }
 

@@ -75,7 +75,14 @@ public struct MessageCellBuilder: Sendable {
             // A message without reactions has no list: the first one given is put in place by the page's script.
             reactions: isDeleted || reactions.isEmpty ? nil
                 : ReactionsBuilder(viewer: context.viewer.id, paths: context.paths).reactions(to: message.id, in: message.chatID, reactions),
-            reactURL: isDeleted ? nil : context.paths.react(message.chatID, message: message.id)
+            reactURL: isDeleted ? nil : context.paths.react(message.chatID, message: message.id),
+            preview: isDeleted ? nil : message.preview.flatMap { preview in
+                preview.isRemoved ? nil : LinkPreviewViewModel(
+                    url: preview.url, title: preview.title, description: preview.description, siteName: preview.siteName,
+                    removeURL: isOwn ? context.paths.removePreview(message.chatID, message: message.id) : nil,
+                    removeLabel: "Remove the preview of “\(preview.title)”"
+                )
+            }
         )
     }
 

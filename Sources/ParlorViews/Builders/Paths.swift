@@ -49,6 +49,8 @@ public struct Paths: Sendable, Hashable {
     public func deleteAction(_ id: ChatID, message: MessageID) -> String { "\(basePath)/rooms/\(id)/messages/\(message)/delete" }
     /// Where a reaction to a message is posted (it toggles).
     public func reactions(_ id: ChatID, message: MessageID) -> String { "\(basePath)/rooms/\(id)/messages/\(message)/reactions" }
+    /// Where the sender removes the card of the page a message links to.
+    public func removePreview(_ id: ChatID, message: MessageID) -> String { "\(basePath)/rooms/\(id)/messages/\(message)/preview/remove" }
     /// The page for choosing a reaction (pages without the script).
     public func react(_ id: ChatID, message: MessageID) -> String { "\(basePath)/rooms/\(id)/messages/\(message)/react" }
     public func retry(_ id: ChatID, token: String) -> String { "\(basePath)/rooms/\(id)?retry=\(token)#composer-\(id)" }

@@ -58,14 +58,17 @@ public struct MessageCellViewModel: Renderable, Hashable {
     public let reactURL: String?
     /// Reply, React, Edit or Delete applies: the cell has its toolbar.
     public let hasActions: Bool
+    /// The card of the page its text links to, once read.
+    public let preview: LinkPreviewViewModel?
 
     public init(
         domID: String, authorLabel: String, avatar: AvatarViewModel, time: String, fullDate: String, isoDate: String,
         body: [MessageBlockViewModel], editText: String? = nil, replyQuote: ReplyQuoteViewModel?, isOwn: Bool, delivery: DeliveryViewModel?,
         replyURL: String?, editURL: String?, deleteURL: String? = nil, isDeleted: Bool = false, continuesGroup: Bool = false, startsUnread: Bool = false,
         timeLanguage: String? = nil, photo: MessagePhotoViewModel? = nil, feedItem: FeedItemHeadlineViewModel? = nil, noticeText: String? = nil, mentionsYou: Bool = false,
-        isEdited: Bool = false, reactions: ReactionsViewModel? = nil, reactURL: String? = nil
+        isEdited: Bool = false, reactions: ReactionsViewModel? = nil, reactURL: String? = nil, preview: LinkPreviewViewModel? = nil
     ) {
+        self.preview = preview
         self.domID = domID
         self.authorLabel = authorLabel
         self.avatar = avatar
@@ -118,6 +121,7 @@ public struct MessageCellViewModel: Renderable, Hashable {
         .object("feedItem", \.feedItem),
         .text("noticeText", \.noticeText),
         .flag("isNotice", \.isNotice),
+        .object("preview", \.preview),
         .flag("mentionsYou", \.mentionsYou),
         .flag("isEdited", \.isEdited),
         .object("reactions", \.reactions),
@@ -241,5 +245,36 @@ public struct DeliveryViewModel: TemplateContext, Hashable {
         .text("failureReason", \.failureReason),
         .text("retryURL", \.retryURL),
         .text("detailsURL", \.detailsURL)
+    )
+}
+
+/// The card under a message whose text links to a page: the site, the page's title and description, linking to it;
+/// for the sender, the button that removes it.
+public struct LinkPreviewViewModel: TemplateContext, Hashable {
+    public let url: String
+    public let title: String
+    public let description: String?
+    public let siteName: String?
+    /// Where the sender removes it (the conversation's form carries their token); nil for everyone else.
+    public let removeURL: String?
+    /// "Remove the preview of “Rooms are here”".
+    public let removeLabel: String
+
+    public init(url: String, title: String, description: String?, siteName: String?, removeURL: String?, removeLabel: String) {
+        self.url = url
+        self.title = title
+        self.description = description
+        self.siteName = siteName
+        self.removeURL = removeURL
+        self.removeLabel = removeLabel
+    }
+
+    public static let templateFields = TemplateFields<LinkPreviewViewModel>(
+        .text("url", \.url),
+        .text("title", \.title),
+        .text("description", \.description),
+        .text("siteName", \.siteName),
+        .text("removeURL", \.removeURL),
+        .text("removeLabel", \.removeLabel)
     )
 }

@@ -41,6 +41,12 @@ public struct WebConfiguration: Sendable {
     public var webhookAllowsLoopback = false
     /// How long a webhook has to answer, its reply included.
     public var webhookTimeout = Duration.seconds(7)
+    /// Whether messages with a link get the linked page's card, and where those pages may be fetched from.
+    public var linkPreviews = true
+    public var linkPreviewPorts: Set<Int> = [80, 443]
+    public var linkPreviewsAllowLoopback = false
+    /// How long fetching a linked page may take, redirects included.
+    public var linkPreviewTimeout = Duration.seconds(5)
     /// Chats' events applied side by side by the live pages (each chat's in order, in one lane).
     public var liveLanes = EventHandler.defaultLaneCount
     /// Seconds at least between two changes of one row of a page's chat list, for chats the page does not show,

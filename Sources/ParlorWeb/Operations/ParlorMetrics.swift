@@ -42,14 +42,14 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
 
     /// The kinds of stored event, the label of `parlor_events_published_total`.
     static let eventKinds = [
-        "message_sent", "message_edited", "message_deleted", "message_read", "photo_processed", "message_reacted", "chat_created", "user_signed_up",
+        "message_sent", "message_edited", "message_deleted", "message_read", "photo_processed", "message_reacted", "message_previewed", "chat_created", "user_signed_up",
         "feed_subscribed", "feed_unsubscribed", "feed_checked",
         "profile_updated", "account_deactivated", "account_reactivated", "other",
     ]
     /// The store's writes, the label of `parlor_store_operation_duration_seconds` (with "page_read", the
     /// read behind a chat page).
     static let storeOperations = ["send", "edit", "delete", "mark_read", "create_chat", "create_user", "update_profile", "finish_photo",
-        "subscribe_feed", "unsubscribe_feed", "retry_feed", "record_feed_check", "page_read", "react", "change_account",
+        "subscribe_feed", "unsubscribe_feed", "retry_feed", "record_feed_check", "page_read", "react", "change_account", "record_preview", "remove_preview",
     ]
     /// The refusals' kinds, the label of `parlor_refusals_total`.
     static let refusalKinds = [
@@ -152,6 +152,7 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         case .message(.userRead): kind = "message_read"
         case .message(.photoProcessed): kind = "photo_processed"
         case .message(.reacted): kind = "message_reacted"
+        case .message(.previewed): kind = "message_previewed"
         case .chat(.created): kind = "chat_created"
         case .user(.signedUp): kind = "user_signed_up"
         case .user(.profileUpdated): kind = "profile_updated"

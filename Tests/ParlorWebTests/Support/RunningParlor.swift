@@ -68,6 +68,7 @@ final class RunningParlor {
                 group.addTask { await app.pushQueue.run() }
                 group.addTask { await app.pushNotifier.run() }
                 group.addTask { await app.botWebhooks.run(router: app.events) }
+                group.addTask { await app.linkPreviewer.run(router: app.events) }
                 group.addTask { await app.presence.run() }
             }
         }

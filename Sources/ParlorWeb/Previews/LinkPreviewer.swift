@@ -1,0 +1,127 @@
+import Foundation
+import Logging
+import ParlorDomain
+import ParlorFeeds
+import ParlorFeedsHTTP
+import ParlorViews
+import Synchronization
+
+/// Fetches a linked page for its card. The real one goes through the feeds' outbound rules and fetcher.
+public protocol PageFetching: Sendable {
+    /// The page's bytes, final address and `Content-Type`; nil when it could not be fetched.
+    func page(_ url: String) async -> FetchedFeed?
+}
+
+/// Pages fetched as feeds are: a public address Parlor resolved and pinned (loopback only when the policy allows
+/// it), redirects followed by hand and checked again, at most five; 5 seconds and 1 MB for everything.
+public struct HTTPPageFetcher: PageFetching {
+    let fetcher: HTTPFeedFetcher
+
+    public init(policy: AddressPolicy, timeout: Duration = .seconds(5), byteLimit: Int = 1_000_000) {
+        fetcher = HTTPFeedFetcher(policy: policy, timeout: timeout, byteLimit: byteLimit)
+    }
+
+    public func page(_ url: String) async -> FetchedFeed? {
+        try? await fetcher.fetch(url, validators: FeedValidators())
+    }
+}
+
+/// Makes the card of the page a message links to: the first http or https link of a new or edited message, fetched
+/// off the request (the send never waits), read for its metadata (``PagePreview``) and stored through the router,
+/// which draws the message's cell again on every page. What a link gave is kept for an hour (by link, up to a
+/// thousand), so a link many people post is fetched once.
+public final class LinkPreviewer: EventObserver {
+    let fetcher: any PageFetching
+    let logger: Logger
+    private let arriving: AsyncStream<Message>.Continuation
+    private let messages: AsyncStream<Message>
+    private let known = Mutex<[String: (preview: PagePreview?, at: ContinuousClock.Instant)]>([:])
+    private let inFlight = Mutex(0)
+    static let fetchLimit = 8
+    static let cacheLimit = 1_000
+    static let cacheLifetime = Duration.seconds(3_600)
+    /// How each message's card ended (for tests): "previewed", "no-card", "not-stored".
+    public let outcomes = Mutex<[String: Int]>([:])
+    /// Links whose card (or lack of one) came from what was kept, not from a fetch.
+    public let cacheHits = Atomic(0)
+
+    public init(fetcher: any PageFetching, logger: Logger) {
+        self.fetcher = fetcher
+        self.logger = logger
+        (messages, arriving) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .bufferingOldest(10_000))
+    }
+
+    public func observe(_ event: DomainEvent, router: any EventSink) {
+        switch event {
+        case .message(.sent(let message, _)), .message(.edited(let message)):
+            guard message.notice == nil, message.feed == nil, !message.isDeleted, message.preview == nil, Self.link(in: message.body) != nil else { return }
+            arriving.yield(message)
+        default:
+            break
+        }
+    }
+
+    /// The first http or https link of a message's text, when short enough to fetch.
+    static func link(in text: String) -> String? {
+        guard text.contains("http") else { return nil }
+        return Linkifier.segments(text).lazy.compactMap(\.url).first { $0.utf8.count <= LinkPreview.urlLimit }
+    }
+
+    /// Makes each message's card, several at once, until cancelled; `router` stores them.
+    public func run(router: any EventSink) async {
+        await withDiscardingTaskGroup { group in
+            for await message in messages {
+                while inFlight.withLock({ $0 >= Self.fetchLimit }) { try? await Task.sleep(for: .milliseconds(20)) }
+                inFlight.withLock { $0 += 1 }
+                group.addTask {
+                    await self.preview(message, router: router)
+                    self.inFlight.withLock { $0 -= 1 }
+                }
+            }
+        }
+    }
+
+    func preview(_ message: Message, router: any EventSink) async {
+        guard let url = Self.link(in: message.body) else { return }
+        let page: PagePreview?
+        if let cached = cached(url) {
+            page = cached.preview
+            cacheHits.add(1, ordering: .relaxed)
+        } else {
+            if let fetched = await fetcher.page(url), let body = fetched.body, FeedDiscovery.looksLikeHTML(body, contentType: fetched.contentType) {
+                page = PagePreview.parse(body, url: fetched.url, contentType: fetched.contentType)
+            } else {
+                page = nil
+            }
+            remember(url, page)
+        }
+        guard let page else {
+            count("no-card")
+            return
+        }
+        let preview = LinkPreview(url: url, title: page.title, description: page.description, siteName: page.siteName)
+        if case .previewed = await router.send(.previewing(PreviewResult(messageID: message.id, preview: preview)), requestID: nil) {
+            count("previewed")
+        } else {
+            count("not-stored")
+        }
+    }
+
+    private func cached(_ url: String) -> (preview: PagePreview?, at: ContinuousClock.Instant)? {
+        known.withLock { known in
+            guard let entry = known[url], ContinuousClock.now - entry.at < Self.cacheLifetime else { return nil }
+            return entry
+        }
+    }
+
+    private func remember(_ url: String, _ preview: PagePreview?) {
+        known.withLock { known in
+            if known.count >= Self.cacheLimit { known.removeAll(keepingCapacity: true) }
+            known[url] = (preview, .now)
+        }
+    }
+
+    private func count(_ outcome: String) {
+        outcomes.withLock { $0[outcome, default: 0] += 1 }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import HTTPTestSupport
+import ParlorDomain
+import ParlorWeb
+import Testing
+@testable import parlor
+
+/// Link cards through the real server, fetched from pages a scripted server on 127.0.0.1 serves: shown on every open
+/// page when ready, escaped, never from a page that is too large, too slow or that sends Parlor elsewhere; removed by
+/// the sender only.
+@Suite struct LinkPreviewTests {
+    static func pages() throws -> ScriptedServer {
+        try ScriptedServer { path, _ in
+            switch path {
+            case "/menu":
+                .answer(status: "200 OK", headers: ["Content-Type: text/html; charset=utf-8"], body: Array("""
+                    <html><head><title>ignored</title><meta property="og:title" content="Today's menu <script>alert(1)</script>">
+                    <meta property="og:description" content="Soup &amp; bread"><meta property="og:site_name" content="Bistro"></head></html>
+                    """.utf8))
+            case "/latin":
+                .answer(status: "200 OK", headers: ["Content-Type: text/html; charset=iso-8859-1"], body: Array("<title>Caf".utf8) + [0xE9] + Array("</title>".utf8))
+            case "/huge":
+                .answer(status: "200 OK", headers: ["Content-Type: text/html"], body: Array("<title>Huge</title>".utf8) + [UInt8](repeating: 0x20, count: 10_000_000))
+            case "/away":
+                .answer(status: "302 Found", headers: ["Location: http://10.0.0.1/private"])
+            case "/image":
+                .answer(status: "200 OK", headers: ["Content-Type: image/png"], body: [0x89, 0x50, 0x4E, 0x47])
+            default:
+                .trickle(headers: ["Content-Type: text/html"], chunk: Array("<title>slow".utf8), interval: .milliseconds(300))
+            }
+        }
+    }
+
+    static func allowing(_ server: ScriptedServer) -> (inout WebConfiguration) -> Void {
+        { configuration in
+            configuration.linkPreviewsAllowLoopback = true
+            configuration.linkPreviewPorts = [server.port]
+            configuration.linkPreviewTimeout = .seconds(1)
+        }
+    }
+
+    @Test func aLinkGetsItsCardLiveEscapedAndItsSenderRemovesIt() async throws {
+        let server = try Self.pages()
+        defer { server.stop() }
+        try await RunningParlor.with(configure: Self.allowing(server)) { parlor in
+            let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)
+            try await ben.get(chat)
+            let (stream, _) = try await ben.openEvents("/events?chat=\(chat.split(separator: "/").last!)")
+            _ = try await stream.read(until: "action=\"badge\"")
+            let said = try await ana.say("Lunch? \(server.url("/menu"))", in: chat)
+            let id = try #require(said.header("Location")?.components(separatedBy: "#message-").last)
+
+            // Ben's open page gets the cell again with its card; the page drawn afterwards has it too, escaped.
+            let pushed = try await stream.read(until: "link-preview-description")
+            #expect(pushed.contains("Today&#39;s menu &lt;script&gt;alert(1)&lt;/script&gt;") && !pushed.contains("<script>alert"))
+            let page = try await ben.get(chat).text
+            #expect(page.contains("<span class=\"link-preview-site\">Bistro</span>") && page.contains("Soup &amp; bread"))
+            #expect(!page.contains("formaction=\"\(chat)/messages/\(id)/preview/remove\""), "only its sender may remove it")
+            #expect(try await ana.get(chat).text.contains("formaction=\"\(chat)/messages/\(id)/preview/remove\""))
+
+            // Ben cannot remove it; Ana can, for good; a stranger, a wrong id or a forged form change nothing.
+            let remove = "\(chat)/messages/\(id)/preview/remove"
+            #expect(try await ben.post(remove, []).status == 403)
+            #expect(try await ana.post(remove, [], csrf: "forged").status == 403)
+            #expect(try await ana.post("\(chat)/messages/999999/preview/remove", []).status == 404)
+            let chloe = Visitor(port: parlor.port)
+            try await chloe.signUp("chloe")
+            try await chloe.get("/chats")
+            #expect(try await chloe.post(remove, []).status == 404)
+            #expect(try await parlor.store.message(MessageID(Int64(id)!))?.preview?.title.hasPrefix("Today's menu") == true)
+            let removed = try await ana.post(remove, [])
+            #expect(removed.status == 303 && removed.header("Location") == "\(chat)#message-\(id)")
+            #expect(!(try await ben.get(chat).text.contains("link-preview")))
+            #expect(try await ana.post(remove, []).status == 404, "gone already")
+        }
+    }
+
+    @Test func pagesTooLargeTooSlowElsewhereOrNotHTMLGiveNoCard() async throws {
+        let server = try Self.pages()
+        defer { server.stop() }
+        try await RunningParlor.with(configure: Self.allowing(server)) { parlor in
+            let (ana, _, chat) = try await ConversationTests.anaAndBen(parlor)
+            for path in ["/latin", "/huge", "/away", "/image", "/slow", "/menu"] {
+                #expect(try await ana.say("Look: \(server.url(path)) ok", in: chat).status == 303)
+            }
+            // The same link again is not fetched again.
+            #expect(try await ana.say("Again \(server.url("/menu"))", in: chat).status == 303)
+            let done = { parlor.app.linkPreviewer.outcomes.withLock { $0.values.reduce(0, +) } }
+            for _ in 0..<500 where done() < 7 { try await Task.sleep(for: .milliseconds(20)) }
+            let outcomes = parlor.app.linkPreviewer.outcomes.withLock { $0 }
+            #expect(outcomes["previewed"] == 3 && outcomes["no-card"] == 4, "\(outcomes)")
+            #expect(parlor.app.linkPreviewer.cacheHits.load(ordering: .relaxed) == 1)
+            let messages = try await parlor.store.messages(in: ChatID(Int64(chat.split(separator: "/").last!)!), before: nil, limit: 20).messages
+            let cards = messages.compactMap { $0.preview?.title }
+            #expect(cards.filter { $0 == "Café" }.count == 1, "ISO-8859-1 read as it says")
+            #expect(cards.filter { $0.hasPrefix("Today's menu") }.count == 2 && cards.count == 3, "\(cards)")
+            #expect(!server.received.contains { $0.path == "/private" }, "a redirect to a private address is never followed")
+            #expect(server.received.filter { $0.path == "/menu" }.count == 1)
+        }
+    }
+}

@@ -84,6 +84,15 @@ import Testing
         }
     }
 
+    /// Tests/Browser/link_previews.py: a linked page's card comes to the other screen live, its title as text, and goes
+    /// from both when its sender removes it; axe-clean.
+    @Test(.timeLimit(.minutes(5))) func aLinksCardShowsLiveAndItsSenderRemovesIt() async throws {
+        let output = try await Self.run("link_previews.py", artifacts: Self.artifacts + "/link-previews")
+        for step in ["card-live", "accessible", "removed"] {
+            #expect(output.contains(step), "step \(step) did not run")
+        }
+    }
+
     /// Tests/Browser/reactions.py: a reaction picked on one screen shows on the other at once, pressed for its giver;
     /// by keyboard alone, keeping the focus; taken back; typed; without the script through the choosing page; axe-clean.
     @Test(.timeLimit(.minutes(5))) func aReactionShowsOnBothScreensAtOnce() async throws {

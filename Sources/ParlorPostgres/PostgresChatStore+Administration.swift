@@ -111,9 +111,7 @@ extension PostgresChatStore: AdministrationStore {
     }
 
     public func accounts(matching prefix: String, limit: Int) async throws -> [Account] {
-        let pattern = prefix.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_") + "%"
+        let pattern = Self.likePrefix(prefix)
         return try await database.rows("""
             SELECT \(unescaped: Self.accountColumns) FROM account
             WHERE NOT isBot AND (handle ILIKE \(pattern) OR displayName ILIKE \(pattern))
@@ -223,5 +221,10 @@ extension PostgresChatStore: AdministrationStore {
                 "UPDATE botKey SET keyHash = \(keyHash) WHERE userID = \(bot.rawValue) RETURNING userID", logger: logger
             ) != nil else { throw Refusal.notFound }
         }
+    }
+
+    /// An ILIKE pattern for what starts with `prefix`, its own % and _ escaped.
+    static func likePrefix(_ prefix: String) -> String {
+        prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 }

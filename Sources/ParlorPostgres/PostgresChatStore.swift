@@ -75,9 +75,7 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     }
 
     public func users(matching prefix: String, excluding: UserID, limit: Int) async throws -> [User] {
-        let pattern = prefix.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_") + "%"
+        let pattern = Self.likePrefix(prefix)
         return try await database.rows("""
             SELECT \(unescaped: Columns.user) FROM account
             WHERE id <> \(excluding.rawValue) AND deactivatedAt IS NULL AND (handle ILIKE \(pattern) OR displayName ILIKE \(pattern))

@@ -103,9 +103,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
 
     public func users(matching prefix: String, excluding: UserID, limit: Int) async throws -> [User] {
         // LIKE is case-insensitive for ASCII; the prefix's own % and _ are escaped.
-        let pattern = prefix.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_") + "%"
+        let pattern = Self.likePrefix(prefix)
         return try await pool.read { db in
             try db.cachedStatement(sql: """
                 SELECT \(Columns.user) FROM user

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Where the Administration page's settings and accounts are kept. Like ``AccountStore``, the web front changes
+/// settings, join links and roles directly (no page but that one shows them); deactivation changes rooms, so it
+/// goes through the event router. Each method is one transaction.
+public protocol AdministrationStore: Sendable {
+    /// Keeps `policy` unless a policy is kept already (set once, for a new Parlor); answers the settings.
+    func startSettings(signUpPolicy policy: SignUpPolicy) async throws -> ParlorSettings
+    func settings() async throws -> ParlorSettings
+    func setSignUpPolicy(_ policy: SignUpPolicy) async throws
+    func setOnlyAdministratorsCreateRooms(_ only: Bool) async throws
+    /// Replaces the join link (the old code lets nobody in from now on).
+    func replaceJoinLink(_ link: JoinLink) async throws
+    func account(_ id: UserID) async throws -> Account?
+    /// People (never bots) whose handle or display name starts with `prefix` (case-insensitive; all for ""),
+    /// by handle.
+    func accounts(matching prefix: String, limit: Int) async throws -> [Account]
+    /// Makes `person` a member or an administrator; `lastAdministrator` when that would leave no active one,
+    /// `notFound` for nobody (or a bot).
+    func setRole(_ role: Role, of person: UserID) async throws -> Account
+    /// Every open and closed room, by name: no messages.
+    func rooms(limit: Int) async throws -> [RoomListing]
+    /// Deactivates `person`: sessions ended, push subscriptions gone, out of every room (messages stay).
+    /// `lastAdministrator` for the last active administrator; `notFound` for nobody, a bot, or one already deactivated.
+    func deactivate(_ person: UserID, at date: Date) async throws -> AccountState
+    /// Activates `person` again, a member of every open room (closed ones: when someone adds them again).
+    /// `notFound` unless deactivated.
+    func reactivate(_ person: UserID, at date: Date) async throws -> AccountState
+    /// A new password hash for the account with `handle` (the operator's `reset-password`), ending all its sessions.
+    /// Answers how many ended; `notFound` for nobody (or a bot).
+    func resetPassword(handle: String, to passwordHash: String) async throws -> Int
+
+    // Bots an administrator made (Parlor's own, with no key, are not among them)
+    /// The bot whose key has this hash.
+    func bot(keyHash: String) async throws -> Bot?
+    func bot(_ id: UserID) async throws -> Bot?
+    /// Every bot with a key, by handle.
+    func bots() async throws -> [Bot]
+    /// A new key for the bot (the old one opens nothing from then on); `notFound` for anyone else.
+    func replaceBotKey(of bot: UserID, keyHash: String) async throws
+}

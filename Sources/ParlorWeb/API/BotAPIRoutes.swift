@@ -4,6 +4,7 @@ import MicroHTTP
 import ParlorDomain
 import ParlorEvents
 import ParlorLive
+import ParlorTemplates
 import ParlorViews
 
 /// The API bots post through, with the key an administrator was shown once (`Authorization: Bearer …`): the rooms
@@ -84,7 +85,9 @@ public struct BotAPIRoutes: Sendable {
             let edit = try Self.decode(BotRequests.Edit.self, request)
             switch await events.send(.editing(MessageEdit(messageID: message.id, editorID: bot.user.id, body: edit.text, editedAt: pages.clock.now)),
                                      requestID: request.id.description) {
-            case .edited(let edited): return BotAPI.json(["message": try await body(edited, chat: chat, bot: bot)])
+            case .edited(let edited):
+                var writer = writer(for: bot)
+                return BotAPI.json(["message": try await writer.body(edited, chat: chat, store: store)])
             case .failedEditing(_, let reason): throw Failure(reason)
             default: throw Failure(.unavailable)
             }
@@ -199,10 +202,10 @@ public struct BotAPIRoutes: Sendable {
             limit = number
         }
         let page = try await store.messages(in: chat, before: before, limit: limit)
-        var senders: [UserID: User] = [:]
+        var writer = writer(for: bot)
         var messages: [BotAPI.MessageBody] = []
         for message in page.messages.reversed() {
-            messages.append(try await body(message, chat: chat, bot: bot, senders: &senders))
+            messages.append(try await writer.body(message, chat: chat, store: store))
         }
         let older = page.hasOlder ? page.messages.first.map { "\(pages.paths.basePath)/api/rooms/\(chat)/messages?before=\($0.id)&limit=\(limit)" } : nil
         struct Listing: Encodable {
@@ -221,7 +224,8 @@ public struct BotAPIRoutes: Sendable {
         )
         switch await events.send(.sending(outgoing), requestID: request.id.description) {
         case .sent(let message, _):
-            return BotAPI.json(["message": try await body(message, chat: chat, bot: bot)], status: .created)
+            var writer = writer(for: bot)
+            return BotAPI.json(["message": try await writer.body(message, chat: chat, store: store)], status: .created)
         case .failedSending(_, let reason):
             throw reason == .notFound ? Failure(status: .notFound, message: "There is no such message to reply to in this room.") : Failure(reason)
         default:
@@ -229,12 +233,20 @@ public struct BotAPIRoutes: Sendable {
         }
     }
 
-    private func body(_ message: Message, chat: ChatID, bot: Bot) async throws -> BotAPI.MessageBody {
-        var senders: [UserID: User] = [bot.user.id: bot.user]
-        return try await body(message, chat: chat, bot: bot, senders: &senders)
+    /// How this request writes messages for `bot`: its cell builder and the templates, made once.
+    private func writer(for bot: Bot) -> MessageWriter {
+        let context = ViewerContext(viewer: bot.user, now: pages.clock.now, basePath: pages.paths.basePath, cache: pages.dateLabels)
+        return MessageWriter(cells: MessageCellBuilder(context: context), templates: pages.templates.current, senders: [bot.user.id: bot.user])
     }
+}
 
-    private func body(_ message: Message, chat: ChatID, bot: Bot, senders: inout [UserID: User]) async throws -> BotAPI.MessageBody {
+/// Writes messages as the API answers them, for one request: each sender read once, the text drawn as the cell draws it.
+struct MessageWriter {
+    let cells: MessageCellBuilder
+    let templates: TemplateSet
+    var senders: [UserID: User]
+
+    mutating func body(_ message: Message, chat: ChatID, store: any ChatStore) async throws -> BotAPI.MessageBody {
         let sender: User
         if let known = senders[message.senderID] {
             sender = known
@@ -242,8 +254,7 @@ public struct BotAPIRoutes: Sendable {
             sender = try await store.user(message.senderID) ?? User(id: message.senderID, handle: "", displayName: "")
             senders[message.senderID] = sender
         }
-        let context = ViewerContext(viewer: bot.user, now: pages.clock.now, basePath: pages.paths.basePath, cache: pages.dateLabels)
-        let html = pages.templates.current.render(MessageCellBuilder(context: context).html(message), capacity: 1024).string
+        let html = templates.render(cells.html(message), capacity: 1024).string
         return BotAPI.MessageBody(
             id: message.id.rawValue, room: chat.rawValue, sender: BotAPI.Person(sender), text: message.isDeleted ? "" : message.body, html: html,
             createdAt: BotAPI.date(message.createdAt), editedAt: message.editedAt.map(BotAPI.date), deleted: message.isDeleted,

@@ -33,8 +33,9 @@ public struct HTTPPageFetcher: PageFetching {
 public final class LinkPreviewer: EventObserver {
     let fetcher: any PageFetching
     let logger: Logger
-    private let arriving: AsyncStream<Message>.Continuation
-    private let messages: AsyncStream<Message>
+    /// Each message with the link found in it as it was observed.
+    private let arriving: AsyncStream<(Message, String)>.Continuation
+    private let messages: AsyncStream<(Message, String)>
     private let known = Mutex<[String: (preview: PagePreview?, at: ContinuousClock.Instant)]>([:])
     private let inFlight = Mutex(0)
     static let fetchLimit = 8
@@ -48,14 +49,14 @@ public final class LinkPreviewer: EventObserver {
     public init(fetcher: any PageFetching, logger: Logger) {
         self.fetcher = fetcher
         self.logger = logger
-        (messages, arriving) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .bufferingOldest(10_000))
+        (messages, arriving) = AsyncStream.makeStream(of: (Message, String).self, bufferingPolicy: .bufferingOldest(10_000))
     }
 
     public func observe(_ event: DomainEvent, router: any EventSink) {
         switch event {
         case .message(.sent(let message, _)), .message(.edited(let message)):
-            guard message.notice == nil, message.feed == nil, !message.isDeleted, message.preview == nil, Self.link(in: message.body) != nil else { return }
-            arriving.yield(message)
+            guard message.notice == nil, message.feed == nil, !message.isDeleted, message.preview == nil, let url = Self.link(in: message.body) else { return }
+            arriving.yield((message, url))
         default:
             break
         }
@@ -70,19 +71,18 @@ public final class LinkPreviewer: EventObserver {
     /// Makes each message's card, several at once, until cancelled; `router` stores them.
     public func run(router: any EventSink) async {
         await withDiscardingTaskGroup { group in
-            for await message in messages {
+            for await (message, url) in messages {
                 while inFlight.withLock({ $0 >= Self.fetchLimit }) { try? await Task.sleep(for: .milliseconds(20)) }
                 inFlight.withLock { $0 += 1 }
                 group.addTask {
-                    await self.preview(message, router: router)
+                    await self.preview(message, url: url, router: router)
                     self.inFlight.withLock { $0 -= 1 }
                 }
             }
         }
     }
 
-    func preview(_ message: Message, router: any EventSink) async {
-        guard let url = Self.link(in: message.body) else { return }
+    func preview(_ message: Message, url: String, router: any EventSink) async {
         let page: PagePreview?
         if let cached = cached(url) {
             page = cached.preview

@@ -90,7 +90,10 @@ extension PostgresChatStore {
                     SELECT 1 FROM feedSubscription JOIN member ON member.chatID = feedSubscription.chatID
                     WHERE feedSubscription.iconID = image.id AND member.userID = \(person)) OR EXISTS (
                     SELECT 1 FROM message JOIN member ON member.chatID = message.chatID
-                    WHERE message.feedIconID = image.id AND member.userID = \(person)))))
+                    WHERE message.feedIconID = image.id AND member.userID = \(person))))
+                OR (purpose = 'linkPreview' AND EXISTS (
+                    SELECT 1 FROM message JOIN member ON member.chatID = message.chatID
+                    WHERE message.previewImageID = image.id AND member.userID = \(person))))
                 """, logger: logger),
                 let purpose = ImagePurpose(storedName: try row.at(1)), let state = PhotoState(rawValue: try row.at(2))
             else { return nil }

@@ -308,10 +308,11 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             try await connection.run(
                 """
                 UPDATE message SET body = \(edit.body), editedAt = \(edit.editedAt.timeIntervalSince1970), searchText = \(SearchText.searchable(edit.body)),
-                    previewURL = NULL, previewTitle = NULL, previewDescription = NULL, previewSite = NULL
+                    \(unescaped: Self.noCard)
                 WHERE id = \(old.id.rawValue)
                 """, logger: logger
             )
+            try await Self.dropCardPicture(connection, of: old, logger)
             try await EventLogEntry.messageEdited(old.id).append(connection, logger: logger)
             return Message(
                 id: old.id, chatID: old.chatID, senderID: old.senderID, body: edit.body, createdAt: old.createdAt,
@@ -326,10 +327,10 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
             guard !old.isDeleted else { return DeletedMessage(message: old, deletedNow: false) }
             try await connection.run("""
                 UPDATE message SET body = '', searchText = '', deletedAt = \(deletion.deletedAt.timeIntervalSince1970), photoID = NULL,
-                    photoState = NULL, photoWidth = NULL, photoHeight = NULL, previewURL = NULL, previewTitle = NULL, previewDescription = NULL,
-                    previewSite = NULL
+                    photoState = NULL, photoWidth = NULL, photoHeight = NULL, \(unescaped: Self.noCard)
                 WHERE id = \(old.id.rawValue)
                 """, logger: logger)
+            try await Self.dropCardPicture(connection, of: old, logger)
             if let photo = old.photo {
                 try await connection.run("DELETE FROM image WHERE id = \(photo.id.rawValue)", logger: logger)
             }

@@ -279,6 +279,14 @@ enum PostgresMigrations {
                 ADD COLUMN previewSite TEXT, ADD COLUMN previewRemoved BOOLEAN NOT NULL DEFAULT FALSE
             """,
         ]),
+        // As SQLite's "19-link-preview-images".
+        ("13-link-preview-images", [
+            """
+            ALTER TABLE message ADD COLUMN previewImageID BIGINT REFERENCES image(id), ADD COLUMN previewImageWidth INTEGER,
+                ADD COLUMN previewImageHeight INTEGER
+            """,
+            "CREATE INDEX message_by_preview_image ON message(previewImageID) WHERE previewImageID IS NOT NULL",
+        ]),
     ]
 
     /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an

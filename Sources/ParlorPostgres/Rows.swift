@@ -9,12 +9,13 @@ enum Columns {
         qualified([
             "id", "chatID", "senderID", "body", "createdAt", "editedAt", "replyToID", "deletedAt", "photoID", "photoState", "photoWidth", "photoHeight",
             "feedSource", "feedTitle", "feedLink", "feedDate", "feedIconID", "noticeKind", "noticeSubject", "noticeText",
-            "previewURL", "previewTitle", "previewDescription", "previewSite", "previewRemoved",
+            "previewURL", "previewTitle", "previewDescription", "previewSite", "previewRemoved", "previewImageID", "previewImageWidth",
+            "previewImageHeight",
         ], by: table)
     }
 
     /// How many columns ``message(in:)`` lists.
-    static let messageCount = 25
+    static let messageCount = 28
 
     static func user(in table: String? = nil) -> String {
         qualified(["id", "handle", "displayName", "timeZone", "locale", "avatarID", "isBot"], by: table)
@@ -91,7 +92,12 @@ extension Message {
             preview: try row.at(start + 24, as: Bool?.self) == true ? .removed : try row.at(start + 21, as: String?.self).map { title in
                 LinkPreview(
                     url: try row.at(start + 20, as: String?.self) ?? "", title: title, description: try row.at(start + 22, as: String?.self),
-                    siteName: try row.at(start + 23, as: String?.self)
+                    siteName: try row.at(start + 23, as: String?.self),
+                    image: try row.at(start + 25, as: Int64?.self).map { id in
+                        PreviewImage(
+                            id: ImageID(id), width: Int(try row.at(start + 26, as: Int32?.self) ?? 1), height: Int(try row.at(start + 27, as: Int32?.self) ?? 1)
+                        )
+                    }
                 )
             }
         )

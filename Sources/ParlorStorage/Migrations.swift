@@ -317,6 +317,15 @@ enum Migrations {
                 ALTER TABLE message ADD COLUMN previewRemoved INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("19-link-preview-images") { db in
+            // The card's picture: an image of the sender's, seen by those who see the message (found by this column).
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN previewImageID INTEGER REFERENCES image(id);
+                ALTER TABLE message ADD COLUMN previewImageWidth INTEGER;
+                ALTER TABLE message ADD COLUMN previewImageHeight INTEGER;
+                CREATE INDEX message_by_preview_image ON message(previewImageID) WHERE previewImageID IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }

@@ -10,12 +10,13 @@ enum Columns {
         qualified([
             "id", "chatID", "senderID", "body", "createdAt", "editedAt", "replyToID", "deletedAt", "photoID", "photoState", "photoWidth", "photoHeight",
             "feedSource", "feedTitle", "feedLink", "feedDate", "feedIconID", "noticeKind", "noticeSubject", "noticeText",
-            "previewURL", "previewTitle", "previewDescription", "previewSite", "previewRemoved",
+            "previewURL", "previewTitle", "previewDescription", "previewSite", "previewRemoved", "previewImageID", "previewImageWidth",
+            "previewImageHeight",
         ], by: table)
     }
 
     /// How many columns ``message(in:)`` lists.
-    static let messageCount = 25
+    static let messageCount = 28
 
     /// The `user` columns in the order `User(_:at:)` reads them, qualified by `table` when given.
     static func user(in table: String?) -> String {

@@ -25,6 +25,14 @@ extension SQLiteChatStore {
         }
     }
 
+    /// An image that goes (a deleted message's photo, a card's picture): its versions now, its files with the next sweep
+    /// of the media folder. Its row stays, marked gone, so SQLite never gives its id to a later image: browsers keep an
+    /// image's file for a year under its id, and would show the old picture for the new one.
+    static func forget(_ db: Database, image id: ImageID) throws {
+        try db.cachedStatement(sql: "DELETE FROM imageVersion WHERE imageID = ?").execute(arguments: [id.rawValue])
+        try db.cachedStatement(sql: "UPDATE image SET state = 'gone', original = NULL WHERE id = ?").execute(arguments: [id.rawValue])
+    }
+
     public func imageHashes() async throws -> Set<String> {
         try await pool.read { db in Set(try String.fetchAll(db, sql: "SELECT DISTINCT hash FROM imageVersion")) }
     }
@@ -86,8 +94,11 @@ extension SQLiteChatStore {
                     SELECT 1 FROM feedSubscription JOIN member ON member.chatID = feedSubscription.chatID
                     WHERE feedSubscription.iconID = image.id AND member.userID = ?) OR EXISTS (
                     SELECT 1 FROM message JOIN member ON member.chatID = message.chatID
-                    WHERE message.feedIconID = image.id AND member.userID = ?))))
-                """), arguments: [id.rawValue, viewer.rawValue, viewer.rawValue, viewer.rawValue, viewer.rawValue, viewer.rawValue]),
+                    WHERE message.feedIconID = image.id AND member.userID = ?)))
+                OR (purpose = 'linkPreview' AND EXISTS (
+                    SELECT 1 FROM message JOIN member ON member.chatID = message.chatID
+                    WHERE message.previewImageID = image.id AND member.userID = ?)))
+                """), arguments: [id.rawValue, viewer.rawValue, viewer.rawValue, viewer.rawValue, viewer.rawValue, viewer.rawValue, viewer.rawValue]),
                 let purpose = ImagePurpose(storedName: row[1]), let state = PhotoState(rawValue: row[2])
             else { return nil }
             let versions = try Row.fetchAll(

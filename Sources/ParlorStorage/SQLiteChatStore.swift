@@ -325,9 +325,9 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
             guard !old.isDeleted else { throw Refusal.messageDeleted }
             // A new text's link is read again; a card the sender removed stays removed.
             try db.cachedStatement(sql: """
-                UPDATE message SET body = ?, editedAt = ?, previewURL = NULL, previewTitle = NULL, previewDescription = NULL, previewSite = NULL
-                WHERE id = ?
+                UPDATE message SET body = ?, editedAt = ?, \(Self.noCard) WHERE id = ?
                 """).execute(arguments: [edit.body, edit.editedAt.timeIntervalSince1970, old.id.rawValue])
+            try Self.dropCardPicture(db, of: old)
             return Message(
                 id: old.id, chatID: old.chatID, senderID: old.senderID, body: edit.body, createdAt: old.createdAt,
                 editedAt: edit.editedAt, replyTo: old.replyTo, photo: old.photo, preview: old.preview?.isRemoved == true ? .removed : nil
@@ -340,13 +340,13 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
             let old = try Self.ownMessage(db, deletion.messageID, of: deletion.requesterID)
             guard !old.isDeleted else { return DeletedMessage(message: old, deletedNow: false) }
             try db.cachedStatement(sql: """
-                UPDATE message SET body = '', deletedAt = ?, photoID = NULL, photoState = NULL, photoWidth = NULL, photoHeight = NULL,
-                    previewURL = NULL, previewTitle = NULL, previewDescription = NULL, previewSite = NULL
+                UPDATE message SET body = '', deletedAt = ?, photoID = NULL, photoState = NULL, photoWidth = NULL, photoHeight = NULL, \(Self.noCard)
                 WHERE id = ?
                 """).execute(arguments: [deletion.deletedAt.timeIntervalSince1970, old.id.rawValue])
-            // The photo goes with it: its row now, its files with the next sweep of the media folder.
+            try Self.dropCardPicture(db, of: old)
+            // The photo goes with it.
             if let photo = old.photo {
-                try db.cachedStatement(sql: "DELETE FROM image WHERE id = ?").execute(arguments: [photo.id.rawValue])
+                try Self.forget(db, image: photo.id)
             }
             try db.cachedStatement(sql: "DELETE FROM reaction WHERE messageID = ?").execute(arguments: [old.id.rawValue])
             // Whoever had not read it has one message fewer to read, and one mention fewer if it named them.

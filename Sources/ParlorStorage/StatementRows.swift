@@ -117,7 +117,12 @@ extension Message {
                 RoomNotice(kind: kind, subject: row.int64OrNil(start + 18).map { UserID($0) }, text: row.stringOrNil(start + 19))
             },
             preview: row.bool(start + 24) ? .removed : row.stringOrNil(start + 21).map { title in
-                LinkPreview(url: row.string(start + 20), title: title, description: row.stringOrNil(start + 22), siteName: row.stringOrNil(start + 23))
+                LinkPreview(
+                    url: row.string(start + 20), title: title, description: row.stringOrNil(start + 22), siteName: row.stringOrNil(start + 23),
+                    image: row.int64OrNil(start + 25).map { id in
+                        PreviewImage(id: ImageID(id), width: Int(row.int64OrNil(start + 26) ?? 1), height: Int(row.int64OrNil(start + 27) ?? 1))
+                    }
+                )
             }
         )
     }

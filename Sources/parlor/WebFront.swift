@@ -34,7 +34,7 @@ final class WebFront: Sendable {
     let templates: PageTemplates
     let pageCache: PageCache
     let media: MediaFolder
-    let feedIcons: FeedIcons
+    let feedIcons: OutsideImages
     /// Sends Web Push notifications; run it (``PushQueue/run()``) while serving, with ``pushNotifier``.
     let pushQueue: PushQueue
     /// Decides whom each message is pushed to; run it (``PushNotifier/run()``) while serving.
@@ -143,12 +143,13 @@ final class WebFront: Sendable {
             templates: { templates.current }, paths: paths, clock: clock, logger: logger
         )
         events.addObserver(botWebhooks)
+        let outsideImages = OutsideImages(images: images, media: media, logger: logger)
         let linkPreviewer = LinkPreviewer(
             fetcher: HTTPPageFetcher(
                 policy: AddressPolicy(ports: configuration.linkPreviewPorts, allowsLoopback: configuration.linkPreviewsAllowLoopback),
                 timeout: configuration.linkPreviewTimeout
             ),
-            logger: logger
+            pictures: outsideImages, logger: logger
         )
         if configuration.linkPreviews { events.addObserver(linkPreviewer) }
         routes = Routes(
@@ -202,7 +203,7 @@ final class WebFront: Sendable {
         self.templates = templates
         self.pageCache = pageCache
         self.media = media
-        feedIcons = FeedIcons(images: images, media: media, logger: logger)
+        feedIcons = outsideImages
         self.configuration = configuration
     }
 

@@ -46,6 +46,14 @@ import Testing
         _ = try await store.delete(MessageDeletion(messageID: sent.id, requesterID: world.ana.id, deletedAt: .at(2)))
         #expect(try await store.image(photo.id, visibleTo: world.ana.id) == nil)
         #expect(try await store.message(sent.id)?.photo == nil)
+        #expect(try await store.imageHashes().isDisjoint(with: ["aa11", "bb22"]), "the sweep takes its files")
+
+        // The next photo never has its id: browsers keep a photo's file for a year under its id.
+        let next = try await store.send(OutgoingMessage(
+            chatID: sent.chatID, senderID: world.ana.id, body: "", token: "photo-2", createdAt: .at(3),
+            photo: NewPhoto(original: "upload-2", width: 800, height: 600)
+        ))
+        #expect(try #require(next.photo).id != photo.id)
     }
 
     /// The image view's previous and next: the chat's photos in order, not another chat's, not deleted ones.

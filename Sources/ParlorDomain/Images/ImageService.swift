@@ -17,6 +17,8 @@ public enum ImagePurpose: Hashable, Sendable {
     case avatar
     /// A feed's icon, the avatar of what it posts: squares of 256 and 96.
     case feedIcon
+    /// The picture of a linked page, on its card under a message: a thumbnail within 320x320.
+    case linkPreview
 
     /// The boxes each version must fit, and whether it is cropped to fill its box.
     public var versions: [(role: ImageRole, width: Int, height: Int, crop: Bool)] {
@@ -26,6 +28,7 @@ public enum ImagePurpose: Hashable, Sendable {
         case .message: [(.display, 1200, 1200, false), (.thumbnail, 320, 320, false), (.full, 4096, 4096, false)]
         case .avatar: [(.avatar, 512, 512, true), (.avatarSmall, 96, 96, true)]
         case .feedIcon: [(.avatar, 256, 256, true), (.avatarSmall, 96, 96, true)]
+        case .linkPreview: [(.thumbnail, 320, 320, false)]
         }
     }
 }

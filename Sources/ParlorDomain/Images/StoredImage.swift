@@ -92,6 +92,7 @@ extension ImagePurpose {
         case .message: "message"
         case .avatar: "avatar"
         case .feedIcon: "feedIcon"
+        case .linkPreview: "linkPreview"
         }
     }
 
@@ -100,6 +101,7 @@ extension ImagePurpose {
         case "message": self = .message
         case "avatar": self = .avatar
         case "feedIcon": self = .feedIcon
+        case "linkPreview": self = .linkPreview
         default: return nil
         }
     }

@@ -125,6 +125,10 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
                 guard let message = image.messageID.flatMap({ state.messages[$0] }) else { return nil }
                 return state.chats[message.chatID]?.hasMember(viewer) == true ? image : nil
             }
+            if image.purpose == .linkPreview {
+                let chats = state.messages.values.filter { $0.preview?.image?.id == id }.map(\.chatID)
+                return chats.contains { state.chats[$0]?.hasMember(viewer) == true } ? image : nil
+            }
             if image.purpose == .feedIcon {
                 // Seen by the members of a chat that follows the feed, or where it posted with this icon.
                 let chats = state.feeds.values.filter { $0.icon?.image == id }.map(\.chatID)
@@ -401,6 +405,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
                 preview: old.preview?.isRemoved == true ? old.preview : nil
             )
             state.messages[old.id] = edited
+            Self.dropCardPicture(&state, of: old)
             return edited
         }
     }
@@ -410,10 +415,22 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
             guard let message = state.messages[result.messageID], !message.isDeleted, message.preview == nil,
                   message.body.contains(result.preview.url)
             else { return nil }
-            let previewed = message.with(preview: result.preview)
+            var picture: PreviewImage?
+            if !result.image.isEmpty {
+                let id = ImageID(state.nextImage)
+                state.nextImage += 1
+                state.images[id] = StoredImage(id: id, ownerID: message.senderID, purpose: .linkPreview, versions: result.image)
+                picture = result.picture(id)
+            }
+            let previewed = message.with(preview: result.preview.with(image: picture))
             state.messages[message.id] = previewed
             return previewed
         }
+    }
+
+    /// The picture of the card `old` had goes with its card.
+    private static func dropCardPicture(_ state: inout State, of old: Message) {
+        if let picture = old.preview?.image { state.images[picture.id] = nil }
     }
 
     public func removePreview(_ removal: PreviewRemoval) async throws -> Message {
@@ -422,6 +439,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
             guard message.senderID == removal.requesterID else { throw .notYourMessage }
             let removed = message.with(preview: .removed)
             state.messages[message.id] = removed
+            Self.dropCardPicture(&state, of: message)
             return removed
         }
     }
@@ -434,6 +452,7 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
                 state.images[photo.id] = nil
                 state.originals[photo.id] = nil
             }
+            Self.dropCardPicture(&state, of: old)
             let deleted = old.deleted(at: deletion.deletedAt)
             state.messages[old.id] = deleted
             state.reactions.removeAll { $0.messageID == old.id }

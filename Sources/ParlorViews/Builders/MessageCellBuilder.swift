@@ -79,6 +79,8 @@ public struct MessageCellBuilder: Sendable {
             preview: isDeleted ? nil : message.preview.flatMap { preview in
                 preview.isRemoved ? nil : LinkPreviewViewModel(
                     url: preview.url, title: preview.title, description: preview.description, siteName: preview.siteName,
+                    imageURL: preview.image.map { context.paths.imageThumbnail($0.id) }, imageWidth: preview.image?.width ?? 0,
+                    imageHeight: preview.image?.height ?? 0,
                     removeURL: isOwn ? context.paths.removePreview(message.chatID, message: message.id) : nil,
                     removeLabel: "Remove the preview of “\(preview.title)”"
                 )

@@ -255,16 +255,26 @@ public struct LinkPreviewViewModel: TemplateContext, Hashable {
     public let title: String
     public let description: String?
     public let siteName: String?
+    /// The page's picture, small; nil when it has none Parlor could read.
+    public let imageURL: String?
+    public let imageWidth: Int
+    public let imageHeight: Int
     /// Where the sender removes it (the conversation's form carries their token); nil for everyone else.
     public let removeURL: String?
     /// "Remove the preview of “Rooms are here”".
     public let removeLabel: String
 
-    public init(url: String, title: String, description: String?, siteName: String?, removeURL: String?, removeLabel: String) {
+    public init(
+        url: String, title: String, description: String?, siteName: String?, imageURL: String? = nil, imageWidth: Int = 0, imageHeight: Int = 0,
+        removeURL: String?, removeLabel: String
+    ) {
         self.url = url
         self.title = title
         self.description = description
         self.siteName = siteName
+        self.imageURL = imageURL
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
         self.removeURL = removeURL
         self.removeLabel = removeLabel
     }
@@ -274,6 +284,9 @@ public struct LinkPreviewViewModel: TemplateContext, Hashable {
         .text("title", \.title),
         .text("description", \.description),
         .text("siteName", \.siteName),
+        .text("imageURL", \.imageURL),
+        .number("imageWidth", \.imageWidth),
+        .number("imageHeight", \.imageHeight),
         .text("removeURL", \.removeURL),
         .text("removeLabel", \.removeLabel)
     )

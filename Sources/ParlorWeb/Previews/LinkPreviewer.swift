@@ -10,33 +10,58 @@ import Synchronization
 public protocol PageFetching: Sendable {
     /// The page's bytes, final address and `Content-Type`; nil when it could not be fetched.
     func page(_ url: String) async -> FetchedFeed?
+    /// The bytes of the picture a page names; nil when it could not be fetched.
+    func picture(_ url: String) async -> [UInt8]?
 }
 
 /// Pages fetched as feeds are: a public address Parlor resolved and pinned (loopback only when the policy allows
-/// it), redirects followed by hand and checked again, at most five; 5 seconds and 1 MB for everything.
+/// it), redirects followed by hand and checked again, at most five; 5 seconds and 1 MB for everything, 3 MB for a
+/// page's picture.
 public struct HTTPPageFetcher: PageFetching {
-    let fetcher: HTTPFeedFetcher
+    let pages: HTTPFeedFetcher
+    let pictures: HTTPFeedFetcher
 
-    public init(policy: AddressPolicy, timeout: Duration = .seconds(5), byteLimit: Int = 1_000_000) {
-        fetcher = HTTPFeedFetcher(policy: policy, timeout: timeout, byteLimit: byteLimit)
+    public init(policy: AddressPolicy, timeout: Duration = .seconds(5), byteLimit: Int = 1_000_000, pictureByteLimit: Int = 3_000_000) {
+        pages = HTTPFeedFetcher(policy: policy, timeout: timeout, byteLimit: byteLimit)
+        pictures = HTTPFeedFetcher(policy: policy, timeout: timeout, byteLimit: pictureByteLimit)
     }
 
     public func page(_ url: String) async -> FetchedFeed? {
-        try? await fetcher.fetch(url, validators: FeedValidators())
+        try? await pages.fetch(url, validators: FeedValidators())
+    }
+
+    public func picture(_ url: String) async -> [UInt8]? {
+        try? await pictures.fetch(url, validators: FeedValidators()).body
     }
 }
 
+/// Makes a fetched picture into an image Parlor serves (``OutsideImages``; a stand-in in tests).
+public protocol PictureMaking: Sendable {
+    /// The versions `purpose` needs, written to the media folder; nil when the bytes are no image Parlor reads.
+    func versions(of bytes: [UInt8], for purpose: ImagePurpose) async -> [StoredImageVersion]?
+}
+
+extension OutsideImages: PictureMaking {}
+
 /// Makes the card of the page a message links to: the first http or https link of a new or edited message, fetched
 /// off the request (the send never waits), read for its metadata (``PagePreview``) and stored through the router,
-/// which draws the message's cell again on every page. What a link gave is kept for an hour (by link, up to a
-/// thousand), so a link many people post is fetched once.
+/// which draws the message's cell again on every page. The page's picture (`og:image`, `twitter:image`) is fetched
+/// the same way and made into a thumbnail by the image service; the chat's members see it as they see the message.
+/// What a link gave is kept for an hour (by link, up to a thousand), so a link many people post is fetched once.
 public final class LinkPreviewer: EventObserver {
     let fetcher: any PageFetching
+    let pictures: (any PictureMaking)?
     let logger: Logger
     /// Each message with the link found in it as it was observed.
     private let arriving: AsyncStream<(Message, String)>.Continuation
     private let messages: AsyncStream<(Message, String)>
-    private let known = Mutex<[String: (preview: PagePreview?, at: ContinuousClock.Instant)]>([:])
+    /// What a link gave: the page's card and its picture's versions (written to the media folder by hash, so one
+    /// picture serves every message that links the page).
+    private struct Card {
+        let page: PagePreview
+        let picture: [StoredImageVersion]
+    }
+    private let known = Mutex<[String: (card: Card?, at: ContinuousClock.Instant)]>([:])
     private let inFlight = Mutex(0)
     static let fetchLimit = 8
     static let cacheLimit = 1_000
@@ -46,8 +71,10 @@ public final class LinkPreviewer: EventObserver {
     /// Links whose card (or lack of one) came from what was kept, not from a fetch.
     public let cacheHits = Atomic(0)
 
-    public init(fetcher: any PageFetching, logger: Logger) {
+    /// Without `pictures`, cards have no picture.
+    public init(fetcher: any PageFetching, pictures: (any PictureMaking)?, logger: Logger) {
         self.fetcher = fetcher
+        self.pictures = pictures
         self.logger = logger
         (messages, arriving) = AsyncStream.makeStream(of: (Message, String).self, bufferingPolicy: .bufferingOldest(10_000))
     }
@@ -83,41 +110,51 @@ public final class LinkPreviewer: EventObserver {
     }
 
     func preview(_ message: Message, url: String, router: any EventSink) async {
-        let page: PagePreview?
+        let card: Card?
         if let cached = cached(url) {
-            page = cached.preview
+            card = cached.card
             cacheHits.add(1, ordering: .relaxed)
         } else {
-            if let fetched = await fetcher.page(url), let body = fetched.body, FeedDiscovery.looksLikeHTML(body, contentType: fetched.contentType) {
-                page = PagePreview.parse(body, url: fetched.url, contentType: fetched.contentType)
-            } else {
-                page = nil
-            }
-            remember(url, page)
+            card = await fetch(url)
+            remember(url, card)
         }
-        guard let page else {
+        guard let card else {
             count("no-card")
             return
         }
+        let page = card.page
         let preview = LinkPreview(url: url, title: page.title, description: page.description, siteName: page.siteName)
-        if case .previewed = await router.send(.previewing(PreviewResult(messageID: message.id, preview: preview)), requestID: nil) {
+        if case .previewed = await router.send(.previewing(PreviewResult(messageID: message.id, preview: preview, image: card.picture)), requestID: nil) {
             count("previewed")
         } else {
             count("not-stored")
         }
     }
 
-    private func cached(_ url: String) -> (preview: PagePreview?, at: ContinuousClock.Instant)? {
+    /// The page's card and its picture, when the page is HTML with a title; a picture that cannot be fetched or read
+    /// leaves the card without one.
+    private func fetch(_ url: String) async -> Card? {
+        guard let fetched = await fetcher.page(url), let body = fetched.body, FeedDiscovery.looksLikeHTML(body, contentType: fetched.contentType),
+              let page = PagePreview.parse(body, url: fetched.url, contentType: fetched.contentType)
+        else { return nil }
+        var picture: [StoredImageVersion] = []
+        if let pictures, let address = page.imageURL, let bytes = await fetcher.picture(address) {
+            picture = await pictures.versions(of: bytes, for: .linkPreview) ?? []
+        }
+        return Card(page: page, picture: picture)
+    }
+
+    private func cached(_ url: String) -> (card: Card?, at: ContinuousClock.Instant)? {
         known.withLock { known in
             guard let entry = known[url], ContinuousClock.now - entry.at < Self.cacheLifetime else { return nil }
             return entry
         }
     }
 
-    private func remember(_ url: String, _ preview: PagePreview?) {
+    private func remember(_ url: String, _ card: Card?) {
         known.withLock { known in
             if known.count >= Self.cacheLimit { known.removeAll(keepingCapacity: true) }
-            known[url] = (preview, .now)
+            known[url] = (card, .now)
         }
     }
 

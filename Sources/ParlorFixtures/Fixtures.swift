@@ -261,7 +261,8 @@ public enum Fixtures {
             Fixture("message-cell/own-reply-read", cells.cell(reply, sender: world.ana, quoted: (edited, world.ben), contactLastRead: MessageID(115))),
             Fixture("message-cell/own-sent-with-link", cells.cell(link, sender: world.ana, contactLastRead: MessageID(100))),
             Fixture("message-cell/own-with-link-preview", cells.cell(link.with(preview: LinkPreview(
-                url: "https://example.org/menu", title: "Today's menu <b>& specials</b>", description: "Soup, bread and a pear tart.", siteName: "Example Bistro"
+                url: "https://example.org/menu", title: "Today's menu <b>& specials</b>", description: "Soup, bread and a pear tart.", siteName: "Example Bistro",
+                image: PreviewImage(id: ImageID(42), width: 320, height: 168)
             )), sender: world.ana, contactLastRead: MessageID(100))),
             Fixture("message-cell/from-contact-with-link-preview", MessageCellBuilder(context: ViewerContext(viewer: world.ben, now: world.now, basePath: "")).cell(link.with(preview: LinkPreview(
                 url: "https://example.org/menu", title: "Today's menu", description: nil, siteName: nil

@@ -25,6 +25,14 @@ import Testing
                 .answer(status: "302 Found", headers: ["Location: http://10.0.0.1/private"])
             case "/image":
                 .answer(status: "200 OK", headers: ["Content-Type: image/png"], body: [0x89, 0x50, 0x4E, 0x47])
+            case "/pictured":
+                .answer(status: "200 OK", headers: ["Content-Type: text/html"], body: Array("""
+                    <title>Harbour</title><meta property="og:image" content="/harbour.gif">
+                    """.utf8))
+            case "/harbour.gif":
+                .answer(status: "200 OK", headers: ["Content-Type: image/gif"], body: AvatarTests.gif)
+            case "/broken-picture":
+                .answer(status: "200 OK", headers: ["Content-Type: text/html"], body: Array(#"<title>Broken</title><meta property="og:image" content="/menu">"#.utf8))
             default:
                 .trickle(headers: ["Content-Type: text/html"], chunk: Array("<title>slow".utf8), interval: .milliseconds(300))
             }
@@ -72,6 +80,42 @@ import Testing
             #expect(removed.status == 303 && removed.header("Location") == "\(chat)#message-\(id)")
             #expect(!(try await ben.get(chat).text.contains("link-preview")))
             #expect(try await ana.post(remove, []).status == 404, "gone already")
+        }
+    }
+
+    @Test func aCardsPictureIsMadeByTheImageServiceAndSeenByTheChatsMembersOnly() async throws {
+        let server = try Self.pages()
+        defer { server.stop() }
+        try await RunningParlor.with(configure: Self.allowing(server)) { parlor in
+            let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)
+            try await ben.get(chat)
+            let (stream, _) = try await ben.openEvents("/events?chat=\(chat.split(separator: "/").last!)")
+            _ = try await stream.read(until: "action=\"badge\"")
+            let said = try await ana.say("The view \(server.url("/pictured"))", in: chat)
+            let id = try #require(said.header("Location")?.components(separatedBy: "#message-").last.flatMap { Int64($0) })
+
+            let pushed = try await stream.read(until: "link-preview-title")
+            let stored = try #require(try await parlor.store.message(MessageID(id))?.preview?.image)
+            let file = "/images/\(stored.id)/thumbnail"
+            #expect(pushed.contains("<img class=\"link-preview-image\" src=\"\(file)\" width=\"\(stored.width)\" height=\"\(stored.height)\" alt=\"\""))
+            #expect(try await ben.get(chat).text.contains("src=\"\(file)\""))
+            let seen = try await ben.get(file)
+            #expect(seen.status == 200 && seen.body == AvatarTests.gif, "the in-memory image service keeps the bytes")
+            let chloe = Visitor(port: parlor.port)
+            try await chloe.signUp("chloe")
+            #expect(try await chloe.get(file).status == 404, "not Chloé's chat")
+
+            // A picture that is no image leaves a card without one.
+            let broken = try await ana.say("And \(server.url("/broken-picture"))", in: chat)
+            let brokenID = try #require(broken.header("Location")?.components(separatedBy: "#message-").last.flatMap { Int64($0) })
+            _ = try await stream.read(until: "Broken</span>")
+            let card = try #require(try await parlor.store.message(MessageID(brokenID))?.preview)
+            #expect(card.title == "Broken" && card.image == nil)
+
+            // Removed by Ana: the picture goes with the card.
+            #expect(try await ana.post("\(chat)/messages/\(id)/preview/remove", []).status == 303)
+            #expect(try await ben.get(file).status == 404)
+            #expect(try await ana.get(file).status == 404)
         }
     }
 

@@ -132,7 +132,7 @@ let package = Package(
         .target(
             name: "ParlorWeb",
             dependencies: [
-                "MicroHTTP", "ServerSentEvents", "CSodium", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorViews", "ParlorImages",
+                "MicroHTTP", "ServerSentEvents", "CSodium", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorViews", "ParlorImages", "ParlorBots",
                 "ParlorTemplates", "ByteOutput", "BoundedWork", "ParlorPush", "ParlorNotifications", "ParlorFeeds", "ParlorFeedsHTTP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

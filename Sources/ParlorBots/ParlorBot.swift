@@ -3,9 +3,11 @@ import Logging
 import ParlorDomain
 import Synchronization
 
-/// Parlor Bot: a member anyone can chat with, and the example of an event source outside the core.
-/// It greets every new person in a chat of its own, marks each message read after a pause and answers
-/// after another, all through the same events a person's browser sends.
+/// Parlor Bot: a member anyone can chat with, and a bot like any other. It greets every new person in a chat of its
+/// own, marks each message read after a pause and answers after another. It hears what a webhook would tell it
+/// (``BotAudience``: everything in its direct chats, what names it in its rooms, never a bot's words) and acts through
+/// the bot API's operations (``BotActions``), which check its membership at each step and go through the router.
+/// Its account is a bot's, listed with the others; the key made with it is thrown away.
 ///
 /// What it observes is queued and handled by ``run()``, which whoever serves runs for as long as it serves
 /// (a service of the executable's group), so its work is part of the lifecycle: shutdown ends it, and its
@@ -18,7 +20,7 @@ public final class ParlorBot: EventObserver, Sendable {
     public let readDelay: Duration
     public let replyDelay: Duration
     private let clock: any WallClock
-    /// Read only, to ignore chats the bot is not in; every change goes through the router.
+    /// Read only, to learn who wrote and where; every change goes through ``BotActions``.
     private let store: any ChatStore
     private let logger: Logger
     /// How the bot listens in each chat it was asked about (every message sent anywhere asks; bounded:
@@ -48,26 +50,25 @@ public final class ParlorBot: EventObserver, Sendable {
         var waiters: [(upTo: Int, waiter: CheckedContinuation<Void, Never>)] = []
     }
 
-    /// What the bot answers in a chat: everything in its direct chats, what mentions it in its rooms.
-    enum Ear: Sendable {
-        case everything
-        case mentions
-        case nothing
-    }
-
+    /// Each chat as last read, when the bot is in it (nil when not), so a message sent anywhere costs no read: bounded
+    /// (forgotten when full), and a chat is read again after a notice in it (someone added or taken out).
     final class Listening: Sendable {
-        private let known = Mutex<[ChatID: Ear]>([:])
+        private let known = Mutex<[ChatID: Chat?]>([:])
         static let limit = 100_000
 
-        func callAsFunction(_ bot: UserID, in chat: ChatID, of store: any ChatStore) async throws -> Ear {
-            if let answer = known.withLock({ $0[chat] }) { return answer }
-            guard let stored = try await store.chat(chat) else { return .nothing }
-            let answer: Ear = !stored.hasMember(bot) ? .nothing : stored.kind == .direct ? .everything : .mentions
+        func chat(_ id: ChatID, for bot: UserID, of store: any ChatStore) async throws -> Chat? {
+            if let known = known.withLock({ $0[id] }) { return known }
+            let stored = try await store.chat(id)
+            let kept = stored?.hasMember(bot) == true ? stored : nil
             known.withLock { known in
                 if known.count >= Self.limit { known.removeAll(keepingCapacity: true) }
-                known[chat] = answer
+                known[id] = .some(kept)
             }
-            return answer
+            return kept
+        }
+
+        func forget(_ id: ChatID) {
+            _ = known.withLock { $0.removeValue(forKey: id) }
         }
     }
 
@@ -92,7 +93,9 @@ public final class ParlorBot: EventObserver, Sendable {
     ) async throws -> ParlorBot {
         var user = try await store.user(handle: handle)
         if user == nil {
-            let created = await router.send(.signingUp(NewUser(handle: handle, displayName: "Parlor Bot", isBot: true)))
+            // A bot's account like an administrator's bots, with the hash of a key nobody is given.
+            let credential = BotCredential(keyHash: "unused-" + UUID().uuidString, webhookURL: nil)
+            let created = await router.send(.signingUp(NewUser(handle: handle, displayName: "Parlor Bot", isBot: true, bot: credential)))
             switch created {
             case .signedUp(let bot): user = bot
             // Another instance starting at the same moment made it first.
@@ -112,6 +115,8 @@ public final class ParlorBot: EventObserver, Sendable {
         case .user(.signedUp(let person)) where !person.isBot:
             take(.welcome(person, router: router))
         case .message(.sent(let message, _)) where message.senderID != user.id && message.feed == nil:
+            // A notice of someone added to or taken out of a room: read that room again when next asked.
+            if message.notice != nil { listening.forget(message.chatID) }
             take(.answer(message, router: router))
         default:
             break
@@ -188,44 +193,35 @@ public final class ParlorBot: EventObserver, Sendable {
         }
     }
 
-    /// What the router answered instead of what the bot asked for.
-    struct Unexpected: Error, CustomStringConvertible {
-        let outcome: String
-        var description: String { "the router answered \(outcome)" }
+    private func actions(_ router: any EventSink) -> BotActions {
+        BotActions(bot: user, router: router, store: store, clock: clock)
     }
 
     private func welcome(_ person: User, router: any EventSink) async throws {
-        let chat: ChatID
-        let outcome = await router.send(.creating(creator: user.id, contactHandle: person.handle))
-        switch outcome {
-        case .created(let created): chat = created.id
-        case .createFailed(_, .chatExists(let existing)): chat = existing
-        default: throw Unexpected(outcome: "\(outcome)")
-        }
-        let sent = await router.send(.sending(OutgoingMessage(
-            chatID: chat, senderID: user.id,
-            body: "Welcome to Parlor, \(person.displayName)! I am Parlor Bot. Write me anything: I read it, and I answer.",
-            token: "bot-welcome-\(person.id)", createdAt: clock.now
-        )))
-        guard case .sent = sent else { throw Unexpected(outcome: "\(sent)") }
+        let actions = actions(router)
+        let chat = try await actions.directChat(with: person.handle)
+        _ = try await actions.post(
+            "Welcome to Parlor, \(person.displayName)! I am Parlor Bot. Write me anything: I read it, and I answer.",
+            in: chat, token: "bot-welcome-\(person.id)"
+        )
     }
 
     private func answer(_ message: Message, router: any EventSink) async throws {
-        switch try await listening(user.id, in: message.chatID, of: store) {
-        case .everything: break
-        case .mentions: guard Mentions.handles(in: message.body).contains(user.handle.lowercased()) else { return }
-        case .nothing: return
-        }
+        // Who wrote is read only for a message that may be for the bot.
+        guard let chat = try await listening.chat(message.chatID, for: user.id, of: store), BotAudience.mayAddress(user, message, in: chat),
+              let sender = try await store.user(message.senderID), BotAudience.isAddressed(user, by: message, from: sender, in: chat)
+        else { return }
+        let actions = actions(router)
         try await Task.sleep(for: readDelay)
-        let read = await router.send(.userReads(ReadReport(chatID: message.chatID, readerID: user.id, upTo: message.id)))
-        // The mark did not move (a later message was read first, or this one is gone): nothing to answer.
-        guard case .userRead = read else { return }
+        // The mark did not move (a later message was read first, or this one is gone), or the bot was taken out of the
+        // room meanwhile: nothing to answer.
+        do {
+            guard try await actions.markRead(chat.id, upTo: message.id) else { return }
+        } catch BotActions.Failure.noRoom {
+            return
+        }
         try await Task.sleep(for: replyDelay)
-        let sent = await router.send(.sending(OutgoingMessage(
-            chatID: message.chatID, senderID: user.id, body: Self.reply(to: message.body), replyTo: message.id,
-            token: "bot-reply-\(message.id)", createdAt: clock.now
-        )))
-        guard case .sent = sent else { throw Unexpected(outcome: "\(sent)") }
+        _ = try await actions.post(Self.reply(to: message.body), in: chat.id, replyTo: message.id, token: "bot-reply-\(message.id)")
     }
 
     /// What the bot says back: a greeting to a greeting, otherwise what it understood.

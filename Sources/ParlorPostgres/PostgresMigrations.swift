@@ -287,6 +287,15 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX message_by_preview_image ON message(previewImageID) WHERE previewImageID IS NOT NULL",
         ]),
+        // As SQLite's "20-parlor-bot-is-a-bot".
+        ("14-parlor-bot-is-a-bot", [
+            """
+            INSERT INTO botKey (userID, keyHash, webhookURL, createdAt)
+            SELECT id, 'unused-' || md5(random()::text || clock_timestamp()::text), NULL, extract(epoch FROM now()) FROM account
+            WHERE handle = 'parlor' AND isBot
+            ON CONFLICT DO NOTHING
+            """,
+        ]),
     ]
 
     /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an

@@ -326,6 +326,14 @@ enum Migrations {
                 CREATE INDEX message_by_preview_image ON message(previewImageID) WHERE previewImageID IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("20-parlor-bot-is-a-bot") { db in
+            // Parlor Bot, made before bots had keys, is listed with the others: the hash of a key nobody is given.
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO botKey (userID, keyHash, webhookURL, createdAt)
+                SELECT id, 'unused-' || lower(hex(randomblob(16))), NULL, CAST(strftime('%s', 'now') AS REAL) FROM user
+                WHERE handle = 'parlor' AND isBot = 1;
+                """)
+        }
         return migrator
     }
 }

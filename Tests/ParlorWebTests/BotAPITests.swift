@@ -106,6 +106,47 @@ import Testing
         }
     }
 
+    /// What Parlor Bot does through the API is open to every bot: read a room up to a message (its writer sees "Read"),
+    /// and write to a person directly.
+    @Test func aBotMarksWhatItReadAndWritesToAPersonDirectly() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, room, key) = try await Self.world(parlor)
+            let id = room.split(separator: "/").last!
+            let chat = ChatID(Int64(id)!)
+            #expect(try await Self.call(parlor, "POST", "/api/rooms/\(id)/read", key: key, json: #"{"upTo": 1}"#).status == 404, "not in the room yet")
+            try await ana.get("\(room)/members")
+            #expect(try await ana.post("\(room)/members", [("members", "@deploy")]).status == 303)
+            let bot = try #require(try await parlor.store.user(handle: "deploy"))
+            #expect(try await ben.say("Is it out?", in: room).status == 303)
+            let bens = try #require(try await parlor.store.messages(in: chat, before: nil, limit: 10).messages.last)
+            let read = #"{"upTo": \#(bens.id)}"#
+
+            let marked = try await Self.call(parlor, "POST", "/api/rooms/\(id)/read", key: key, json: read)
+            #expect(marked.status == 200 && Self.object(marked)["moved"] as? Bool == true, "\(marked.text)")
+            #expect(try await parlor.store.membership(chat, bot.id)?.lastRead == bens.id)
+            #expect(Self.object(try await Self.call(parlor, "POST", "/api/rooms/\(id)/read", key: key, json: read))["moved"] as? Bool == false, "already there")
+            for body in [#"{"upTo": 0}"#, #"{"upTo": "12"}"#, #"{}"#] {
+                let refused = try await Self.call(parlor, "POST", "/api/rooms/\(id)/read", key: key, json: body)
+                #expect(refused.status == 400 && Self.object(refused)["error"] != nil, "\(body)")
+            }
+
+            // A direct chat with Ben, made once; a handle nobody has is refused in words.
+            let direct = try await Self.call(parlor, "POST", "/api/direct", key: key, json: #"{"handle": "@ben"}"#)
+            let made = try #require((Self.object(direct)["room"] as? [String: Any])?["id"] as? Int, "\(direct.text)")
+            #expect(direct.status == 200 && (Self.object(direct)["room"] as? [String: Any])?["kind"] as? String == "direct")
+            let again = Self.object(try await Self.call(parlor, "POST", "/api/direct", key: key, json: #"{"handle": "ben"}"#))
+            #expect((again["room"] as? [String: Any])?["id"] as? Int == made)
+            #expect(try await Self.call(parlor, "POST", "/api/rooms/\(made)/messages", key: key, json: #"{"text": "Deployed, Ben"}"#).status == 201)
+            #expect(try await ben.get("/rooms/\(made)").text.contains("Deployed, Ben"))
+            let nobody = try await Self.call(parlor, "POST", "/api/direct", key: key, json: #"{"handle": "nobody"}"#)
+            #expect((400..<500).contains(nobody.status) && Self.object(nobody)["error"] != nil)
+
+            // Parlor Bot is one of the bots, listed with them.
+            #expect(try await parlor.store.bots().map(\.user.handle).contains("parlor"))
+            #expect(try await ana.get("/admin").text.contains("<span class=\"person-handle\">@parlor</span>"))
+        }
+    }
+
     @Test func whatTheAPIRefusesIsJSONAndChangesNothing() async throws {
         try await RunningParlor.with { parlor in
             let (ana, _, room, key) = try await Self.world(parlor)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MicroHTTP
+import ParlorBots
 import ParlorDomain
 import ParlorEvents
 import ParlorLive
@@ -9,8 +10,9 @@ import ParlorViews
 
 /// The API bots post through, with the key an administrator was shown once (`Authorization: Bearer …`): the rooms
 /// the bot is in, a room's messages (newest first, with a cursor to older ones), a new message, an edit or deletion
-/// of its own, a reaction. JSON in, JSON out, refusals included (`{"error": "…"}`, 4xx); each request asks the store
-/// whether the bot is in the room at that moment, and changes go through the event router like a person's.
+/// of its own, a reaction, how far it has read, a direct chat with a person. JSON in, JSON out, refusals included
+/// (`{"error": "…"}`, 4xx); each request asks the store whether the bot is in the room at that moment, and changes go
+/// through the event router like a person's. Posting, reading and direct chats are ``BotActions``, which Parlor Bot uses too.
 public struct BotAPIRoutes: Sendable {
     public struct Dependencies: Sendable {
         let pages: WebPages
@@ -65,6 +67,13 @@ public struct BotAPIRoutes: Sendable {
         init(_ error: BotRequestError) {
             self.init(status: error == .tooLarge ? .contentTooLarge : .badRequest, message: error.message)
         }
+
+        init(_ failure: BotActions.Failure) {
+            switch failure {
+            case .noRoom: self = .noRoom
+            case .refused(let refusal): self.init(refusal)
+            }
+        }
     }
 
     public func register(on router: inout Router) {
@@ -115,6 +124,27 @@ public struct BotAPIRoutes: Sendable {
             default: throw Failure(.unavailable)
             }
         })
+        router.add(.post, "/api/rooms/{id}/read", bodyLimit: BotRequests.maximumBytes, rawBody: json, api { [self] request, bot in
+            let chat = try Self.chatID(request)
+            let asked = try Self.decode(BotRequests.Read.self, request)
+            let moved = try await actions(bot) { try await $0.markRead(chat, upTo: MessageID(asked.upTo), requestID: request.id.description) }
+            return BotAPI.json(["moved": moved])
+        })
+        router.add(.post, "/api/direct", bodyLimit: BotRequests.maximumBytes, rawBody: json, api { [self] request, bot in
+            let asked = try Self.decode(BotRequests.Direct.self, request)
+            let handle = asked.handle.hasPrefix("@") ? String(asked.handle.dropFirst()) : asked.handle
+            let chat = try await actions(bot) { try await $0.directChat(with: handle, requestID: request.id.description) }
+            return BotAPI.json(["room": BotAPI.Room(id: chat.rawValue, name: "", kind: RoomKind.direct.rawValue)])
+        })
+    }
+
+    /// Runs one of the API's ``BotActions`` for `bot`, its refusals in the API's words.
+    private func actions<Value>(_ bot: Bot, _ action: (BotActions) async throws -> Value) async throws -> Value {
+        do {
+            return try await action(BotActions(bot: bot.user, router: events, store: store, clock: pages.clock))
+        } catch let failure as BotActions.Failure {
+            throw Failure(failure)
+        }
     }
 
     /// Wraps a handler for a bot with a valid key; every failure becomes JSON.
@@ -216,20 +246,20 @@ public struct BotAPIRoutes: Sendable {
     }
 
     private func post(_ request: Request, _ bot: Bot) async throws -> Response {
-        let chat = try await room(request, bot)
+        // Whether the bot is in the room is asked by the action.
+        let chat = try Self.chatID(request)
         let asked = try Self.decode(BotRequests.NewMessage.self, request)
-        let outgoing = OutgoingMessage(
-            chatID: chat, senderID: bot.user.id, body: asked.text, replyTo: asked.replyTo.map { MessageID($0) },
-            token: asked.token.map { "api-" + $0 } ?? "api-" + UUID().uuidString, createdAt: pages.clock.now
-        )
-        switch await events.send(.sending(outgoing), requestID: request.id.description) {
-        case .sent(let message, _):
+        do {
+            let message = try await actions(bot) { actions in
+                try await actions.post(
+                    asked.text, in: chat, replyTo: asked.replyTo.map { MessageID($0) },
+                    token: asked.token.map { "api-" + $0 } ?? "api-" + UUID().uuidString, requestID: request.id.description
+                )
+            }
             var writer = writer(for: bot)
             return BotAPI.json(["message": try await writer.body(message, chat: chat, store: store)], status: .created)
-        case .failedSending(_, let reason):
-            throw reason == .notFound ? Failure(status: .notFound, message: "There is no such message to reply to in this room.") : Failure(reason)
-        default:
-            throw Failure(.unavailable)
+        } catch let failure as Failure where failure.message == Failure.noMessage.message {
+            throw Failure(status: .notFound, message: "There is no such message to reply to in this room.")
         }
     }
 

@@ -21,6 +21,16 @@ public enum BotRequests {
         public let reaction: String
     }
 
+    /// How far the bot has read a room: `{"upTo": 12}`.
+    public struct Read: Decodable, Equatable, Sendable {
+        public let upTo: Int64
+    }
+
+    /// The person a bot writes to directly: `{"handle": "ana"}` (an `@` before it is allowed).
+    public struct Direct: Decodable, Equatable, Sendable {
+        public let handle: String
+    }
+
     /// The most bytes a request's JSON may have (the route refuses more before reading it).
     public static let maximumBytes = 16 * 1024
     /// Ids in URLs and bodies, as JavaScript numbers can hold them exactly.
@@ -36,6 +46,8 @@ public enum BotRequests {
                 if let replyTo = message.replyTo, !(1...maximumID).contains(replyTo) { throw BotRequestError.invalidField("replyTo") }
                 if let token = message.token, token.isEmpty || token.utf8.count > 100 { throw BotRequestError.invalidField("token") }
             }
+            if let read = value as? Read, !(1...maximumID).contains(read.upTo) { throw BotRequestError.invalidField("upTo") }
+            if let direct = value as? Direct, direct.handle.isEmpty || direct.handle.utf8.count > 40 { throw BotRequestError.invalidField("handle") }
             return value
         } catch let error as BotRequestError {
             throw error

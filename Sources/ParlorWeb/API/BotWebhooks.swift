@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParlorBots
 import ParlorDomain
 import ParlorNotifications
 import ParlorTemplates
@@ -67,8 +68,8 @@ public final class BotWebhooks: EventObserver {
         }
     }
 
-    /// The bots with a webhook that `message` concerns (named in it, or the other side of its direct chat; members of its
-    /// chat now), each with the body to post. None for a bot's own words.
+    /// The bots with a webhook that `message` concerns (``BotAudience``: named in it, or the other side of its direct
+    /// chat; members of its chat now), each with the body to post. None for a bot's own words.
     func calls(for message: Message) async throws -> [(Bot, [UInt8])] {
         guard let sender = try await store.user(message.senderID), !sender.isBot, let chat = try await store.chat(message.chatID) else { return [] }
         var candidates: [UserID] = []
@@ -81,7 +82,9 @@ public final class BotWebhooks: EventObserver {
         }
         var calls: [(Bot, [UInt8])] = []
         for id in candidates {
-            guard let bot = try await store.bot(id), bot.webhookURL != nil else { continue }
+            guard let bot = try await store.bot(id), bot.webhookURL != nil, BotAudience.isAddressed(bot.user, by: message, from: sender, in: chat) else {
+                continue
+            }
             calls.append((bot, try body(message, from: sender, in: chat, for: bot)))
         }
         return calls

@@ -15,6 +15,8 @@ public func fuzzBotRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     _ = try? BotRequests.decode(BotRequests.Edit.self, from: bytes)
     _ = try? BotRequests.decode(BotRequests.Reaction.self, from: bytes)
+    if let read = try? BotRequests.decode(BotRequests.Read.self, from: bytes) { precondition(read.upTo > 0) }
+    if let direct = try? BotRequests.decode(BotRequests.Direct.self, from: bytes) { precondition((1...40).contains(direct.handle.utf8.count)) }
     // As a webhook's answer: a reply has words, trimmed; nothing otherwise.
     for isHTML in [false, true] {
         if case .reply(let text) = HTTPWebhookDelivery.reply(bytes, isHTML: isHTML) {

@@ -179,7 +179,9 @@ final class WebFront: Sendable {
             images: ImageRoutes(.init(gate: gate, pages: pages, store: store, media: media, logger: logger)),
             feeds: FeedRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             search: SearchRoutes(.init(gate: gate, pages: pages, store: store)),
-            administration: AdministrationRoutes(.init(gate: gate, pages: pages, events: events, store: store, administration: store, logger: logger)),
+            administration: AdministrationRoutes(.init(
+                gate: gate, pages: pages, events: events, store: store, administration: store, avatars: (images, media, maximumPhotoBytes), logger: logger
+            )),
             botAPI: BotAPIRoutes(.init(pages: pages, events: events, store: store, live: live, logger: logger)),
             previews: PreviewRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             typing: TypingRoutes(gate: gate, events: events),

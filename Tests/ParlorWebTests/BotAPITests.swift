@@ -141,6 +141,20 @@ import Testing
             let nobody = try await Self.call(parlor, "POST", "/api/direct", key: key, json: #"{"handle": "nobody"}"#)
             #expect((400..<500).contains(nobody.status) && Self.object(nobody)["error"] != nil)
 
+            // Its face, uploaded by an administrator: no one else, and nothing that is not a photo.
+            let face = "/admin/bots/\(bot.id)/avatar"
+            try await ben.get("/chats")
+            #expect(try await ben.postFile(face, field: "avatar", filename: "b.gif", contentType: "image/gif", bytes: AvatarTests.gif).status == 403)
+            let notAPhoto = try await ana.postFile(face, field: "avatar", filename: "b.gif", contentType: "image/gif", bytes: Array("GIF? no".utf8))
+            #expect((400..<500).contains(notAPhoto.status) && notAPhoto.text.contains("id=\"administration-error\" role=\"alert\""), "\(notAPhoto.status)")
+            #expect(try await parlor.store.user(bot.id)?.avatar == nil)
+            try await ana.get("/admin")
+            let uploaded = try await ana.postFile(face, field: "avatar", filename: "b.gif", contentType: "image/gif", bytes: AvatarTests.gif)
+            #expect(uploaded.status == 303, "\(uploaded.text.prefix(300))")
+            let avatar = try #require(try await parlor.store.user(bot.id)?.avatar)
+            #expect(try await ben.get("/images/\(avatar)/avatarSmall").status == 200, "Ben shares a room with it")
+            #expect(try await ben.get("/rooms/\(made)").text.contains("/images/\(avatar)/avatarSmall"))
+
             // Parlor Bot is one of the bots, listed with them.
             #expect(try await parlor.store.bots().map(\.user.handle).contains("parlor"))
             #expect(try await ana.get("/admin").text.contains("<span class=\"person-handle\">@parlor</span>"))

@@ -57,7 +57,9 @@ public struct AdministrationBuilder: Sendable {
                     BotRowViewModel(
                         avatar: AvatarBuilder.avatar(for: bot.user, paths: paths), name: bot.user.displayName, handle: "@" + bot.user.handle,
                         webhookLabel: bot.webhookURL.map { "Webhook: " + $0 } ?? "No webhook", newKeyURL: paths.botKey(bot.user.id),
-                        newKeyLabel: "New key for \(bot.user.displayName)"
+                        newKeyLabel: "New key for \(bot.user.displayName)",
+                        avatarURL: paths.withToken(paths.botAvatar(bot.user.id), csrf: context.csrfToken), avatarFieldID: "bot-avatar-\(bot.user.id)",
+                        avatarLabel: "Photo of \(bot.user.displayName)"
                     )
                 },
                 createURL: paths.bots, name: draft.name, handle: draft.handle, webhook: draft.webhook,

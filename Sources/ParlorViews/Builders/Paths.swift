@@ -24,6 +24,7 @@ public struct Paths: Sendable, Hashable {
     public var joinLinkRotation: String { "\(basePath)/admin/join-link" }
     public var bots: String { "\(basePath)/admin/bots" }
     public func botKey(_ bot: UserID) -> String { "\(basePath)/admin/bots/\(bot)/key" }
+    public func botAvatar(_ bot: UserID) -> String { "\(basePath)/admin/bots/\(bot)/avatar" }
     /// The Administration page's people, those whose handle or name starts with `query`.
     public func administration(searching query: String) -> String {
         query.isEmpty ? administration : "\(administration)?q=\(Self.queryValue(query))#people"

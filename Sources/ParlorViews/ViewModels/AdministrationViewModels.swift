@@ -105,14 +105,24 @@ public struct BotRowViewModel: TemplateContext, Hashable {
     public let newKeyURL: String
     /// "New key for Deploy Bot", for screen readers.
     public let newKeyLabel: String
+    /// Where its photo is uploaded (the session's token in the query), the file field's id and label.
+    public let avatarURL: String
+    public let avatarFieldID: String
+    public let avatarLabel: String
 
-    public init(avatar: AvatarViewModel, name: String, handle: String, webhookLabel: String, newKeyURL: String, newKeyLabel: String) {
+    public init(
+        avatar: AvatarViewModel, name: String, handle: String, webhookLabel: String, newKeyURL: String, newKeyLabel: String,
+        avatarURL: String, avatarFieldID: String, avatarLabel: String
+    ) {
         self.avatar = avatar
         self.name = name
         self.handle = handle
         self.webhookLabel = webhookLabel
         self.newKeyURL = newKeyURL
         self.newKeyLabel = newKeyLabel
+        self.avatarURL = avatarURL
+        self.avatarFieldID = avatarFieldID
+        self.avatarLabel = avatarLabel
     }
 
     public static let templateFields = TemplateFields<BotRowViewModel>(
@@ -121,7 +131,10 @@ public struct BotRowViewModel: TemplateContext, Hashable {
         .text("handle", \.handle),
         .text("webhookLabel", \.webhookLabel),
         .text("newKeyURL", \.newKeyURL),
-        .text("newKeyLabel", \.newKeyLabel)
+        .text("newKeyLabel", \.newKeyLabel),
+        .text("avatarURL", \.avatarURL),
+        .text("avatarFieldID", \.avatarFieldID),
+        .text("avatarLabel", \.avatarLabel)
     )
 }
 

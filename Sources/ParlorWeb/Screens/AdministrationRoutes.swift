@@ -3,6 +3,7 @@ import Logging
 import MicroHTTP
 import ParlorDomain
 import ParlorEvents
+import ParlorImages
 import ParlorViews
 
 /// The Administration page and its forms: who may join and how, the join link, who may create rooms, people's roles,
@@ -15,14 +16,20 @@ public struct AdministrationRoutes: Sendable {
         let events: EventRouter
         let store: any ChatStore
         let administration: any AdministrationStore
+        /// Bots' faces: the image service, the media folder, the most bytes of an upload.
+        let avatars: (images: any ImageService, media: MediaFolder, maximumBytes: Int)
         let logger: Logger
 
-        public init(gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatStore, administration: any AdministrationStore, logger: Logger) {
+        public init(
+            gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatStore, administration: any AdministrationStore,
+            avatars: (images: any ImageService, media: MediaFolder, maximumBytes: Int), logger: Logger
+        ) {
             self.gate = gate
             self.pages = pages
             self.events = events
             self.store = store
             self.administration = administration
+            self.avatars = avatars
             self.logger = logger
         }
     }
@@ -108,6 +115,33 @@ public struct AdministrationRoutes: Sendable {
             log("bot key replaced", request, signedIn, ["bot": "\(id)"])
             return try await page(request, signedIn, newKey: (bot.user.handle, key))
         })
+        // A bot's face, uploaded by an administrator as a person uploads their own (to disk as it arrives).
+        router.post(
+            "/admin/bots/{person}/avatar", bodyLimit: dependencies.avatars.maximumBytes + 64 * 1024, uploads: UploadLimits(files: 1, fields: 4),
+            admission: gate.uploadAdmission(), administrators { [self] request, signedIn in
+                let id = try Self.person(request)
+                guard let bot = try await administration.bot(id) else { throw HTTPError(.notFound, "That bot does not exist.") }
+                guard let upload = request.form.upload("avatar"), upload.size > 0 else {
+                    return try await page(request, signedIn, error: "Choose a photo (\(ImageFormat.acceptedNames)) for \(bot.user.displayName).", status: .unprocessableContent)
+                }
+                let avatar: NewImage
+                do {
+                    avatar = try await AvatarUploads(images: dependencies.avatars.images, media: dependencies.avatars.media, logger: dependencies.logger)
+                        .avatar(for: id, upload: upload.path, at: pages.clock.now, requestID: request.id.description)
+                } catch let refused as AvatarUploads.Refused {
+                    return try await page(request, signedIn, error: refused.message, status: refused.status)
+                }
+                switch await dependencies.events.send(.updatingProfile(ProfileChange(userID: id, avatar: avatar)), requestID: request.id.description) {
+                case .profileUpdated:
+                    log("bot photo changed", request, signedIn, ["bot": "\(id)"])
+                    return .redirect(to: pages.paths.administration + "#bots")
+                case .profileUpdateFailed(_, let reason):
+                    return try await page(request, signedIn, error: reason.message, status: reason.httpStatus)
+                default:
+                    throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+                }
+            }
+        )
         for deactivating in [true, false] {
             router.post("/admin/people/{person}/\(deactivating ? "deactivate" : "reactivate")", bodyLimit: 4 * 1024, administrators { [self] request, signedIn in
                 let change = AccountChange(person: try Self.person(request), by: signedIn.user.id, deactivating: deactivating)

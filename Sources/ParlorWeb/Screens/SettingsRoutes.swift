@@ -206,8 +206,8 @@ public struct SettingsRoutes: Sendable {
         return .redirect(to: paths.settings + "?password=changed#password")
     }
 
-    /// A new face: processed (accepted by its bytes, upright, stripped, squared), its files written, then the
-    /// profile change that records it, which every open page showing the person applies live.
+    /// A new face (``AvatarUploads``), then the profile change that records it, which every open page showing the
+    /// person applies live.
     private func setAvatar(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
         func refused(_ message: String, _ status: HTTPStatus) async throws -> Response {
             try await settingsPage(
@@ -217,23 +217,14 @@ public struct SettingsRoutes: Sendable {
         guard let upload = request.form.upload("avatar"), upload.size > 0 else {
             return try await refused("Choose a photo (\(ImageFormat.acceptedNames)).", .unprocessableContent)
         }
-        let processed: ProcessedImage
+        let avatar: NewImage
         do {
-            processed = try await dependencies.images.process(file: upload.path, for: .avatar)
+            avatar = try await AvatarUploads(images: dependencies.images, media: dependencies.media, logger: dependencies.logger)
+                .avatar(for: signedIn.user.id, upload: upload.path, at: pages.clock.now, requestID: request.id.description)
         } catch {
-            dependencies.logger.info("photo refused", metadata: ["request": "\(request.id)", "why": "\(error)"])
-            return try await refused(error.message, error.httpStatus)
+            return try await refused(error.message, error.status)
         }
-        let versions: [StoredImageVersion]
-        do {
-            versions = try dependencies.media.store(processed.versions)
-        } catch {
-            dependencies.logger.error("media folder refused a write", metadata: ["request": "\(request.id)", "error": "\(error)"])
-            return try await refused(Refusal.unavailable.message, .serviceUnavailable)
-        }
-        let change = ProfileChange(
-            userID: signedIn.user.id, avatar: NewImage(ownerID: signedIn.user.id, purpose: .avatar, versions: versions, createdAt: pages.clock.now)
-        )
+        let change = ProfileChange(userID: signedIn.user.id, avatar: avatar)
         switch await dependencies.events.send(.updatingProfile(change), requestID: request.id.description) {
         case .profileUpdated:
             return .redirect(to: paths.settings + "?avatar=changed#avatar")

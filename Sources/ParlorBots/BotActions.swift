@@ -30,10 +30,12 @@ public struct BotActions: Sendable {
         return id
     }
 
-    /// Posts a message in a room the bot is in; the same `token` twice stores one message.
-    public func post(_ text: String, in room: ChatID, replyTo: MessageID? = nil, token: String, requestID: String? = nil) async throws -> Message {
+    /// Posts a message in a room the bot is in, with a photo accepted for it; the same `token` twice stores one message.
+    public func post(
+        _ text: String, in room: ChatID, replyTo: MessageID? = nil, token: String, photo: NewPhoto? = nil, requestID: String? = nil
+    ) async throws -> Message {
         let chat = try await self.room(room)
-        let outgoing = OutgoingMessage(chatID: chat, senderID: bot.id, body: text, replyTo: replyTo, token: token, createdAt: clock.now)
+        let outgoing = OutgoingMessage(chatID: chat, senderID: bot.id, body: text, replyTo: replyTo, token: token, createdAt: clock.now, photo: photo)
         switch await router.send(.sending(outgoing), requestID: requestID) {
         case .sent(let message, _): return message
         case .failedSending(_, let reason): throw Failure.refused(reason)

@@ -182,7 +182,9 @@ final class WebFront: Sendable {
             administration: AdministrationRoutes(.init(
                 gate: gate, pages: pages, events: events, store: store, administration: store, avatars: (images, media, maximumPhotoBytes), logger: logger
             )),
-            botAPI: BotAPIRoutes(.init(pages: pages, events: events, store: store, live: live, logger: logger)),
+            botAPI: BotAPIRoutes(.init(
+                pages: pages, events: events, store: store, live: live, photos: photos, maximumPhotoBytes: maximumPhotoBytes, logger: logger
+            )),
             previews: PreviewRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             typing: TypingRoutes(gate: gate, events: events),
             reactions: ReactionRoutes(.init(gate: gate, pages: pages, events: events, store: store)),

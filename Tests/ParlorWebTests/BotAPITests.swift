@@ -161,6 +161,57 @@ import Testing
         }
     }
 
+    /// A bot's photo: checked on its head (key, room) before a byte is stored, then checked and processed as a person's.
+    @Test func aBotPostsAPhotoWithWordsAndWhatIsRefusedStoresNothing() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, room, key) = try await Self.world(parlor)
+            let id = room.split(separator: "/").last!
+            let chat = ChatID(Int64(id)!)
+            let photos = "/api/rooms/\(id)/photos"
+            func send(_ bytes: [UInt8], key: String?, to path: String = photos, fields: [(String, String)] = [("text", "The new *dashboard*")])
+                async throws -> TestResponse
+            {
+                try await Visitor(port: parlor.port).postFile(
+                    path, field: "photo", filename: "dash.gif", contentType: "image/gif", bytes: bytes, fields: fields,
+                    headers: key.map { ["Authorization: Bearer \($0)"] } ?? []
+                )
+            }
+            let before = try await parlor.store.messages(in: chat, before: nil, limit: 100).messages.count
+            let outside = try await send(AvatarTests.gif, key: key)
+            #expect(outside.status == 404 && Self.object(outside)["error"] as? String == "There is no such room, or this bot is not in it.")
+            try await ana.get("\(room)/members")
+            #expect(try await ana.post("\(room)/members", [("members", "@deploy")]).status == 303)
+            let members = try await parlor.store.messages(in: chat, before: nil, limit: 100).messages.count
+
+            // Refused: no key, not an image, no file, a reply id out of range. Nothing stored, no file kept.
+            let noKey = try await send(AvatarTests.gif, key: nil)
+            #expect(noKey.status == 401 && Self.object(noKey)["error"] != nil)
+            let notImage = try await send(Array("just words".utf8), key: key)
+            #expect((400..<500).contains(notImage.status) && Self.object(notImage)["error"] != nil, "\(notImage.status) \(notImage.text)")
+            let empty = try await send([], key: key)
+            #expect(empty.status == 400 && (Self.object(empty)["error"] as? String)?.contains("\"photo\"") == true)
+            let badReply = try await send(AvatarTests.gif, key: key, fields: [("replyTo", "-3")])
+            #expect(badReply.status == 400 && Self.object(badReply)["error"] as? String == "The field \"replyTo\" has a value Parlor cannot take.")
+            #expect(try await parlor.store.messages(in: chat, before: nil, limit: 100).messages.count == members)
+            #expect(MessagePhotoTests.originals(parlor).isEmpty, "no photo kept for a refused message")
+            #expect(members == before + 1, "the notice of the bot added, nothing else")
+
+            // Posted: pending first, then ready; Ben sees it with its words.
+            let posted = try await send(AvatarTests.gif, key: key, fields: [("text", "The new *dashboard*"), ("token", "shot-1")])
+            #expect(posted.status == 201, "\(posted.text)")
+            let message = try #require(Self.object(posted)["message"] as? [String: Any])
+            let photo = try #require(message["photo"] as? [String: Any])
+            #expect(photo["state"] as? String == "pending" && message["text"] as? String == "The new *dashboard*")
+            let messageID = MessageID(Int64(try #require(message["id"] as? Int)))
+            for _ in 0..<250 where try await parlor.store.message(messageID)?.photo?.state != .ready { try await Task.sleep(for: .milliseconds(20)) }
+            let ready = try #require(try await parlor.store.message(messageID)?.photo)
+            #expect(ready.state == .ready)
+            let page = try await ben.get(room).text
+            #expect(page.contains("/images/\(ready.id)/thumbnail") && page.contains("dashboard"))
+            #expect(try await ben.get("/images/\(ready.id)/thumbnail").status == 200)
+        }
+    }
+
     @Test func whatTheAPIRefusesIsJSONAndChangesNothing() async throws {
         try await RunningParlor.with { parlor in
             let (ana, _, room, key) = try await Self.world(parlor)

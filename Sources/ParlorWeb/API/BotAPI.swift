@@ -31,6 +31,15 @@ enum BotAPI {
         let editedAt: String?
         let deleted: Bool
         let replyTo: Int64?
+        /// Its photo: "pending" until processed, then "ready" (or "failed"); the size its thumbnail has.
+        let photo: Photo?
+    }
+
+    struct Photo: Encodable {
+        let id: Int64
+        let state: String
+        let width: Int
+        let height: Int
     }
 
     struct Room: Encodable {

@@ -19,13 +19,21 @@ public struct BotAPIRoutes: Sendable {
         let events: EventRouter
         let store: any ChatStore & AdministrationStore
         let live: EventHandler
+        /// Photos bots post: checked and kept as a person's are, processed by the photo worker.
+        let photos: PhotoIntake
+        let maximumPhotoBytes: Int
         let logger: Logger
 
-        public init(pages: WebPages, events: EventRouter, store: any ChatStore & AdministrationStore, live: EventHandler, logger: Logger) {
+        public init(
+            pages: WebPages, events: EventRouter, store: any ChatStore & AdministrationStore, live: EventHandler, photos: PhotoIntake, maximumPhotoBytes: Int,
+            logger: Logger
+        ) {
             self.pages = pages
             self.events = events
             self.store = store
             self.live = live
+            self.photos = photos
+            self.maximumPhotoBytes = maximumPhotoBytes
             self.logger = logger
         }
     }
@@ -89,6 +97,12 @@ public struct BotAPIRoutes: Sendable {
         router.add(.post, "/api/rooms/{id}/messages", bodyLimit: BotRequests.maximumBytes, rawBody: json, api { [self] request, bot in
             try await post(request, bot)
         })
+        // A message with a photo: multipart/form-data, the file as "photo", its words as "text" (and "replyTo", "token").
+        // The key and the room are checked on the head, before a byte of the photo is stored.
+        router.post(
+            "/api/rooms/{id}/photos", bodyLimit: dependencies.maximumPhotoBytes + 64 * 1024, uploads: UploadLimits(files: 1, fields: 4),
+            admission: { [self] request in try await photoAdmission(request) }, api { [self] request, bot in try await postPhoto(request, bot) }
+        )
         router.add(.patch, "/api/rooms/{id}/messages/{message}", bodyLimit: BotRequests.maximumBytes, rawBody: json, api { [self] request, bot in
             let (chat, message) = try await ownMessage(request, bot)
             let edit = try Self.decode(BotRequests.Edit.self, request)
@@ -263,6 +277,57 @@ public struct BotAPIRoutes: Sendable {
         }
     }
 
+    /// A photo's head: a bot's key, for a room it is in; anything else is refused before its body is stored.
+    private func photoAdmission(_ request: Request) async throws -> Response? {
+        guard let bot = try await bot(request) else {
+            return BotAPI.error("Send the bot's key as \"Authorization: Bearer …\".", status: .unauthorized, requestID: request.id.description)
+        }
+        do {
+            _ = try await room(request, bot)
+            return nil
+        } catch let failure as Failure {
+            return BotAPI.error(failure.message, status: failure.status, requestID: request.id.description)
+        }
+    }
+
+    private func postPhoto(_ request: Request, _ bot: Bot) async throws -> Response {
+        let chat = try Self.chatID(request)
+        let form = request.form
+        let text = form["text"] ?? ""
+        var replyTo: MessageID?
+        if let raw = form["replyTo"], !raw.isEmpty {
+            guard raw.utf8.count <= 16, let id = Int64(raw), (1...BotRequests.maximumID).contains(id) else { throw Failure(BotRequestError.invalidField("replyTo")) }
+            replyTo = MessageID(id)
+        }
+        let token = form["token"] ?? ""
+        guard token.utf8.count <= 100 else { throw Failure(BotRequestError.invalidField("token")) }
+        guard let upload = form.upload("photo"), upload.size > 0 else {
+            throw Failure(status: .badRequest, message: "Send the photo as the file field \"photo\" (\(ImageFormat.acceptedNames)).")
+        }
+        let photo: NewPhoto
+        do {
+            photo = try await dependencies.photos.accept(upload: upload.path)
+        } catch {
+            dependencies.logger.info("photo refused", metadata: ["request": "\(request.id)", "why": "\(error)"])
+            throw Failure(status: error.httpStatus, message: error.message)
+        }
+        let message: Message
+        do {
+            message = try await actions(bot) { actions in
+                try await actions.post(
+                    text, in: chat, replyTo: replyTo, token: token.isEmpty ? "api-" + UUID().uuidString : "api-" + token, photo: photo,
+                    requestID: request.id.description
+                )
+            }
+        } catch {
+            dependencies.photos.drop(photo)
+            throw error
+        }
+        dependencies.photos.start(message, original: photo.original)
+        var writer = writer(for: bot)
+        return BotAPI.json(["message": try await writer.body(message, chat: chat, store: store)], status: .created)
+    }
+
     /// How this request writes messages for `bot`: its cell builder and the templates, made once.
     private func writer(for bot: Bot) -> MessageWriter {
         let context = ViewerContext(viewer: bot.user, now: pages.clock.now, basePath: pages.paths.basePath, cache: pages.dateLabels)
@@ -288,7 +353,8 @@ struct MessageWriter {
         return BotAPI.MessageBody(
             id: message.id.rawValue, room: chat.rawValue, sender: BotAPI.Person(sender), text: message.isDeleted ? "" : message.body, html: html,
             createdAt: BotAPI.date(message.createdAt), editedAt: message.editedAt.map(BotAPI.date), deleted: message.isDeleted,
-            replyTo: message.replyTo?.rawValue
+            replyTo: message.replyTo?.rawValue,
+            photo: message.photo.map { BotAPI.Photo(id: $0.id.rawValue, state: $0.state.rawValue, width: $0.width, height: $0.height) }
         )
     }
 }

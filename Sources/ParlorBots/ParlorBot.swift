@@ -99,7 +99,10 @@ public final class ParlorBot: EventObserver, Sendable {
             switch created {
             case .signedUp(let bot): user = bot
             // Another instance starting at the same moment made it first.
-            case .signUpFailed(_, .handleTaken): user = try await store.user(handle: handle)
+            case .signUpFailed(_, .handleTaken):
+                user = try await store.user(handle: handle)
+                // Taken, yet nobody has it: an administrator deactivated Parlor Bot.
+                if user == nil { throw Deactivated() }
             case .signUpFailed(_, let reason): throw reason
             default: break
             }
@@ -108,6 +111,17 @@ public final class ParlorBot: EventObserver, Sendable {
         let bot = ParlorBot(user: user, readDelay: readDelay, replyDelay: replyDelay, clock: clock, store: store, logger: logger)
         router.addObserver(bot)
         return bot
+    }
+
+    /// An administrator deactivated Parlor Bot: it stays quiet (whoever serves goes on without it).
+    public struct Deactivated: Error, CustomStringConvertible {
+        public var description: String { "an administrator deactivated Parlor Bot" }
+    }
+
+    /// Whether the bot's account is active now (asked of the store before it acts): a deactivated bot does nothing,
+    /// and takes up its work again once reactivated.
+    private func isActive() async throws -> Bool {
+        try await store.user(handle: user.handle) != nil
     }
 
     public func observe(_ event: DomainEvent, router: any EventSink) {
@@ -198,6 +212,7 @@ public final class ParlorBot: EventObserver, Sendable {
     }
 
     private func welcome(_ person: User, router: any EventSink) async throws {
+        guard try await isActive() else { return }
         let actions = actions(router)
         let chat = try await actions.directChat(with: person.handle)
         _ = try await actions.post(
@@ -209,7 +224,8 @@ public final class ParlorBot: EventObserver, Sendable {
     private func answer(_ message: Message, router: any EventSink) async throws {
         // Who wrote is read only for a message that may be for the bot.
         guard let chat = try await listening.chat(message.chatID, for: user.id, of: store), BotAudience.mayAddress(user, message, in: chat),
-              let sender = try await store.user(message.senderID), BotAudience.isAddressed(user, by: message, from: sender, in: chat)
+              let sender = try await store.user(message.senderID), BotAudience.isAddressed(user, by: message, from: sender, in: chat),
+              try await isActive()
         else { return }
         let actions = actions(router)
         try await Task.sleep(for: readDelay)

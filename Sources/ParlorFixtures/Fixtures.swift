@@ -128,7 +128,7 @@ public enum Fixtures {
                 ],
                 bots: [
                     Bot(user: User(id: UserID(40), handle: "deploy", displayName: "Deploy Bot", isBot: true), webhookURL: "https://ci.example.org/parlor", createdAt: world.now),
-                    Bot(user: User(id: UserID(41), handle: "standup", displayName: "Standup", isBot: true), webhookURL: nil, createdAt: world.now),
+                    Bot(user: User(id: UserID(41), handle: "standup", displayName: "Standup", isBot: true), webhookURL: nil, createdAt: world.now, isActive: false),
                 ],
                 origin: "https://chat.example.org", layout: pages.layout(title: "Administration"),
                 newKey: (handle: "deploy", key: "fixture-bot-key-shown-once")

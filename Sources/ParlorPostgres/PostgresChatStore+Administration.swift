@@ -106,6 +106,14 @@ extension PostgresChatStore: AdministrationStore {
             """, logger: logger).map(account)
     }
 
+    /// As SQLite's: a person's account, or a bot's an administrator made; locked to the end of the transaction.
+    static func manageable(_ connection: PostgresConnection, _ id: UserID, _ logger: Logger) async throws -> Account? {
+        try await connection.row("""
+            SELECT \(unescaped: accountColumns) FROM account
+            WHERE id = \(id.rawValue) AND (NOT isBot OR EXISTS (SELECT 1 FROM botKey WHERE botKey.userID = account.id)) FOR UPDATE
+            """, logger: logger).map(account)
+    }
+
     public func account(_ id: UserID) async throws -> Account? {
         try await database.single { [logger] connection in try await Self.account(connection, id, logger) }
     }
@@ -154,7 +162,7 @@ extension PostgresChatStore: AdministrationStore {
     public func deactivate(_ person: UserID, at date: Date) async throws -> AccountState {
         try await database.write { [logger] connection in
             try await connection.run("SELECT pg_advisory_xact_lock(7460204)", logger: logger)
-            guard let account = try await Self.account(connection, person, logger, locking: true), account.isActive else { throw Refusal.notFound }
+            guard let account = try await Self.manageable(connection, person, logger), account.isActive else { throw Refusal.notFound }
             if account.role == .administrator { try await Self.requireAnotherAdministrator(connection, besides: person, logger) }
             try await connection.run("UPDATE account SET deactivatedAt = \(date.timeIntervalSince1970) WHERE id = \(person.rawValue)", logger: logger)
             try await connection.run("DELETE FROM session WHERE userID = \(person.rawValue)", logger: logger)
@@ -173,7 +181,7 @@ extension PostgresChatStore: AdministrationStore {
 
     public func reactivate(_ person: UserID, at date: Date) async throws -> AccountState {
         try await database.write { [logger] connection in
-            guard let account = try await Self.account(connection, person, logger, locking: true), !account.isActive else { throw Refusal.notFound }
+            guard let account = try await Self.manageable(connection, person, logger), !account.isActive else { throw Refusal.notFound }
             try await connection.run("UPDATE account SET deactivatedAt = NULL WHERE id = \(person.rawValue)", logger: logger)
             let rooms = try await Self.joinOpenRooms(connection, person, at: date, logger)
             try await EventLogEntry.accountChanged(person, isActive: true, rooms: rooms).append(connection, logger: logger)
@@ -194,17 +202,20 @@ extension PostgresChatStore: AdministrationStore {
 
     // MARK: Bots
 
-    private static let botColumns = "\(Columns.user(in: "account")), botKey.webhookURL, botKey.createdAt FROM botKey JOIN account ON account.id = botKey.userID"
+    private static let botColumns = """
+        \(Columns.user(in: "account")), botKey.webhookURL, botKey.createdAt, account.deactivatedAt IS NULL FROM botKey
+        JOIN account ON account.id = botKey.userID
+        """
 
     private static func bot(_ row: PostgresRandomAccessRow) throws -> Bot {
         Bot(
             user: try User(row: row), webhookURL: try row.at(7, as: String?.self),
-            createdAt: Date(timeIntervalSince1970: try row.at(8, as: Double.self))
+            createdAt: Date(timeIntervalSince1970: try row.at(8, as: Double.self)), isActive: try row.at(9, as: Bool.self)
         )
     }
 
     public func bot(keyHash: String) async throws -> Bot? {
-        try await database.rows("SELECT \(unescaped: Self.botColumns) WHERE botKey.keyHash = \(keyHash)").first.map(Self.bot)
+        try await database.rows("SELECT \(unescaped: Self.botColumns) WHERE botKey.keyHash = \(keyHash) AND account.deactivatedAt IS NULL").first.map(Self.bot)
     }
 
     public func bot(_ id: UserID) async throws -> Bot? {

@@ -100,6 +100,14 @@ extension SQLiteChatStore: AdministrationStore {
         try db.cachedStatement(sql: "SELECT \(accountColumns) FROM user WHERE id = ? AND isBot = 0").first(arguments: [id.rawValue], account)
     }
 
+    /// A person's account, or a bot's an administrator made (Parlor Bot included; the feeds' account is Parlor's own):
+    /// what deactivation and reactivation take.
+    static func manageable(_ db: Database, _ id: UserID) throws -> Account? {
+        try db.cachedStatement(sql: """
+            SELECT \(accountColumns) FROM user WHERE id = ? AND (isBot = 0 OR EXISTS (SELECT 1 FROM botKey WHERE botKey.userID = user.id))
+            """).first(arguments: [id.rawValue], account)
+    }
+
     public func account(_ id: UserID) async throws -> Account? {
         try await pool.read { db in try Self.account(db, id) }
     }
@@ -147,7 +155,7 @@ extension SQLiteChatStore: AdministrationStore {
 
     public func deactivate(_ person: UserID, at date: Date) async throws -> AccountState {
         try await pool.write { db in
-            guard let account = try Self.account(db, person), account.isActive else { throw Refusal.notFound }
+            guard let account = try Self.manageable(db, person), account.isActive else { throw Refusal.notFound }
             if account.role == .administrator { try Self.requireAnotherAdministrator(db, besides: person) }
             try db.execute(sql: "UPDATE user SET deactivatedAt = ? WHERE id = ?", arguments: [date.timeIntervalSince1970, person.rawValue])
             try db.execute(sql: "DELETE FROM session WHERE userID = ?", arguments: [person.rawValue])
@@ -166,7 +174,7 @@ extension SQLiteChatStore: AdministrationStore {
 
     public func reactivate(_ person: UserID, at date: Date) async throws -> AccountState {
         try await pool.write { db in
-            guard let account = try Self.account(db, person), !account.isActive else { throw Refusal.notFound }
+            guard let account = try Self.manageable(db, person), !account.isActive else { throw Refusal.notFound }
             try db.execute(sql: "UPDATE user SET deactivatedAt = NULL WHERE id = ?", arguments: [person.rawValue])
             let rooms = try Self.joinOpenRooms(db, person, at: date)
             return AccountState(user: account.user, isActive: true, rooms: rooms)
@@ -191,15 +199,17 @@ extension SQLiteChatStore: AdministrationStore {
 
     // MARK: Bots
 
-    private static let botColumns = "\(Columns.user(in: "user")), botKey.webhookURL, botKey.createdAt FROM botKey JOIN user ON user.id = botKey.userID"
+    private static let botColumns = """
+        \(Columns.user(in: "user")), botKey.webhookURL, botKey.createdAt, user.deactivatedAt IS NULL FROM botKey JOIN user ON user.id = botKey.userID
+        """
 
     private static func bot(_ row: StatementRow) -> Bot {
-        Bot(user: User(row, at: 0), webhookURL: row.stringOrNil(7), createdAt: row.date(8))
+        Bot(user: User(row, at: 0), webhookURL: row.stringOrNil(7), createdAt: row.date(8), isActive: row.bool(9))
     }
 
     /// Read on the caller's thread, like a session: one indexed row on every request of the API.
     public func bot(keyHash: String) async throws -> Bot? {
-        try readHere { db in try db.cachedStatement(sql: "SELECT \(Self.botColumns) WHERE botKey.keyHash = ?").first(arguments: [keyHash], Self.bot) }
+        try readHere { db in try db.cachedStatement(sql: "SELECT \(Self.botColumns) WHERE botKey.keyHash = ? AND user.deactivatedAt IS NULL").first(arguments: [keyHash], Self.bot) }
     }
 
     public func bot(_ id: UserID) async throws -> Bot? {

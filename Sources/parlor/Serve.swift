@@ -321,12 +321,15 @@ struct Serve: AsyncParsableCommand {
             logger.critical("templates do not compile:\n\(error.description)")
             throw ExitCode(78)
         }
-        let bot: ParlorBot
+        let bot: ParlorBot?
         do {
             bot = try await ParlorBot.start(
                 router: app.events, store: store, clock: clock,
                 readDelay: .milliseconds(Int64(botReadDelay * 1000)), replyDelay: .milliseconds(Int64(botReplyDelay * 1000)), logger: logger
             )
+        } catch let deactivated as ParlorBot.Deactivated {
+            logger.notice("Parlor Bot stays quiet until it is reactivated and Parlor restarts", metadata: ["why": "\(deactivated)"])
+            bot = nil
         } catch {
             logger.critical("Parlor Bot could not start", metadata: ["error": "\(error)"])
             throw ExitCode(74)
@@ -344,9 +347,9 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode(74)
         }
         // Operators and the tests that run the real process see how far the services have got.
-        app.metrics.addProgressGauge("parlor_bot_work_taken") { bot.taken }
-        app.metrics.addProgressGauge("parlor_bot_work_done") { bot.done }
-        app.metrics.addProgressGauge("parlor_bot_failures") { bot.failures }
+        app.metrics.addProgressGauge("parlor_bot_work_taken") { bot?.taken ?? 0 }
+        app.metrics.addProgressGauge("parlor_bot_work_done") { bot?.done ?? 0 }
+        app.metrics.addProgressGauge("parlor_bot_failures") { bot?.failures ?? 0 }
         app.metrics.addProgressGauge("parlor_feed_poller_rounds") { poller.rounds }
         let router = try app.makeRouter { router in
             if gallery { GalleryRoute.register(on: &router, templates: { app.templates.current }) }
@@ -361,7 +364,11 @@ struct Serve: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: LiveUpdatesService(live: app.live))]
         if let eventLog = stores.eventLog { services.append(.init(service: EventLogService(bus: eventLog))) }
         services += [
-            .init(service: MediaService(media: app.media, store: store, logger: logger)), .init(service: PhotoService(worker: app.photoWorker)), .init(service: BotService(bot: bot)), .init(service: FeedService(poller: poller)),
+            .init(service: MediaService(media: app.media, store: store, logger: logger)), .init(service: PhotoService(worker: app.photoWorker)),
+        ]
+        if let bot { services.append(.init(service: BotService(bot: bot))) }
+        services += [
+            .init(service: FeedService(poller: poller)),
             .init(service: PushService(
                 queue: app.pushQueue, notifier: app.pushNotifier, presence: app.presence, webhooks: app.botWebhooks, previews: app.linkPreviewer, router: app.events
             )), .init(service: service),

@@ -90,4 +90,33 @@ import Testing
         #expect(bot.failures == 1)
         #expect(try await world.store.messages(in: chat.id, before: nil, limit: 10).messages.isEmpty)
     }
+
+    @Test func aDeactivatedParlorBotStaysQuietAndStartsNoMore() async throws {
+        let world = try await ChatWorld()
+        let administration = try #require(world.store as? any AdministrationStore)
+        let bot = try await ParlorBot.start(router: world.events, store: world.store, clock: world.clock, readDelay: .zero, replyDelay: .zero)
+        let botWork = Task { await bot.run() }
+        defer { botWork.cancel() }
+        #expect(try await administration.bots().map(\.user.id) == [bot.user.id], "a bot like the ones administrators make")
+        let chat = try await world.chat(world.ana, bot.user)
+
+        _ = try await administration.deactivate(bot.user.id, at: world.clock.now)
+        _ = try await world.send(chat, world.ana, "hello?")
+        guard case .signedUp(let dmitri) = await world.router.send(.signingUp(NewUser(handle: "dmitri", displayName: "Dmitri Volkov"))) else {
+            Issue.record("sign-up failed"); return
+        }
+        await bot.settled()
+        #expect(try await world.store.messages(in: chat.id, before: nil, limit: 10).messages.count == 1, "no answer")
+        #expect(try await world.store.chatList(for: dmitri.id).filter { $0.contact?.id == bot.user.id }.isEmpty, "no welcome")
+        #expect(bot.failures == 0, "staying quiet is not a failure")
+        await #expect(throws: ParlorBot.Deactivated.self) {
+            _ = try await ParlorBot.start(router: world.events, store: world.store, clock: world.clock)
+        }
+
+        // Reactivated: it answers again.
+        _ = try await administration.reactivate(bot.user.id, at: world.clock.now)
+        let asked = try await world.send(chat, world.ana, "hello again")
+        await bot.settled()
+        #expect(try await world.store.messages(in: chat.id, before: nil, limit: 10).messages.last?.replyTo == asked.id)
+    }
 }

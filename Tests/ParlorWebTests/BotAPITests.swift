@@ -295,6 +295,40 @@ import Testing
         Issue.record("never: \(what)")
     }
 
+    /// An administrator deactivates a bot as they deactivate a person: out of its rooms, its key opening nothing, its
+    /// webhook told nothing, until it is reactivated.
+    @Test func aDeactivatedBotsKeyOpensNothingAndItsWebhookHearsNothing() async throws {
+        let server = try ScriptedServer { _, _ in .answer(status: "204 No Content", headers: [], body: []) }
+        defer { server.stop() }
+        try await RunningParlor.with(configure: Self.allowingLoopback(server)) { parlor in
+            let (ana, ben, room, key) = try await BotAPITests.world(parlor, webhook: server.url("/hook"))
+            let bot = try #require(try await parlor.store.user(handle: "deploy"))
+            try await ben.get("/chats/new")
+            let direct = try #require(try await ben.post("/chats/new", [("handle", "deploy")]).header("Location"))
+            #expect(try await ben.say("status?", in: direct).status == 303)
+            try await Self.eventually("the webhook told") { server.received.count == 1 }
+
+            try await ben.get("/chats")
+            #expect(try await ben.post("/admin/people/\(bot.id)/deactivate", []).status == 403, "administrators only")
+            try await ana.get("/admin")
+            let deactivated = try await ana.post("/admin/people/\(bot.id)/deactivate", [])
+            #expect(deactivated.status == 303 && deactivated.header("Location") == "/admin#bots")
+            let page = try await ana.get("/admin").text
+            #expect(page.contains("class=\"admin-bot is-deactivated\"") && page.contains("/admin/people/\(bot.id)/reactivate"))
+            #expect(try await BotAPITests.call(parlor, "GET", "/api/rooms", key: key).status == 401, "its key opens nothing")
+            #expect(try await parlor.store.membership(ChatID(1), bot.id) == nil, "out of the open room")
+            #expect(try await ben.say("status now?", in: direct).status == 303)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(server.received.count == 1, "a deactivated bot's webhook hears nothing")
+
+            // Reactivated: its key opens again, and its webhook hears.
+            #expect(try await ana.post("/admin/people/\(bot.id)/reactivate", []).header("Location") == "/admin#bots")
+            #expect(try await BotAPITests.call(parlor, "GET", "/api/rooms", key: key).status == 200)
+            #expect(try await ben.say("and now?", in: direct).status == 303)
+            try await Self.eventually("the webhook told again") { server.received.count == 2 }
+        }
+    }
+
     @Test func aMentionTellsTheWebhookAndItsAnswerIsTheBotsReply() async throws {
         let server = try ScriptedServer { _, _ in
             .answer(status: "200 OK", headers: ["Content-Type: text/plain; charset=utf-8"], body: Array("Deploying main: 3 minutes".utf8))

@@ -10,6 +10,8 @@ import Testing
         try await ana.signUp("ana", name: "Ana Lima")
         let ben = Visitor(port: parlor.port)
         try await ben.signUp("ben", name: "Ben Okafor")
+        // Parlor Bot's welcomes are written before a test opens pages that would hear them.
+        await parlor.bot.settled()
         return (ana, ben, try await ana.startChat(with: "ben"))
     }
 

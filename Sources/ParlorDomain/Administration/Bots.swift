@@ -17,11 +17,14 @@ public struct Bot: Hashable, Sendable {
     public let user: User
     public let webhookURL: String?
     public let createdAt: Date
+    /// False once an administrator deactivated it: its key opens nothing, no webhook is told, it is in no room.
+    public let isActive: Bool
 
-    public init(user: User, webhookURL: String?, createdAt: Date) {
+    public init(user: User, webhookURL: String?, createdAt: Date, isActive: Bool = true) {
         self.user = user
         self.webhookURL = webhookURL
         self.createdAt = createdAt
+        self.isActive = isActive
     }
 }
 

@@ -67,6 +67,12 @@ extension InMemoryChatStore: AdministrationStore {
 
     public func account(_ id: UserID) async throws -> Account? { state.withLock { Self.account(id, in: $0) } }
 
+    /// As SQLite's: a person's account, or a bot's an administrator made.
+    static func manageable(_ id: UserID, in state: State) -> Account? {
+        guard let user = state.users[id], !user.isBot || state.bots[id] != nil else { return nil }
+        return Account(user: user, role: state.roles[id] ?? .member, deactivatedAt: state.deactivatedAt[id])
+    }
+
     public func accounts(matching prefix: String, limit: Int) async throws -> [Account] {
         let prefix = prefix.lowercased()
         return state.withLock { state in
@@ -104,7 +110,7 @@ extension InMemoryChatStore: AdministrationStore {
 
     public func deactivate(_ person: UserID, at date: Date) async throws -> AccountState {
         try state.withLock { state throws(Refusal) in
-            guard let account = Self.account(person, in: state), account.isActive else { throw .notFound }
+            guard let account = Self.manageable(person, in: state), account.isActive else { throw .notFound }
             if account.role == .administrator { try Self.requireAnotherAdministrator(besides: person, in: state) }
             state.deactivatedAt[person] = date
             for session in state.sessions.values where session.userID == person { state.sessions[session.idHash] = nil }
@@ -122,7 +128,7 @@ extension InMemoryChatStore: AdministrationStore {
 
     public func reactivate(_ person: UserID, at date: Date) async throws -> AccountState {
         try state.withLock { state throws(Refusal) in
-            guard let account = Self.account(person, in: state), !account.isActive else { throw .notFound }
+            guard let account = Self.manageable(person, in: state), !account.isActive else { throw .notFound }
             state.deactivatedAt[person] = nil
             let rooms = Self.joinOpenRooms(person, at: date, in: &state)
             return AccountState(user: account.user, isActive: true, rooms: rooms)
@@ -141,11 +147,13 @@ extension InMemoryChatStore: AdministrationStore {
 
     private static func bot(_ id: UserID, in state: State) -> Bot? {
         guard let user = state.users[id], let bot = state.bots[id] else { return nil }
-        return Bot(user: user, webhookURL: bot.credential.webhookURL, createdAt: bot.createdAt)
+        return Bot(user: user, webhookURL: bot.credential.webhookURL, createdAt: bot.createdAt, isActive: state.deactivatedAt[id] == nil)
     }
 
     public func bot(keyHash: String) async throws -> Bot? {
-        state.withLock { state in state.bots.first { $0.value.credential.keyHash == keyHash }.flatMap { Self.bot($0.key, in: state) } }
+        state.withLock { state in
+            state.bots.first { $0.value.credential.keyHash == keyHash }.flatMap { Self.bot($0.key, in: state) }.flatMap { $0.isActive ? $0 : nil }
+        }
     }
 
     public func bot(_ id: UserID) async throws -> Bot? { state.withLock { Self.bot(id, in: $0) } }

@@ -109,11 +109,23 @@ public struct BotRowViewModel: TemplateContext, Hashable {
     public let avatarURL: String
     public let avatarFieldID: String
     public let avatarLabel: String
+    /// Deactivated: its key opens nothing, no webhook is told, it is in no room.
+    public let isDeactivated: Bool
+    /// One of the two, by its state.
+    public let deactivateURL: String?
+    public let reactivateURL: String?
+    /// "Deactivate Deploy Bot", for screen readers.
+    public let deactivateLabel: String
 
     public init(
         avatar: AvatarViewModel, name: String, handle: String, webhookLabel: String, newKeyURL: String, newKeyLabel: String,
-        avatarURL: String, avatarFieldID: String, avatarLabel: String
+        avatarURL: String, avatarFieldID: String, avatarLabel: String, isDeactivated: Bool, deactivateURL: String?, reactivateURL: String?,
+        deactivateLabel: String
     ) {
+        self.isDeactivated = isDeactivated
+        self.deactivateURL = deactivateURL
+        self.reactivateURL = reactivateURL
+        self.deactivateLabel = deactivateLabel
         self.avatar = avatar
         self.name = name
         self.handle = handle
@@ -134,7 +146,11 @@ public struct BotRowViewModel: TemplateContext, Hashable {
         .text("newKeyLabel", \.newKeyLabel),
         .text("avatarURL", \.avatarURL),
         .text("avatarFieldID", \.avatarFieldID),
-        .text("avatarLabel", \.avatarLabel)
+        .text("avatarLabel", \.avatarLabel),
+        .flag("isDeactivated", \.isDeactivated),
+        .text("deactivateURL", \.deactivateURL),
+        .text("reactivateURL", \.reactivateURL),
+        .text("deactivateLabel", \.deactivateLabel)
     )
 }
 

@@ -82,7 +82,7 @@ public final class BotWebhooks: EventObserver {
         }
         var calls: [(Bot, [UInt8])] = []
         for id in candidates {
-            guard let bot = try await store.bot(id), bot.webhookURL != nil, BotAudience.isAddressed(bot.user, by: message, from: sender, in: chat) else {
+            guard let bot = try await store.bot(id), bot.isActive, bot.webhookURL != nil, BotAudience.isAddressed(bot.user, by: message, from: sender, in: chat) else {
                 continue
             }
             calls.append((bot, try body(message, from: sender, in: chat, for: bot)))

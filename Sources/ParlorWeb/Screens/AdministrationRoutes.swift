@@ -146,9 +146,9 @@ public struct AdministrationRoutes: Sendable {
             router.post("/admin/people/{person}/\(deactivating ? "deactivate" : "reactivate")", bodyLimit: 4 * 1024, administrators { [self] request, signedIn in
                 let change = AccountChange(person: try Self.person(request), by: signedIn.user.id, deactivating: deactivating)
                 switch await dependencies.events.send(.changingAccount(change), requestID: request.id.description) {
-                case .accountChanged:
+                case .accountChanged(let state):
                     log(deactivating ? "account deactivated" : "account reactivated", request, signedIn, ["person": "\(change.person)"])
-                    return .redirect(to: pages.paths.administration + "#people")
+                    return .redirect(to: pages.paths.administration + (state.user.isBot ? "#bots" : "#people"))
                 case .accountChangeFailed(_, .notFound):
                     throw HTTPError(.notFound, deactivating ? "That person does not exist or is deactivated already." : "That person is not deactivated.")
                 case .accountChangeFailed(_, let refusal):

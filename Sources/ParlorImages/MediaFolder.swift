@@ -29,6 +29,15 @@ public struct MediaFolder: Sendable {
         }
     }
 
+    /// Whether every version's file is here, each touched so that a sweep leaves it for its grace: a picture written
+    /// a while ago, about to be named by a new image row, is not taken meanwhile.
+    public func keep(_ versions: [StoredImageVersion]) -> Bool {
+        versions.allSatisfy { version in
+            guard let path = try? file(hash: version.hash, format: version.format) else { return false }
+            return (try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: path)) != nil
+        }
+    }
+
     /// Removes files no image row names (and temporary ones): what a crash between writing the files and
     /// recording the image left behind. Only files older than `grace`, so an upload still on its way to
     /// its row (in this or another instance) keeps its files. Answers how many went.

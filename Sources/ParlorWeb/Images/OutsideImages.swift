@@ -32,6 +32,10 @@ public struct OutsideImages: FeedIconMaker {
         }
     }
 
+    public func keep(_ versions: [StoredImageVersion]) -> Bool {
+        media.keep(versions)
+    }
+
     public func icon(from bytes: [UInt8]) async -> [StoredImageVersion]? {
         await versions(of: bytes, for: .feedIcon)
     }

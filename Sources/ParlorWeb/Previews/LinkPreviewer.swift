@@ -39,6 +39,8 @@ public struct HTTPPageFetcher: PageFetching {
 public protocol PictureMaking: Sendable {
     /// The versions `purpose` needs, written to the media folder; nil when the bytes are no image Parlor reads.
     func versions(of bytes: [UInt8], for purpose: ImagePurpose) async -> [StoredImageVersion]?
+    /// Whether versions made earlier are all still in the media folder, kept there for a while longer.
+    func keep(_ versions: [StoredImageVersion]) -> Bool
 }
 
 extension OutsideImages: PictureMaking {}
@@ -110,10 +112,15 @@ public final class LinkPreviewer: EventObserver {
     }
 
     func preview(_ message: Message, url: String, router: any EventSink) async {
-        let card: Card?
+        var card: Card?
         if let cached = cached(url) {
             card = cached.card
             cacheHits.add(1, ordering: .relaxed)
+            // The media folder's sweep takes a picture no message names any more: a kept card whose picture went is
+            // shown without it.
+            if let kept = card, !kept.picture.isEmpty, pictures?.keep(kept.picture) != true {
+                card = Card(page: kept.page, picture: [])
+            }
         } else {
             card = await fetch(url)
             remember(url, card)

@@ -614,6 +614,11 @@ async def pages_round(port, pid, chat, people, pages, rate, seconds, senders=Non
         readers.append(asyncio.create_task(read(index, people[index % len(people)]["cookie"])))
     await asyncio.sleep(3 + pages / 250)  # every page registered and sent its first state
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    # PARLOR_PROFILE=file: perf records the server over the sends (perf report -i file).
+    profiler = None
+    if os.environ.get("PARLOR_PROFILE"):
+        profiler = subprocess.Popen(["perf", "record", "-e", "cpu-clock", "-g", "-p", str(pid), "-o", os.environ["PARLOR_PROFILE"], "--",
+                                     "sleep", str(seconds)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     cpu_before = cpu_seconds(pid)
     started, failures, late = loop.time(), 0, 0
     for n in range(int(rate * seconds)):
@@ -630,6 +635,8 @@ async def pages_round(port, pid, chat, people, pages, rate, seconds, senders=Non
     while loop.time() - last_byte[0] < 2 and loop.time() - started < seconds + 60:
         await asyncio.sleep(0.25)
     cpu = cpu_seconds(pid) - cpu_before
+    if profiler:
+        profiler.wait()
     stop.set()
     await asyncio.gather(*readers, return_exceptions=True)
     latencies, missing, last_per_message = [], 0, {}

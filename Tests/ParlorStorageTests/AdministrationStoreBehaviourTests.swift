@@ -127,6 +127,28 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func aDeactivatedBotsKeyOpensNothingUntilItIsReactivated(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let admin = try administration(world)
+        let bot = try await world.store.createUser(
+            NewUser(handle: "deploy", displayName: "Deploy Bot", isBot: true, bot: BotCredential(keyHash: "key-hash", webhookURL: nil)), at: .at(1)
+        )
+        let feeds = try await world.store.createUser(NewUser(handle: "feeds", displayName: "Feeds", isBot: true), at: .at(1))
+        #expect(try await admin.bot(keyHash: "key-hash")?.isActive == true)
+
+        let state = try await admin.deactivate(bot.id, at: .at(2))
+        #expect(!state.isActive && state.user.id == bot.id)
+        #expect(try await admin.bot(keyHash: "key-hash") == nil, "its key opens nothing")
+        #expect(try await admin.bot(bot.id)?.isActive == false)
+        #expect(try await admin.bots().map(\.isActive) == [false], "listed, deactivated")
+        #expect(try await admin.account(bot.id) == nil, "not among the people")
+        await #expect(throws: Refusal.notFound, "Parlor's own accounts are no one's to deactivate") { try await admin.deactivate(feeds.id, at: .at(3)) }
+
+        _ = try await admin.reactivate(bot.id, at: .at(4))
+        #expect(try await admin.bot(keyHash: "key-hash")?.user.id == bot.id)
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func aPasswordResetEndsEverySession(_ kind: StoreKind) async throws {
         let world = try await World(kind)
         let admin = try administration(world)

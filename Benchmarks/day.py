@@ -41,9 +41,17 @@ def one_day(people, warmup, seconds, picture):
                        text=True, check=True, stdout=subprocess.DEVNULL)
         print(f"N = {people}: organisation filled in {time.time() - began:.0f} s", flush=True)
         with start_parlor(PORT, folder, ["--log-level", "warning"]) as parlor:
+            # PARLOR_PROFILE=file: perf records the server over the measured seconds (after the warm-up).
+            profiler = None
+            if os.environ.get("PARLOR_PROFILE"):
+                profiler = subprocess.Popen(["sh", "-c", f"sleep {warmup + 5}; exec perf record -e cpu-clock -g -p {parlor.process.pid} "
+                                             f"-o {os.environ['PARLOR_PROFILE']} -- sleep {max(seconds - 10, 5)}"],
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             out = subprocess.run(["timeout", str(int(warmup + seconds + 900)), os.path.join(OUT, "day"), str(PORT),
                                   str(parlor.process.pid), plan, str(SEED), picture, str(warmup), str(seconds), "1"],
                                  capture_output=True, text=True)
+            if profiler:
+                profiler.wait()
         print("\n".join("  " + l for l in out.stdout.splitlines() if not l.startswith("JSON ")), flush=True)
         line = next((l for l in out.stdout.splitlines() if l.startswith("JSON ")), None)
         if line is None:

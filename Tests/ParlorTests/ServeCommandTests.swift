@@ -147,7 +147,9 @@ import Testing
 /// arrives (the drain delay keeps serving so a proxy can see it), then Parlor exits 0.
 @Suite struct ReadinessTests {
     @Test(.timeLimit(.minutes(1))) func readyzTurns503AtSIGTERMWhileHealthzStaysAndTheExitIsClean() async throws {
-        let parlor = try ServeCommandTests.RunningParlor(arguments: ["--drain-delay", "3"])
+        // Six seconds of draining: with the whole suite running at once, a connection was once refused with three, the
+        // listener closed before the polls below were done.
+        let parlor = try ServeCommandTests.RunningParlor(arguments: ["--drain-delay", "6"])
         try await parlor.waitUntilListening()
         let ready = try await RawClient(port: parlor.port).exchange("GET", "/readyz")
         #expect(ready.status == 200 && ready.text == "ready\n")

@@ -263,18 +263,20 @@ public struct BotAPIRoutes: Sendable {
         // Whether the bot is in the room is asked by the action.
         let chat = try Self.chatID(request)
         let asked = try Self.decode(BotRequests.NewMessage.self, request)
+        let message: Message
         do {
-            let message = try await actions(bot) { actions in
-                try await actions.post(
-                    asked.text, in: chat, replyTo: asked.replyTo.map { MessageID($0) },
-                    token: asked.token.map { "api-" + $0 } ?? "api-" + UUID().uuidString, requestID: request.id.description
-                )
-            }
-            var writer = writer(for: bot)
-            return BotAPI.json(["message": try await writer.body(message, chat: chat, store: store)], status: .created)
-        } catch let failure as Failure where failure.message == Failure.noMessage.message {
+            message = try await BotActions(bot: bot.user, router: events, store: store, clock: pages.clock).post(
+                asked.text, in: chat, replyTo: asked.replyTo.map { MessageID($0) },
+                token: asked.token.map { "api-" + $0 } ?? "api-" + UUID().uuidString, requestID: request.id.description
+            )
+        } catch BotActions.Failure.refused(.notFound) {
+            // The router's "not found" for a new message is the message it replies to.
             throw Failure(status: .notFound, message: "There is no such message to reply to in this room.")
+        } catch let failure as BotActions.Failure {
+            throw Failure(failure)
         }
+        var writer = writer(for: bot)
+        return BotAPI.json(["message": try await writer.body(message, chat: chat, store: store)], status: .created)
     }
 
     /// A photo's head: a bot's key, for a room it is in; anything else is refused before its body is stored.

@@ -2,9 +2,9 @@ import ParlorDomain
 
 extension EventRouter {
     /// `reportingTyping` answers `typing` (published to the chat's pages, on every instance) or `typingRefused`: not
-    /// a member (membership now, read from the store), a room of more than ``Typing/memberLimit`` members, or a
-    /// "start" sooner than ``TypingThrottle`` allows. A "stop" always goes through: it only ever hides a name.
-    /// Nothing is stored.
+    /// a member (membership now, read from the store), a room of more than ``Typing/memberLimit`` members, a
+    /// "start" sooner than ``TypingThrottle`` allows, or more reports of the person than it allows in all. A "stop"
+    /// within that goes through: it only ever hides a name. Nothing is stored.
     @discardableResult
     public func send(_ event: PresenceEvent, requestID: String? = nil) async -> PresenceEvent {
         switch event {
@@ -20,6 +20,8 @@ extension EventRouter {
     }
 
     private func typing(_ report: TypingReport, _ requestID: String?) async -> PresenceEvent {
+        // Before the store is asked: a script's flood costs no lookup.
+        guard typingStarts.admitReport(report.userID) else { return .typingRefused(report, reason: .tooFrequent) }
         do {
             guard let chat = try await store.chat(report.chatID), chat.members.contains(report.userID) else {
                 return .typingRefused(report, reason: .notFound)
@@ -30,8 +32,6 @@ extension EventRouter {
         }
         if report.isTyping {
             guard typingStarts.admit(report.userID, in: report.chatID) else { return .typingRefused(report, reason: .tooFrequent) }
-        } else {
-            typingStarts.forget(report.userID, in: report.chatID)
         }
         return await publishPresence(.presence(.typing(report)), .typing(report), requestID)
     }

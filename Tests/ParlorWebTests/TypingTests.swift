@@ -35,12 +35,12 @@ import Testing
             let gone = ContinuousClock.now - started
             #expect(gone >= .milliseconds(4_500) && gone <= .milliseconds(6_500), "gone after \(gone)")
 
-            // "Stop" hides it at once, and lets the next start through.
+            // "Stop" hides it at once, and does not let the next start through sooner.
             #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")]).status == 204)
             _ = try await stream.read(until: "Ana Lima is typing…")
             #expect(try await ana.post("/rooms/\(id)/typing", [("state", "stop")]).status == 204)
             _ = try await stream.read(until: empty)
-            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")]).status == 204)
+            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")]).status == 429, "a stop does not reset the start's clock")
             stream.close()
 
             // Not a member, a chat that does not exist, a state that is not one: refused.
@@ -51,6 +51,53 @@ import Testing
             #expect(try await ana.post("/rooms/999999/typing", [("state", "start")]).status == 404)
             #expect(try await ana.post("/rooms/\(id)/typing", [("state", "maybe")]).status == 400)
             #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")], csrf: "forged").status == 403)
+        }
+    }
+
+    @Test func aStopBeforeEachStartLetsNoFloodThroughAndEveryOrderOfReportsIsBounded() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)
+            let id = String(chat.split(separator: "/").last!)
+            let (stream, _) = try await ben.openEvents("/events?chat=\(id)")
+            _ = try await stream.read(until: "target=\"messages-\(id)\"")
+            try await ana.get(chat)
+
+            let started = ContinuousClock.now
+            var accepted = 0
+            for _ in 0..<100 {
+                for state in ["start", "stop"] where try await ana.post("/rooms/\(id)/typing", [("state", state)]).status == 204 {
+                    accepted += 1
+                }
+            }
+            let seconds = (ContinuousClock.now - started) / .seconds(1)
+            // A burst of four, then two a second: what the time taken allows, and far from the 200 sent.
+            let allowed = 4 + Int((seconds * 2).rounded(.up))
+            #expect(accepted >= 2 && accepted <= allowed, "\(accepted) of 200 accepted in \(seconds) s")
+            // Everything shown on Ben's page came before the message that follows (one lane per chat, in order).
+            #expect(try await ana.say("After the flood", in: chat).status == 303)
+            let seen = try await stream.read(until: "After the flood")
+            let typingUpdates = seen.components(separatedBy: "target=\"typing-\(id)\"").count - 1
+            #expect(typingUpdates <= allowed + 1, "\(typingUpdates) typing updates reached Ben's page")
+            stream.close()
+        }
+    }
+
+    @Test func aPersonsPagesReportTheirPresenceAtABoundedRate() async throws {
+        try await RunningParlor.with { parlor in
+            let ana = Visitor(port: parlor.port)
+            try await ana.signUp("ana", name: "Ana Lima")
+            try await ana.get("/chats")
+            let started = ContinuousClock.now
+            var accepted = 0
+            var refused: TestResponse?
+            for index in 0..<60 {
+                let response = try await ana.post("/presence", [("page", "page\(index % 3)"), ("visible", index % 2 == 0 ? "1" : "0")])
+                if response.status == 204 { accepted += 1 } else if response.status == 429 { refused = response }
+            }
+            let seconds = (ContinuousClock.now - started) / .seconds(1)
+            #expect(accepted >= 10 && accepted <= 10 + Int((seconds * 4).rounded(.up)), "\(accepted) of 60 accepted in \(seconds) s")
+            let answer = try #require(refused)
+            #expect(Int(answer.header("Retry-After") ?? "") ?? 0 >= 1)
         }
     }
 

@@ -23,6 +23,9 @@ public final class PresenceReporter: Sendable {
     private let paced = Mutex<(sent: [UserID: ContinuousClock.Instant], waiting: Set<UserID>)>(([:], []))
     /// Least time between two reports of one person.
     static let reportInterval: Duration = .seconds(1)
+    /// What one person's pages may say in all (``PresenceRoutes``): a burst as tabs change, four a second after that.
+    static let pageReportRate = Rate(burst: 10, every: .milliseconds(250))
+    private let pageReports = RateBudget<UserID>(pageReportRate)
     private let waiting: AsyncStream<Change>
     private let arriving: AsyncStream<Change>.Continuation
 
@@ -44,6 +47,11 @@ public final class PresenceReporter: Sendable {
     /// A page's stream opened; `visible` and `idle` as the page says.
     public func opened(_ user: UserID, page: String, visible: Bool, idle: Bool = false) {
         if let state = pages.opened(user, page: page, visible: visible, idle: idle) { arriving.yield(.state(user, state)) }
+    }
+
+    /// Whether one more report of `user`'s pages is within their budget (then spent): nil, or how long to wait.
+    public func admitReport(of user: UserID) -> Duration? {
+        pageReports.spend(user)
     }
 
     /// A page says whether it is visible, and whether its person is idle.

@@ -20,6 +20,9 @@ public struct PresenceRoutes: Sendable {
             else {
                 throw HTTPError(.badRequest, "Say which page, whether it is visible and whether its person is idle.")
             }
+            if let wait = presence.admitReport(of: signedIn.user.id) {
+                throw HTTPError(.tooManyRequests, Refusal.tooFrequent.message, headers: ["Retry-After": String(wait.wholeSecondsUp)])
+            }
             if request.form["left"] == "1" {
                 presence.closed(signedIn.user.id, page: key)
             } else {

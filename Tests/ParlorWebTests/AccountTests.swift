@@ -127,25 +127,46 @@ import Testing
         }
     }
 
-    @Test func repeatedFailuresLockTheAccountForAWhileEvenForTheRightPassword() async throws {
-        try await RunningParlor.with { parlor in
+    @Test func wrongPasswordsSlowTheGuesserMoreEachTimeButNeverLockTheOwnerOut() async throws {
+        try await RunningParlor.with(configure: { $0.trustedProxies = ["127.0.0.1"] }) { parlor in
             try await Visitor(port: parlor.port).signUp("ana", password: "correct horse battery")
+            /// A sign-in as it reaches Parlor through its proxy from `address`.
+            func signIn(_ visitor: Visitor, _ password: String, from address: String, handle: String = "ana") async throws -> TestResponse {
+                try await visitor.post("/signin", [("handle", handle), ("password", password)], headers: ["X-Forwarded-For: \(address)"])
+            }
             let guesser = Visitor(port: parlor.port)
             try await guesser.get("/signin")
-            for attempt in 1...5 {
-                let response = try await guesser.post("/signin", [("handle", "ana"), ("password", "guess number \(attempt)")])
-                #expect(response.status == 422)
+            let attacker = "198.51.100.7"
+            for attempt in 1...3 {
+                #expect(try await signIn(guesser, "guess number \(attempt)", from: attacker).status == 422, "three tries are free")
             }
-            let locked = try await guesser.post("/signin", [("handle", "ana"), ("password", "correct horse battery")])
-            #expect(locked.status == 429)
-            #expect(locked.text.contains("Too many attempts to sign in. Try again in 15 minutes."))
-            #expect(locked.header("Retry-After") != nil)
-            #expect(guesser.cookies["parlor_session"] == nil)
-            // Another account from the same address is not locked by it.
+            // Then each try waits, the right password too, and longer after every failure; the page says how long.
+            for (wait, words) in [(1, "1 second"), (2, "2 seconds"), (4, "4 seconds")] {
+                let slowed = try await signIn(guesser, "correct horse battery", from: attacker)
+                #expect(slowed.status == 429 && slowed.text.contains("Too many attempts to sign in. Try again in \(words)."), "\(words)")
+                #expect(slowed.header("Retry-After") == String(wait) && guesser.cookies["parlor_session"] == nil)
+                parlor.clock.advance(by: TimeInterval(wait))
+                #expect(try await signIn(guesser, "guess after \(wait)", from: attacker).status == 422)
+            }
+            // Ana, from her own address, signs in at once all along.
+            let ana = Visitor(port: parlor.port)
+            try await ana.get("/signin")
+            #expect(try await signIn(ana, "correct horse battery", from: "203.0.113.5").status == 303)
+            // Another account from the guesser's address is not slowed by it.
             try await Visitor(port: parlor.port).signUp("ben", password: "another good one")
             let ben = Visitor(port: parlor.port)
             try await ben.get("/signin")
-            #expect(try await ben.post("/signin", [("handle", "ben"), ("password", "another good one")]).status == 303)
+            #expect(try await signIn(ben, "another good one", from: attacker, handle: "ben").status == 303)
+
+            // Ten failures from ten addresses: each of them now waits the whole window, and Ana's own address does not.
+            for host in 10..<20 {
+                #expect(try await signIn(guesser, "spray \(host)", from: "198.51.100.\(host)").status == 422)
+            }
+            let ceiling = try await signIn(guesser, "correct horse battery", from: "198.51.100.10")
+            #expect(ceiling.status == 429 && ceiling.text.contains("Try again in 15 minutes.") && ceiling.header("Retry-After") == "900")
+            let owner = Visitor(port: parlor.port)
+            try await owner.get("/signin")
+            #expect(try await signIn(owner, "correct horse battery", from: "203.0.113.5").status == 303, "never locked out")
         }
     }
 

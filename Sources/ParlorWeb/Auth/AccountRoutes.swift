@@ -210,10 +210,9 @@ public struct AccountRoutes: Sendable {
         }
         if let wait {
             metrics.signInLockouts.increment()
-            let minutes = max(1, Int((wait / 60).rounded(.up)))
-            let message = "Too many attempts to sign in. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
+            let message = "Too many attempts to sign in. Try again in \(SignInThrottle.spoken(wait))."
             var response = authPage(builder.signIn(handle: handle, error: message, field: .password), status: .tooManyRequests)
-            response.headers.replace("Retry-After", with: String(Int(wait.rounded(.up))))
+            response.headers.replace("Retry-After", with: String(max(1, Int(min(wait, 86_400).rounded(.up)))))
             return response
         }
         let credential = password.count <= PasswordHasher.maximumLength ? try await dependencies.store.credential(handle: normalized) : nil
@@ -240,7 +239,7 @@ public struct AccountRoutes: Sendable {
             )
         }
         do {
-            try await throttle.recordSuccess(handle: normalized)
+            try await throttle.recordSuccess(handle: normalized, address: origin.address)
         } catch {
             metrics.throttleUnavailable(error, request: request, logger: logger)
         }

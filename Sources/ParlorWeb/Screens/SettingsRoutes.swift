@@ -174,8 +174,7 @@ public struct SettingsRoutes: Sendable {
             return try await again(SignInThrottle.unavailableMessage, .current, status: .serviceUnavailable)
         }
         if let wait {
-            let minutes = max(1, Int((wait / 60).rounded(.up)))
-            return try await again("Too many wrong passwords. Try again in \(minutes) minute\(minutes == 1 ? "" : "s").", .current, status: .tooManyRequests)
+            return try await again("Too many wrong passwords. Try again in \(SignInThrottle.spoken(wait)).", .current, status: .tooManyRequests)
         }
         guard new.count >= AuthFormBuilder.minimumPasswordLength else {
             return try await again("Choose a password of at least \(AuthFormBuilder.minimumPasswordLength) characters.", .new)

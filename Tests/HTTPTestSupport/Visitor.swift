@@ -27,9 +27,8 @@ public final class Visitor {
         return try await send("POST", target, headers: ["Content-Type: application/x-www-form-urlencoded"] + headers, body: body)
     }
 
-    /// Posts a multipart form with one file (and this visitor's CSRF token), as a browser's file field does: to
-    /// the form's action, which carries the token in its query as Parlor's upload forms do, unless `target`
-    /// has a query of its own.
+    /// Posts a multipart form with one file, as a browser's file field does: this visitor's CSRF token first (as
+    /// Parlor's upload forms have it, never in their action), then `fields`, then the file.
     @discardableResult
     public func postFile(
         _ target: String, field: String, filename: String, contentType: String, bytes: [UInt8], fields: [(String, String)] = [], headers: [String] = []
@@ -43,8 +42,7 @@ public final class Visitor {
         body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(filename)\"\r\nContent-Type: \(contentType)\r\n\r\n".utf8)
         body += bytes + Array("\r\n--\(boundary)--\r\n".utf8)
         let client = try RawClient(port: port, timeout: 15)
-        let action = target.contains("?") ? target : target + "?csrf=" + Self.encode(csrf)
-        var head = "POST \(action) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\n"
+        var head = "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\n"
         for header in cookieHeader + headers { head += header + "\r\n" }
         head += "Content-Length: \(body.count)\r\n\r\n"
         try client.send(Array(head.utf8) + body)

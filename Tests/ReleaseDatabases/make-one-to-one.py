@@ -77,12 +77,12 @@ class Person:
     def upload(self, path, fields, file_field, filename, data):
         boundary = "parlor-release-database"
         parts = []
-        for name, value in fields:
+        for name, value in [("csrf", self.csrf)] + list(fields):
             parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
         parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{file_field}"; filename="{filename}"\r\n'
                      f'Content-Type: image/png\r\n\r\n'.encode() + data + b"\r\n")
         parts.append(f"--{boundary}--\r\n".encode())
-        status, headers, text = self.request("POST", f"{path}?csrf={urllib.parse.quote(self.csrf)}", b"".join(parts),
+        status, headers, text = self.request("POST", path, b"".join(parts),
                                              f"multipart/form-data; boundary={boundary}")
         if status != 303:
             raise SystemExit(f"upload to {path} answered {status}: {text[:300]}")

@@ -58,7 +58,7 @@ public struct AdministrationBuilder: Sendable {
                         avatar: AvatarBuilder.avatar(for: bot.user, paths: paths), name: bot.user.displayName, handle: "@" + bot.user.handle,
                         webhookLabel: bot.webhookURL.map { "Webhook: " + $0 } ?? "No webhook", newKeyURL: paths.botKey(bot.user.id),
                         newKeyLabel: "New key for \(bot.user.displayName)",
-                        avatarURL: paths.withToken(paths.botAvatar(bot.user.id), csrf: context.csrfToken), avatarFieldID: "bot-avatar-\(bot.user.id)",
+                        avatarURL: paths.botAvatar(bot.user.id), avatarFieldID: "bot-avatar-\(bot.user.id)",
                         avatarLabel: "Photo of \(bot.user.displayName)", isDeactivated: !bot.isActive,
                         deactivateURL: bot.isActive ? paths.deactivate(bot.user.id) : nil, reactivateURL: bot.isActive ? nil : paths.reactivate(bot.user.id),
                         deactivateLabel: "Deactivate \(bot.user.displayName)"

@@ -182,9 +182,8 @@ public struct ConversationBuilder: Sendable {
         let editing = draft.editing
         return ComposerViewModel(
             domID: "composer-\(chat)",
-            // A new message may carry a photo, so the form is multipart and its token rides in the action too.
-            actionURL: editing.map { context.paths.editAction(chat, message: $0.id) }
-                ?? context.paths.withToken(context.paths.messages(chat), csrf: context.csrfToken),
+            // A new message may carry a photo, so the form is multipart; its token is its first field (never in a URL).
+            actionURL: editing.map { context.paths.editAction(chat, message: $0.id) } ?? context.paths.messages(chat),
             csrfToken: context.csrfToken,
             text: draft.text,
             errorMessage: draft.errorMessage,

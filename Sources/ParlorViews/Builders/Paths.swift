@@ -98,12 +98,6 @@ public struct Paths: Sendable, Hashable {
     public func newerMessages(_ chat: ChatID, after message: MessageID) -> String { "\(basePath)/rooms/\(chat)?after=\(message)" }
     public var avatarAction: String { "\(basePath)/settings/avatar" }
 
-    /// A form's action that carries the session's token in its query: an upload's head is checked before its
-    /// body (where the form's own `csrf` field is) is read.
-    public func withToken(_ action: String, csrf: String) -> String {
-        action + "?csrf=" + Self.queryValue(csrf)
-    }
-
     /// `text` as a query takes it: letters, digits, "-" and "_" as they are (tokens are base64url), anything
     /// else percent-encoded.
     public static func queryValue(_ text: String) -> String {

@@ -87,7 +87,7 @@ public struct SettingsBuilder: Sendable {
         error: String? = nil, changed: Bool = false, removed: Bool = false, maximumBytes: Int = ImageLimits().maximumBytes
     ) -> AvatarFormViewModel {
         AvatarFormViewModel(
-            actionURL: context.paths.withToken(context.paths.avatarAction, csrf: context.csrfToken),
+            actionURL: context.paths.avatarAction,
             csrfToken: context.csrfToken,
             avatar: AvatarBuilder.avatar(for: context.viewer, paths: context.paths),
             hint: "\(ImageFormat.acceptedNames), up to \(maximumBytes / 1_000_000) MB. It is cropped to a square.",

@@ -28,9 +28,11 @@ struct RequestOrigin {
         }
     }
 
-    /// Whether a POST's `Origin` (when the browser sent one) is this site. Browsers send it on every
-    /// cross-site POST, so a foreign or opaque ("null") origin is refused.
+    /// Whether a POST comes from this site as far as the browser says: `Sec-Fetch-Site` (when sent) is
+    /// `same-origin`, and `Origin` (when sent) is this site. Browsers send one or both on every cross-site POST,
+    /// so another site (a sibling subdomain included) or an opaque ("null") origin is refused.
     func allows(_ request: Request) -> Bool {
+        if let site = request.headers["Sec-Fetch-Site"], site.lowercased() != "same-origin" { return false }
         guard let origin = request.headers["Origin"] else { return true }
         guard let host else { return false }
         return origin == (isHTTPS ? "https://" : "http://") + host

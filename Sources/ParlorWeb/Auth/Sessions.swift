@@ -80,15 +80,9 @@ public struct Sessions: Sendable {
         return (token, SetCookie(name: Self.formCookieName, value: token, path: cookiePath, secure: secure, httpOnly: true, sameSite: .lax))
     }
 
-    /// Whether a POST carries `expected` as its `csrf` field, or, for an upload checked before its body is
-    /// read, in its head: the script's `X-Parlor-CSRF` field, or the `csrf` query item of a form's action.
+    /// Whether a POST carries `expected` as its `csrf` field (for an upload, read once its body is), else as the
+    /// script's `X-Parlor-CSRF` field. Never from a URL: a token there would reach proxies' logs and browsers' history.
     static func formCarries(_ request: Request, token expected: String) -> Bool {
-        if let field = request.form["csrf"] { return Sodium.constantTimeEqual(field, expected) }
-        return headCarries(request, token: expected)
-    }
-
-    /// Whether the request's head carries `expected`: `X-Parlor-CSRF`, else the `csrf` query item.
-    static func headCarries(_ request: Request, token expected: String) -> Bool {
-        Sodium.constantTimeEqual(request.headers["X-Parlor-CSRF"] ?? request.query["csrf"] ?? "", expected)
+        Sodium.constantTimeEqual(request.form["csrf"] ?? request.headers["X-Parlor-CSRF"] ?? "", expected)
     }
 }

@@ -65,16 +65,17 @@ public struct SignInGate: Sendable {
         }
     }
 
-    /// The check on an upload's head, before a byte of its body is stored: a live session, this site's
-    /// `Origin`, and the session's token in the head (the script's `X-Parlor-CSRF`, or the `csrf` query item
-    /// of the form's action). Refused, the body is never stored; `refused` renders the form again (its text
-    /// was in the body, so it comes back empty, with the reason).
+    /// The check on an upload's head, before a byte of its body is stored: a live session, and nothing that says
+    /// another site sent it (`Origin`, `Sec-Fetch-Site`). Refused, the body is never stored; `refused` renders the
+    /// form again (its text was in the body, so it comes back empty, with the reason). The session's token is
+    /// checked from the body once it is read, by ``signedIn(refused:_:)``: a wrong one stores nothing, and the
+    /// request's files go with it. No token is ever in a URL.
     func uploadAdmission(refused: (@Sendable (Request, SignedIn) async throws -> Response)? = nil) -> Admission {
         { [self] request in
             guard let signedIn = try await sessions.current(request) else {
                 throw HTTPError(.forbidden, "Your session has ended, so nothing was changed. Sign in and try again.")
             }
-            guard origin(request).allows(request), Sessions.headCarries(request, token: signedIn.session.csrfToken) else {
+            guard origin(request).allows(request) else {
                 return try await forged(request, signedIn, refused: refused)
             }
             return nil

@@ -37,6 +37,12 @@ extension PostgresChatStore {
         }
     }
 
+    public func pendingOriginal(of image: ImageID) async throws -> String? {
+        try await database.rows("SELECT original FROM image WHERE id = \(image.rawValue) AND state = 'pending'").first.flatMap { row in
+            try row.at(0, as: String?.self)
+        }
+    }
+
     public func finishPhoto(_ result: PhotoResult) async throws -> Message? {
         try await database.write { [logger] connection in
             guard let row = try await connection.row("""

@@ -45,6 +45,12 @@ extension SQLiteChatStore {
         }
     }
 
+    public func pendingOriginal(of image: ImageID) async throws -> String? {
+        try await pool.read { db in
+            try String.fetchOne(db, sql: "SELECT original FROM image WHERE id = ? AND state = 'pending'", arguments: [image.rawValue])
+        }
+    }
+
     public func finishPhoto(_ result: PhotoResult) async throws -> Message? {
         try await pool.write { db in
             guard let message = try db.cachedStatement(sql: """

@@ -118,7 +118,7 @@ final class WebFront: Sendable {
         let pages = WebPages(templates: templates, paths: paths, clock: clock, dateLabels: dateLabels)
         let gate = SignInGate(sessions: sessions, paths: paths, trustedProxies: configuration.trustedProxies, live: live)
         let chats = ChatPages(store: store, immediate: immediate, events: events, pages: pages, pageCache: pageCache, metrics: metrics)
-        let photos = PhotoIntake(images: images, media: media, worker: photoWorker, limit: configuration.photosInProgress, logger: logger)
+        let photos = PhotoIntake(images: images, media: media, worker: photoWorker, store: store, limit: configuration.photosInProgress, logger: logger)
         let maximumPhotoBytes = configuration.imageLimits.maximumBytes
         // Web Push: the key made at the first start and kept in the database, the sender through the feeds' outbound
         // rules, and whom each message is pushed to (those with no visible page, as they follow the chat).

@@ -197,6 +197,42 @@ import Testing
         }
     }
 
+    @Test func aRetriedPhotoKeepsNoSecondUploadWhileTheFirstIsProcessedNorAfter() async throws {
+        let images = GatedImageService()
+        try await RunningParlor.with(images: images, configure: { $0.photosInProgress = 4 }) { parlor in
+            let (ana, _, chat) = try await ConversationTests.anaAndBen(parlor)
+            try await ana.get(chat)
+            let (port, cookies, csrf, token) = (parlor.port, ana.cookies, ana.csrf, ana.composerToken)
+            /// The same send again, as a browser retries it: the same composer token, on a connection of its own.
+            @Sendable func retry() async throws -> Int {
+                let again = Visitor(port: port)
+                again.cookies = cookies
+                again.csrf = csrf
+                return try await again.postFile(
+                    chat + "/messages", field: "photo", filename: "beach.gif", contentType: "image/gif", bytes: Self.gif,
+                    fields: [("body", "Again"), ("token", token)]
+                ).status
+            }
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<3 { group.addTask { try await retry() } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses == [303, 303, 303], "a retry is answered as the send it repeats")
+            #expect(try await Self.messages(parlor, in: chat).filter { $0.body == "Again" }.count == 1)
+            #expect(Self.originals(parlor).count == 1, "the message's own upload is kept while it is processed, and no retry's")
+
+            images.open()
+            #expect(try await Self.photoBecomes(.ready, parlor, chat))
+            #expect(await eventually { Self.originals(parlor).isEmpty })
+            #expect(try await retry() == 303)
+            #expect(Self.originals(parlor).isEmpty, "a retry after the photo is processed keeps nothing either")
+            #expect(try await Self.messages(parlor, in: chat).filter { $0.body == "Again" }.count == 1)
+            // Every retry gave its slot back (three kept would leave room for one photo of the four).
+            #expect(try await Self.sendPhoto(ana, in: chat, text: "Next").status == 303)
+            #expect(try await Self.sendPhoto(ana, in: chat, text: "And next").status == 303)
+        }
+    }
+
     @Test func aPhotoThatCannotBeProcessedSaysSoForEveryoneAndKeepsItsText() async throws {
         let images = GatedImageService()
         try await RunningParlor.with(images: images) { parlor in

@@ -69,6 +69,9 @@ public protocol ImageStore: Sendable {
     func imageHashes() async throws -> Set<String>
     /// Messages' photos still to process, oldest first: the image worker resumes them at start.
     func pendingPhotos() async throws -> [PendingPhoto]
+    /// The original a message's photo is still to be processed from: nil once it is processed, failed or gone.
+    /// A retried send is told apart by it: its upload is not the one its message keeps.
+    func pendingOriginal(of image: ImageID) async throws -> String?
     /// The photos sent just before and just after `message` in its chat (deleted ones are gone), for the image
     /// view's previous and next.
     func photosAround(_ message: MessageID, in chat: ChatID) async throws -> PhotosAround

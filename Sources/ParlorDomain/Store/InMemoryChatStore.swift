@@ -154,6 +154,10 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         }
     }
 
+    public func pendingOriginal(of image: ImageID) async throws -> String? {
+        state.withLock { $0.originals[image] }
+    }
+
     public func finishPhoto(_ result: PhotoResult) async throws -> Message? {
         state.withLock { state in
             guard state.originals.removeValue(forKey: result.imageID) != nil, let image = state.images[result.imageID],

@@ -325,7 +325,7 @@ public struct BotAPIRoutes: Sendable {
             dependencies.photos.drop(photo)
             throw error
         }
-        dependencies.photos.start(message, original: photo.original)
+        await dependencies.photos.start(message, original: photo.original)
         var writer = writer(for: bot)
         return BotAPI.json(["message": try await writer.body(message, chat: chat, store: store)], status: .created)
     }

@@ -36,13 +36,16 @@ public struct PhotoIntake: Sendable {
     let images: any ImageService
     let media: MediaFolder
     let worker: PhotoWorker
+    /// Which upload each pending photo keeps.
+    let store: any ImageStore
     /// Photos accepted and still being processed.
     let slots: PhotoSlots
     let logger: Logger
 
     /// At most `limit` photos accepted and not yet processed; past that an upload is refused as busy.
-    public init(images: any ImageService, media: MediaFolder, worker: PhotoWorker, limit: Int, logger: Logger) {
+    public init(images: any ImageService, media: MediaFolder, worker: PhotoWorker, store: any ImageStore, limit: Int, logger: Logger) {
         self.images = images
+        self.store = store
         self.media = media
         self.worker = worker
         slots = PhotoSlots(limit: limit)
@@ -68,18 +71,29 @@ public struct PhotoIntake: Sendable {
 
     /// The message was not stored: its original goes, and its slot.
     func drop(_ photo: NewPhoto) {
-        media.removeOriginal(photo.original)
-        slots.give()
+        discard(photo.original)
     }
 
     /// Hands a stored message's photo to the photo worker, which gives its slot back once it is processed.
-    func start(_ message: Message, original: String) {
-        guard let photo = message.photo else {
-            // A retry of a message stored before without a photo: the second upload is not needed.
-            media.removeOriginal(original)
-            slots.give()
-            return
+    /// A retried send (the same token) returns the message its first upload made: this upload is then not its
+    /// photo, and goes at once with its slot, whether the first is still processed or long done.
+    func start(_ message: Message, original: String) async {
+        guard let photo = message.photo else { return discard(original) }
+        let kept: String?
+        do {
+            kept = try await store.pendingOriginal(of: photo.id)
+        } catch {
+            // Left in place: if it is the photo's upload, the next start processes it; if not, the sweep takes it.
+            logger.error("photo not handed to the worker: the store could not say whose upload it is", metadata: ["image": "\(photo.id)", "error": "\(error)"])
+            return slots.give()
         }
+        guard kept == original else { return discard(original) }
         worker.submit(PendingPhoto(imageID: photo.id, original: original)) { [slots] in slots.give() }
+    }
+
+    /// An upload no message keeps: its file goes, and its slot.
+    private func discard(_ original: String) {
+        media.removeOriginal(original)
+        slots.give()
     }
 }

@@ -112,7 +112,7 @@ public struct MessageRoutes: Sendable {
         )
         let result = await events.send(.sending(outgoing), requestID: request.id.description)
         if let photo {
-            if case .sent(let message, _) = result { photos.start(message, original: photo.original) } else { photos.drop(photo) }
+            if case .sent(let message, _) = result { await photos.start(message, original: photo.original) } else { photos.drop(photo) }
         }
         switch result {
         case .sent(let message, _):

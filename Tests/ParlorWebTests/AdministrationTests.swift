@@ -75,6 +75,12 @@ import Testing
                 #expect(response.status == 403 && response.text.contains(Refusal.joinLinkInvalid.message), "\(wrong)")
             }
             #expect(try await dmitri.post("/join/not-the-code", [("handle", "dmitri"), ("displayName", "D"), ("password", "correct horse battery")]).status == 403)
+            // The code is a credential: the access log shows the route's pattern for every spelling of the path.
+            let code = String(link.dropFirst("/join/".count))
+            #expect(!parlor.log.all.contains { $0.contains(code) || $0.contains("not-the-code") }, "no code reaches the log")
+            #expect(parlor.log.all.contains { $0.hasPrefix("info GET /join/{code} 200") })
+            #expect(parlor.log.all.contains { $0.hasPrefix("info POST /join/{code} 303") })
+            #expect(parlor.linesShowingSecrets.isEmpty)
 
             // Rotated: the old link names nothing. Expired: said so.
             let day = try await Self.makeJoinLink(ana, days: "1")

@@ -40,7 +40,11 @@ public struct Router: Sendable {
         case methodNotAllowed(allowed: [HTTPMethod])
     }
 
-    private(set) var routes: [Route] = []
+    private(set) var routes: [Route] = [] {
+        didSet { withSecrets = routes.map(\.pattern).filter(\.carriesSecret) }
+    }
+    /// The patterns of ``routes`` with a secret in their paths: a request's log line looks at these alone.
+    private var withSecrets: [RoutePattern] = []
 
     /// Renders refusals and failures (404, 405, 413, 500 ...). The default is a small HTML page.
     public var errorResponder: @Sendable (HTTPError, _ requestID: String) -> Response = ErrorPage.response
@@ -92,6 +96,22 @@ public struct Router: Sendable {
         routes.append(Route(
             method: .post, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, uploads: uploads, admission: admission, handler: .async(handler)
         ))
+    }
+
+    /// The path as the access log shows it: any path under a route whose parameter is a secret (`{code:secret}`),
+    /// matched or refused, is shown as that route's pattern, so that no spelling of a join link's code is written.
+    func loggedPath(_ path: String) -> String {
+        guard path.hasPrefix(mountPath) else { return path }
+        let below = path.dropFirst(mountPath.count)
+        for pattern in withSecrets where below.hasPrefix(pattern.literalPrefix) {
+            return mountPath + pattern.description
+        }
+        return path
+    }
+
+    /// The patterns of the routes whose paths carry a secret, as the log shows them (for a scan of the log).
+    public var patternsWithSecrets: [String] {
+        withSecrets.map { mountPath + $0.description }
     }
 
     /// Finds the route for a request.

@@ -34,7 +34,9 @@ extension HTTPServer {
                        version: UnsafePointer<CChar>, encodedSlash: Bool, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         let method = HTTPMethod(String(cString: methodText))
         let path = String(validatingCString: url)
-        let context = RequestContext(id: requestIDs.next(), method: method, path: path ?? "/", connection: connection)
+        // A path that is no UTF-8 is refused below; its repaired spelling still says whose refusal it is (the API's JSON).
+        let context = RequestContext(id: requestIDs.next(), method: method, path: path ?? String(cString: url), connection: connection)
+        context.loggedPath = router.loggedPath(context.path)
         slot.pointee = Unmanaged.passRetained(context).toOpaque()  // released in Callbacks.requestCompleted
         requestsInFlight.add(1, ordering: .relaxed)
 
@@ -67,14 +69,14 @@ extension HTTPServer {
             logger.notice("framing refused", metadata: ["request": "\(context.id)", "why": "\(problem)"])
             var response = errorResponse(HTTPError(.badRequest, problem), id: context.id, path: context.path)
             response.headers.replace("Connection", with: "close")
-            return queue(response, on: connection, id: context.id, method: method, path: context.path, route: context.routeLabel, started: context.started)
+            return queue(response, on: connection, id: context.id, method: method, path: context.loggedPath, route: context.routeLabel, started: context.started)
         }
         let contentLength = framing.contentLength
         if let length = contentLength, length > context.bodyLimit {
             // Refused before a byte of the body is read; libmicrohttpd closes the connection after.
             let error = HTTPError(.contentTooLarge, "This is larger than the \(context.bodyLimit) bytes this address accepts.")
             return queue(errorResponse(error, id: context.id, path: context.path), on: connection, id: context.id,
-                         method: method, path: context.path, route: context.routeLabel, started: context.started)
+                         method: method, path: context.loggedPath, route: context.routeLabel, started: context.started)
         }
         _ = withUnsafeMutablePointer(to: &context.headers) {
             MHD_get_connection_values(conn, .HEADER_KIND, Callbacks.collectField, $0)
@@ -101,7 +103,7 @@ extension HTTPServer {
             if let length = contentLength, length > context.bodyLimit {
                 let error = HTTPError(.contentTooLarge, "Without a file this address accepts at most \(context.bodyLimit) bytes.")
                 return queue(errorResponse(error, id: context.id, path: context.path), on: connection, id: context.id,
-                             method: method, path: context.path, route: context.routeLabel, started: context.started)
+                             method: method, path: context.loggedPath, route: context.routeLabel, started: context.started)
             }
         }
         if context.refusal == nil, context.formKind != nil, let length = contentLength, length > 0 {
@@ -187,7 +189,7 @@ extension HTTPServer {
             // libmicrohttpd reads no more of this connection and closes it after the answer.
             var closing = response
             closing.headers.replace("Connection", with: "close")
-            return queue(closing, on: connection, id: context.id, method: context.method, path: context.path, route: context.routeLabel,
+            return queue(closing, on: connection, id: context.id, method: context.method, path: context.loggedPath, route: context.routeLabel,
                          started: context.started)
         }
     }
@@ -225,7 +227,7 @@ extension HTTPServer {
     private func respond(_ context: RequestContext, _ connection: ConnectionHandle) -> MHD_Result {
         let id = context.id
         if let refusal = context.refusedWith {
-            return queue(refusal, on: connection, id: id, method: context.method, path: context.path, route: context.routeLabel,
+            return queue(refusal, on: connection, id: id, method: context.method, path: context.loggedPath, route: context.routeLabel,
                          started: context.started)
         }
         var form = FormData()
@@ -249,7 +251,7 @@ extension HTTPServer {
         guard context.refusal == nil, let route = context.route else {
             let error = context.refusal ?? HTTPError(.notFound)
             return queue(errorResponse(error, id: id, path: context.path), on: connection, id: id, method: context.method,
-                         path: context.path, route: context.routeLabel, started: context.started)
+                         path: context.loggedPath, route: context.routeLabel, started: context.started)
         }
         // A body that is no form (JSON) is handed on as it came.
         let body = context.takesRawBody ? context.body : []
@@ -257,12 +259,12 @@ extension HTTPServer {
         guard let request = makeRequest(context, connection, form: form, body: body) else {
             let error = HTTPError(.badRequest, "The query string contains text that is not valid UTF-8.")
             return queue(errorResponse(error, id: id, path: context.path), on: connection, id: id, method: context.method,
-                         path: context.path, route: context.routeLabel, started: context.started)
+                         path: context.loggedPath, route: context.routeLabel, started: context.started)
         }
         switch route.handler {
         case .sync(let handler):
             let response = run(id: id) { try handler(request) }
-            return queue(response, on: connection, id: id, method: context.method, path: context.path, route: context.routeLabel, started: context.started)
+            return queue(response, on: connection, id: id, method: context.method, path: context.loggedPath, route: context.routeLabel, started: context.started)
         case .async(let handler):
             return answerLater(context, connection, request, handler)
         case .immediateOrAsync(let immediately, let handler):
@@ -273,7 +275,7 @@ extension HTTPServer {
                 answer = failure(error, id: id)
             }
             guard let answer else { return answerLater(context, connection, request, handler) }
-            return queue(answer, on: connection, id: id, method: context.method, path: context.path, route: context.routeLabel, started: context.started)
+            return queue(answer, on: connection, id: id, method: context.method, path: context.loggedPath, route: context.routeLabel, started: context.started)
         }
     }
 
@@ -285,7 +287,7 @@ extension HTTPServer {
             let response = await runAsync(id: reply.id) { try await handler(request) }
             reply.answerOnce {
                 _ = queue(response, on: reply.connection, id: reply.id, method: reply.method,
-                          path: reply.path, route: reply.route, started: reply.started)
+                          path: reply.loggedPath, route: reply.route, started: reply.started)
                 resume(reply.connection)
             }
         }

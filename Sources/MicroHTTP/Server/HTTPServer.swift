@@ -165,7 +165,7 @@ public final class HTTPServer: Sendable {
     /// Answers a suspended request with 503 and resumes its connection.
     func answerShuttingDown(_ reply: PendingReply) {
         let error = HTTPError(.serviceUnavailable, "The server is restarting. Please try again.")
-        _ = queue(errorResponse(error, id: reply.id, path: reply.path), on: reply.connection, id: reply.id, method: reply.method, path: reply.path, route: reply.route,
+        _ = queue(errorResponse(error, id: reply.id, path: reply.path), on: reply.connection, id: reply.id, method: reply.method, path: reply.loggedPath, route: reply.route,
                   started: reply.started)
         resume(reply.connection)
     }

@@ -21,6 +21,8 @@ final class RequestContext {
     var uploadSlot: UploadSlots.Slot?
     var method: HTTPMethod
     var path: String
+    /// The path as the access log shows it: the route's pattern when the path carries a secret (a join code).
+    var loggedPath: String
     var route: Router.Route?
     /// The matched route's pattern for metrics, "unmatched" when none did.
     var routeLabel: String { route?.pattern.description ?? "unmatched" }
@@ -45,6 +47,7 @@ final class RequestContext {
         self.id = id
         self.method = method
         self.path = path
+        loggedPath = path
         self.connection = connection
     }
 
@@ -75,6 +78,7 @@ final class PendingReply: Sendable {
     let id: RequestID
     let method: HTTPMethod
     let path: String
+    let loggedPath: String
     let route: String
     let connection: ConnectionHandle
     let started: ContinuousClock.Instant
@@ -84,6 +88,7 @@ final class PendingReply: Sendable {
         id = context.id
         method = context.method
         path = context.path
+        loggedPath = context.loggedPath
         route = context.routeLabel
         connection = context.connection
         started = context.started

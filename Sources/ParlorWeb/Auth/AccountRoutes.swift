@@ -64,7 +64,7 @@ public struct AccountRoutes: Sendable {
                 Self.signUpForm(AuthFormBuilder(paths: paths, csrfToken: token), settings)
             }
         }
-        router.get("/join/{code}") { [self] request in
+        router.get("/join/{code:secret}") { [self] request in
             let code = request.parameters["code"] ?? ""
             let refusal = try await joinLinkRefusal(code)
             return try await anonymousPage(request, status: refusal?.httpStatus ?? .ok) { token in
@@ -76,7 +76,7 @@ public struct AccountRoutes: Sendable {
             try await anonymousPage(request) { token in AuthFormBuilder(paths: paths, csrfToken: token).signIn() }
         }
         router.post("/signup", bodyLimit: 16 * 1024) { [self] request in try await signUp(request, code: nil) }
-        router.post("/join/{code}", bodyLimit: 16 * 1024) { [self] request in try await signUp(request, code: request.parameters["code"] ?? "") }
+        router.post("/join/{code:secret}", bodyLimit: 16 * 1024) { [self] request in try await signUp(request, code: request.parameters["code"] ?? "") }
         router.post("/signin", bodyLimit: 16 * 1024) { [self] request in try await signIn(request) }
         router.post("/signout", gate.signedIn { [self] request, _ in
             .redirect(to: paths.signIn).settingCookie(try await sessions.end(request))

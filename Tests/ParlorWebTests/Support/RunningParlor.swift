@@ -34,6 +34,10 @@ final class RunningParlor {
     let store: SQLiteChatStore
     /// Parlor's "now", moved on by tests of what expires.
     let clock: ManualClock
+    /// Everything this Parlor logged at info and above.
+    let log = CapturedLog()
+    /// The routes whose paths carry a secret, as the log may show them.
+    let patternsWithSecrets: [String]
     var port: UInt16 { server.port ?? 0 }
 
     init(
@@ -52,7 +56,7 @@ final class RunningParlor {
         configuration.passwordCost = .minimum
         configuration.mediaFolder = folder.appendingPathComponent("media").path
         configure(&configuration)
-        let logger = Logger(label: "parlor-test") { _ in SwiftLogNoOpLogHandler() }
+        let logger = Logger(label: "parlor-test") { [log] _ in log.handler() }
         // A fixed "now", so dates read the same on every run.
         let store = try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         let clock = ManualClock(Self.now)
@@ -82,7 +86,9 @@ final class RunningParlor {
         // Uploads in progress go to this Parlor's own folder, so a test can see what was stored.
         server.uploadFolder = folder.appendingPathComponent("uploads").path
         configureServer(&server)
-        self.server = app.makeServer(server, router: try app.makeRouter(), logger: logger)
+        let router = try app.makeRouter()
+        patternsWithSecrets = router.patternsWithSecrets
+        self.server = app.makeServer(server, router: router, logger: logger)
         try self.server.start()
     }
 
@@ -106,7 +112,11 @@ final class RunningParlor {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Runs `body` with a fresh Parlor, stopping it and removing its files however `body` ends.
+    /// Log lines that show a secret of a path (a join link's code) instead of its route's pattern.
+    var linesShowingSecrets: [String] { log.linesShowingSecrets(of: patternsWithSecrets) }
+
+    /// Runs `body` with a fresh Parlor, stopping it and removing its files however `body` ends. Then fails if
+    /// the log shows a secret of a path (every test that starts a Parlor scans its log).
     static func with<Result>(
         images: any ImageService = InMemoryImageService(), configure: (inout WebConfiguration) -> Void = { _ in },
         configureServer: (inout ServerConfiguration) -> Void = { _ in }, metrics: ParlorMetrics = ParlorMetrics(),
@@ -116,6 +126,8 @@ final class RunningParlor {
         do {
             let result = try await body(parlor)
             await parlor.finish()
+            let leaked = parlor.linesShowingSecrets
+            guard leaked.isEmpty else { throw ClientError(description: "the log shows a path's secret:\n" + leaked.joined(separator: "\n")) }
             return result
         } catch {
             await parlor.finish()

@@ -258,12 +258,31 @@ import Testing
             }
             let large = try await Self.call(parlor, "POST", api, key: key, json: "{\"text\": \"\(String(repeating: "a", count: 20_000))\"}")
             #expect(large.status == 413 && large.header("Content-Type") == "application/json", "the server's own refusal, as JSON too")
-            let form = try await Self.call(parlor, "POST", api, key: key, json: "text=hi", type: "application/x-www-form-urlencoded")
-            #expect(form.status == 400 && (Self.object(form))["error"] as? String == "Send a JSON object.")
-            let xml = try await Self.call(parlor, "POST", api, key: key, json: "<text>hi</text>", type: "application/xml")
-            #expect(xml.status == 415 && xml.header("Content-Type") == "application/json")
+            // Any other media type, forms included, and JSON in another charset than UTF-8: 415, in the API's JSON.
+            let multipart = "--b\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\nhi\r\n--b--\r\n"
+            for (body, type) in [
+                ("text=hi", "application/x-www-form-urlencoded"), (multipart, "multipart/form-data; boundary=b"), ("<text>hi</text>", "application/xml"),
+                (#"{"text": "hi"}"#, "application/json; charset=utf-16"), (#"{"text": "hi"}"#, "text/plain"),
+            ] {
+                let refused = try await Self.call(parlor, "POST", api, key: key, json: body, type: type)
+                #expect(refused.status == 415 && refused.header("Content-Type") == "application/json", "\(type): \(refused.status)")
+                #expect(Self.object(refused)["error"] as? String == "Send this as application/json in UTF-8." && Self.object(refused)["request"] != nil, "\(type)")
+            }
+            #expect(try await Self.call(parlor, "POST", api, key: key, json: #"{"text": "UTF-8 said"}"#, type: "application/json; charset=UTF-8").status == 201)
+            // UTF-16 bytes without a charset named: JSON is UTF-8, so it is another media type.
+            var utf16: [UInt8] = [0xFF, 0xFE]
+            for unit in #"{"text": "hi"}"#.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+            let client = try RawClient(port: parlor.port, timeout: 15)
+            try client.send(Array("POST \(api) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key)\r\nContent-Type: application/json\r\nContent-Length: \(utf16.count)\r\n\r\n".utf8) + utf16)
+            let sixteen = try await client.readResponse()
+            #expect(sixteen.status == 415 && Self.object(sixteen)["error"] as? String == "Send JSON in UTF-8.")
+            // An id the path's decoder refuses (a NUL, bytes that are no UTF-8) is still the API's JSON refusal.
+            for path in ["/api/rooms/%00/messages", "/api/rooms/%FF/messages", "/api/rooms/1%C3/messages"] {
+                let refused = try await Self.call(parlor, "GET", path, key: key)
+                #expect(refused.status == 400 && refused.header("Content-Type") == "application/json" && Self.object(refused)["error"] != nil, "\(path): \(refused.text)")
+            }
             #expect(try await Self.call(parlor, "PUT", api, key: key, json: "{}").header("Content-Type") == "application/json")
-            #expect(try await parlor.store.messages(in: chat, before: nil, limit: 100).messages.count == before, "nothing was stored")
+            #expect(try await parlor.store.messages(in: chat, before: nil, limit: 100).messages.count == before + 1, "nothing but the UTF-8 message was stored")
 
             // The page refuses a bot Parlor cannot make, keeping what was typed.
             try await ana.get("/admin")

@@ -19,6 +19,20 @@ enum FormParser {
     }
 
     /// The kind of form a `Content-Type` names, or nil for anything else.
+    /// Whether a `Content-Type` names `wanted` ("application/json"), in UTF-8 if it names a charset at all:
+    /// the one body a route with a raw body takes. Anything else is refused with 415.
+    static func isRawBody(contentType: String, of wanted: String) -> Bool {
+        let parts = contentType.split(separator: ";").map { $0.trimmingSpaces }
+        guard parts.first?.lowercased() == wanted else { return false }
+        for parameter in parts.dropFirst() {
+            guard let equals = parameter.firstIndex(of: "="), parameter[..<equals].trimmingSpaces.lowercased() == "charset" else { continue }
+            var charset = parameter[parameter.index(after: equals)...].trimmingSpaces
+            if charset.count >= 2, charset.first == "\"", charset.last == "\"" { charset = String(charset.dropFirst().dropLast()) }
+            guard ["utf-8", "utf8"].contains(charset.lowercased()) else { return false }
+        }
+        return true
+    }
+
     static func kind(contentType: String) -> Kind? {
         let parts = contentType.split(separator: ";").map { $0.trimmingSpaces }
         guard let type = parts.first?.lowercased() else { return nil }

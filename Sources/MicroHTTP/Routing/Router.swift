@@ -65,8 +65,9 @@ public struct Router: Sendable {
         routes.append(Route(method: method, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, handler: .sync(handler)))
     }
 
-    /// Adds an `async` route. `rawBody` names the one media type besides forms whose body the handler reads as it
-    /// came (``Request/body``); any other is refused with 415.
+    /// Adds an `async` route. `rawBody` names the one media type whose body the handler reads as it came
+    /// (``Request/body``), in UTF-8 when its `Content-Type` names a charset; any other, forms included, is refused
+    /// with 415 before the body is read.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, rawBody: String? = nil, _ handler: @escaping AsyncHandler) {
         routes.append(Route(method: method, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, rawBodyType: rawBody, handler: .async(handler)))
     }

@@ -84,7 +84,12 @@ extension HTTPServer {
         if context.refusal == nil, let repeated = context.headers.repeatedSingleton {
             context.refusal = HTTPError(.badRequest, "The request gives its \(repeated.escapedForLog) field more than once.")
         }
-        if let type = context.headers["Content-Type"] {
+        if let wanted = context.route?.rawBodyType {
+            // A route with a raw body takes that and nothing else: a form or another charset is told so before it is read.
+            if context.refusal == nil, context.headers["Content-Type"] != nil, !context.takesRawBody {
+                context.refusal = HTTPError(.unsupportedMediaType, "Send this as \(wanted) in UTF-8.")
+            }
+        } else if let type = context.headers["Content-Type"] {
             context.formKind = FormParser.kind(contentType: type)
         }
         if context.route?.streamsUploads == true, case .multipart? = context.formKind {
@@ -204,7 +209,8 @@ extension HTTPServer {
         }
         guard !context.isRefused, let upload else { return .YES }
         guard context.formKind != nil || context.takesRawBody else {
-            context.refusal = HTTPError(.unsupportedMediaType, "Send this as a form (urlencoded or multipart).")
+            let wanted = context.route?.rawBodyType.map { "Send this as \($0) in UTF-8." } ?? "Send this as a form (urlencoded or multipart)."
+            context.refusal = HTTPError(.unsupportedMediaType, wanted)
             return .YES
         }
         let bytes = UnsafeRawBufferPointer(start: upload, count: size)

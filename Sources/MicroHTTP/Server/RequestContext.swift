@@ -32,10 +32,10 @@ final class RequestContext {
     /// The form kind announced by `Content-Type`, when the request may carry a form.
     var formKind: FormParser.Kind?
     var body: [UInt8] = []
-    /// Whether the body is no form but the media type the route takes as it comes (`Content-Type` checked).
+    /// Whether the body is the media type the route takes as it comes (`Content-Type` checked, UTF-8 if it says).
     var takesRawBody: Bool {
-        guard formKind == nil, let wanted = route?.rawBodyType, let type = headers["Content-Type"] else { return false }
-        return type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } == wanted
+        guard let wanted = route?.rawBodyType, let type = headers["Content-Type"] else { return false }
+        return FormParser.isRawBody(contentType: type, of: wanted)
     }
     /// The multipart parser of a route that streams uploads, and the files it wrote.
     var uploads: MultipartStream<FileUploadWriter>?

@@ -73,7 +73,12 @@ public struct BotAPIRoutes: Sendable {
         }
 
         init(_ error: BotRequestError) {
-            self.init(status: error == .tooLarge ? .contentTooLarge : .badRequest, message: error.message)
+            let status: HTTPStatus = switch error {
+            case .tooLarge: .contentTooLarge
+            case .notUTF8: .unsupportedMediaType
+            default: .badRequest
+            }
+            self.init(status: status, message: error.message)
         }
 
         init(_ failure: BotActions.Failure) {

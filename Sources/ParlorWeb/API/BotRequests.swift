@@ -39,7 +39,7 @@ public enum BotRequests {
     public static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws(BotRequestError) -> Value {
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count <= maximumBytes else { throw .tooLarge }
-        guard String(validating: bytes, as: UTF8.self) != nil else { throw .notJSON }
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw .notUTF8 }
         do {
             let value = try JSONDecoder().decode(Value.self, from: Data(bytes))
             if let message = value as? NewMessage {
@@ -68,6 +68,8 @@ public enum BotRequestError: Error, Equatable, Sendable {
     case empty
     case tooLarge
     case notJSON
+    /// JSON is UTF-8 (RFC 8259); UTF-16 or anything else is another media type, refused with 415.
+    case notUTF8
     case missingField(String)
     case invalidField(String)
 
@@ -76,6 +78,7 @@ public enum BotRequestError: Error, Equatable, Sendable {
         case .empty: "Send a JSON object."
         case .tooLarge: "A request's JSON has at most \(BotRequests.maximumBytes) bytes."
         case .notJSON: "That is not a JSON object Parlor can read."
+        case .notUTF8: "Send JSON in UTF-8."
         case .missingField(let name): "The field \"\(Self.shown(name))\" is missing."
         case .invalidField(let name): "The field \"\(Self.shown(name))\" has a value Parlor cannot take."
         }

@@ -1,5 +1,5 @@
-// libFuzzer entry: a multipart/form-data upload. The first line is the Content-Type field's value, the
-// rest the body.
+// libFuzzer entry: a multipart/form-data upload. The first line is the Content-Type field's value (also read as
+// a raw-body route reads it), the rest the body.
 @testable import MicroHTTP
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -8,6 +8,10 @@ public func fuzzMultipartForm(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     let lineEnd = input.firstIndex(of: UInt8(ascii: "\n")) ?? input.endIndex
     let contentType = String(decoding: input[..<lineEnd], as: UTF8.self)
     let body = lineEnd < input.endIndex ? Array(input[(lineEnd + 1)...]) : []
+    // The same field as a raw-body route reads it: JSON (in UTF-8 if a charset is named) or a 415, never a trap.
+    if FormParser.isRawBody(contentType: contentType, of: "application/json") {
+        precondition(contentType[...].trimmingSpaces.lowercased().hasPrefix("application/json"))
+    }
     guard let kind = FormParser.kind(contentType: contentType) else { return 0 }
     do {
         let form = try FormParser.parse(body, as: kind)

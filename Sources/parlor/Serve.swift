@@ -12,7 +12,6 @@ import ParlorPush
 import ParlorStorage
 import ParlorTemplates
 import ParlorWeb
-import Prometheus
 import ServiceLifecycle
 
 /// `parlor serve`: listen and serve until SIGINT or SIGTERM.
@@ -121,6 +120,10 @@ struct Serve: AsyncParsableCommand {
     var webhookPort: [Int] = []
     @Flag(help: "Let bots' webhooks call this machine (loopback addresses): for tests only; private networks stay refused.")
     var webhookAllowLoopback = false
+    @Option(help: "Messages (posts, photos, edits, reactions) one bot's key may send in a minute; past it 429 with Retry-After.")
+    var botMessagesPerMinute = 60
+    @Option(help: "Direct chats one bot's key may open in a minute; past it 429 with Retry-After.")
+    var botDirectChatsPerMinute = 10
     @Flag(inversion: .prefixedNo, help: "Show the card (title, description, site) of the page a message links to, fetched by Parlor.")
     var linkPreviews = true
     @Option(help: "Port linked pages may be fetched from for their cards (repeatable; default: 80 and 443).")
@@ -158,6 +161,9 @@ struct Serve: AsyncParsableCommand {
         }
         guard (webhookPort + linkPreviewPort).allSatisfy({ (1...65_535).contains($0) }) else {
             throw ValidationError("--webhook-port and --link-preview-port must be 1 to 65535")
+        }
+        guard (1...100_000).contains(botMessagesPerMinute), (1...100_000).contains(botDirectChatsPerMinute) else {
+            throw ValidationError("--bot-messages-per-minute and --bot-direct-chats-per-minute must be 1 to 100000")
         }
         guard streamsPerAccount >= 1 else { throw ValidationError("--streams-per-account must be at least 1") }
         guard (1...64).contains(liveLanes) else { throw ValidationError("--live-lanes must be 1 to 64") }
@@ -228,6 +234,7 @@ struct Serve: AsyncParsableCommand {
         web.signUpPolicy = signup == .open ? .open : .invitation
         if !webhookPort.isEmpty { web.webhookPorts = Set(webhookPort) }
         web.webhookAllowsLoopback = webhookAllowLoopback
+        web.botLimits = BotLimits(messagesPerMinute: botMessagesPerMinute, directChatsPerMinute: botDirectChatsPerMinute)
         web.linkPreviews = linkPreviews
         if !linkPreviewPort.isEmpty { web.linkPreviewPorts = Set(linkPreviewPort) }
         web.linkPreviewsAllowLoopback = linkPreviewAllowLoopback
@@ -299,18 +306,7 @@ struct Serve: AsyncParsableCommand {
         if let eventLog = stores.eventLog { busHealth = { eventLog.isHealthy } }
         let app: WebFront
         do {
-            // Prometheus through swift-metrics: every metric made once, in ParlorMetrics, on this registry.
-            let registry = PrometheusCollectorRegistry()
-            var factory = PrometheusMetricsFactory(registry: registry)
-            factory.defaultDurationHistogramBuckets = [
-                .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
-                .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
-            ]
-            let metrics = ParlorMetrics(factory: factory, exposition: {
-                var buffer: [UInt8] = []
-                registry.emit(into: &buffer)
-                return buffer
-            })
+            let metrics = ParlorMetrics.prometheus()
             app = try await WebFront(
                 configuration: web, store: store, images: images, immediate: stores.immediate, liveStore: stores.liveStore, bus: stores.bus, clock: clock,
                 metrics: metrics, changes: stores.changes, signInFailures: stores.signInFailures,

@@ -183,7 +183,8 @@ final class WebFront: Sendable {
                 gate: gate, pages: pages, events: events, store: store, administration: store, avatars: (images, media, maximumPhotoBytes), logger: logger
             )),
             botAPI: BotAPIRoutes(.init(
-                pages: pages, events: events, store: store, live: live, photos: photos, maximumPhotoBytes: maximumPhotoBytes, logger: logger
+                pages: pages, events: events, store: store, live: live, photos: photos, maximumPhotoBytes: maximumPhotoBytes,
+                limits: configuration.botLimits, metrics: metrics, logger: logger
             )),
             previews: PreviewRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             typing: TypingRoutes(gate: gate, events: events),

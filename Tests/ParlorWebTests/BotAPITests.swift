@@ -212,6 +212,47 @@ import Testing
         }
     }
 
+    @Test func aKeyPastItsLimitsIsAnswered429WithRetryAfterAndCounted() async throws {
+        try await RunningParlor.with(configure: {
+            $0.botLimits = BotLimits(messagesPerMinute: 3, directChatsPerMinute: 1)
+            $0.metricsAddresses = ["127.0.0.1"]
+        }, metrics: .prometheus()) { parlor in
+            let (ana, _, room, key) = try await Self.world(parlor)
+            let id = room.split(separator: "/").last!
+            try await ana.get("\(room)/members")
+            #expect(try await ana.post("\(room)/members", [("members", "@deploy")]).status == 303)
+            let api = "/api/rooms/\(id)/messages"
+            let chat = ChatID(Int64(id)!)
+            let before = try await parlor.store.messages(in: chat, before: nil, limit: 100).messages.count
+
+            for index in 0..<3 {
+                #expect(try await Self.call(parlor, "POST", api, key: key, json: #"{"text": "Build \#(index)"}"#).status == 201)
+            }
+            let limited = try await Self.call(parlor, "POST", api, key: key, json: #"{"text": "One too many"}"#)
+            #expect(limited.status == 429 && limited.header("Content-Type") == "application/json")
+            #expect((1...60).contains(Int(limited.header("Retry-After") ?? "") ?? 0), "\(limited.headers)")
+            #expect((Self.object(limited)["error"] as? String)?.hasPrefix("This bot has sent too many messages for now") == true)
+            // A photo past the limit is refused on its head: nothing of it is kept.
+            let photo = try await Visitor(port: parlor.port).send(
+                "POST", "/api/rooms/\(id)/photos",
+                headers: ["Authorization: Bearer \(key)", "Content-Type: multipart/form-data; boundary=b"],
+                body: "--b\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"a.gif\"\r\nContent-Type: image/gif\r\n\r\nGIF89a\r\n--b--\r\n"
+            )
+            #expect(photo.status == 429 && photo.header("Retry-After") != nil)
+            #expect(MessagePhotoTests.originals(parlor).isEmpty)
+            #expect(try await parlor.store.messages(in: chat, before: nil, limit: 100).messages.count == before + 3, "what was refused stored nothing")
+            // Reading stays open; direct chats have a limit of their own.
+            #expect(try await Self.call(parlor, "GET", api, key: key).status == 200)
+            #expect(try await Self.call(parlor, "POST", "/api/direct", key: key, json: #"{"handle": "ana"}"#).status == 200)
+            let direct = try await Self.call(parlor, "POST", "/api/direct", key: key, json: #"{"handle": "ben"}"#)
+            #expect(direct.status == 429 && (Self.object(direct)["error"] as? String)?.contains("direct chats") == true)
+
+            let metrics = try await RawClient(port: parlor.port).exchange("GET", "/metrics").text
+            #expect(metrics.contains(#"parlor_bot_requests_limited_total{kind="message"} 2"#), "\(metrics.split(separator: "\n").filter { $0.contains("bot_") })")
+            #expect(metrics.contains(#"parlor_bot_requests_limited_total{kind="direct_chat"} 1"#))
+        }
+    }
+
     @Test func whatTheAPIRefusesIsJSONAndChangesNothing() async throws {
         try await RunningParlor.with { parlor in
             let (ana, _, room, key) = try await Self.world(parlor)
@@ -320,7 +361,7 @@ import Testing
         let server = try ScriptedServer { _, _ in .answer(status: "204 No Content", headers: [], body: []) }
         defer { server.stop() }
         try await RunningParlor.with(configure: Self.allowingLoopback(server)) { parlor in
-            let (ana, ben, room, key) = try await BotAPITests.world(parlor, webhook: server.url("/hook"))
+            let (ana, ben, _, key) = try await BotAPITests.world(parlor, webhook: server.url("/hook"))
             let bot = try #require(try await parlor.store.user(handle: "deploy"))
             try await ben.get("/chats/new")
             let direct = try #require(try await ben.post("/chats/new", [("handle", "deploy")]).header("Location"))

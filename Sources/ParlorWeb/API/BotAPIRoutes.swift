@@ -22,11 +22,13 @@ public struct BotAPIRoutes: Sendable {
         /// Photos bots post: checked and kept as a person's are, processed by the photo worker.
         let photos: PhotoIntake
         let maximumPhotoBytes: Int
+        let limits: BotLimits
+        let metrics: ParlorMetrics
         let logger: Logger
 
         public init(
             pages: WebPages, events: EventRouter, store: any ChatStore & AdministrationStore, live: EventHandler, photos: PhotoIntake, maximumPhotoBytes: Int,
-            logger: Logger
+            limits: BotLimits, metrics: ParlorMetrics, logger: Logger
         ) {
             self.pages = pages
             self.events = events
@@ -34,11 +36,15 @@ public struct BotAPIRoutes: Sendable {
             self.live = live
             self.photos = photos
             self.maximumPhotoBytes = maximumPhotoBytes
+            self.limits = limits
+            self.metrics = metrics
             self.logger = logger
         }
     }
 
     let dependencies: Dependencies
+    /// What each key has left of its limits.
+    let budgets: BotBudgets
     private var store: any ChatStore & AdministrationStore { dependencies.store }
     private var events: EventRouter { dependencies.events }
     private var pages: WebPages { dependencies.pages }
@@ -49,19 +55,30 @@ public struct BotAPIRoutes: Sendable {
 
     public init(_ dependencies: Dependencies) {
         self.dependencies = dependencies
+        budgets = BotBudgets(dependencies.limits) { [metrics = dependencies.metrics] kind in metrics.botLimited(kind.rawValue) }
     }
 
     /// An API failure: its status and words.
     struct Failure: Error {
         let status: HTTPStatus
         let message: String
+        /// Seconds to wait, for a 429.
+        var retryAfter: Int?
 
         static let noRoom = Failure(status: .notFound, message: "There is no such room, or this bot is not in it.")
         static let noMessage = Failure(status: .notFound, message: "There is no such message in this room.")
 
-        init(status: HTTPStatus, message: String) {
+        init(status: HTTPStatus, message: String, retryAfter: Int? = nil) {
             self.status = status
             self.message = message
+            self.retryAfter = retryAfter
+        }
+
+        /// The API's JSON answer for this failure.
+        func response(_ requestID: String) -> Response {
+            var response = BotAPI.error(message, status: status, requestID: requestID)
+            if let retryAfter { response.headers.replace("Retry-After", with: String(retryAfter)) }
+            return response
         }
 
         init(_ refusal: Refusal) {
@@ -99,7 +116,7 @@ public struct BotAPIRoutes: Sendable {
             return BotAPI.json(["rooms": rooms.map { BotAPI.Room(id: $0.chatID.rawValue, name: $0.heading.name ?? "", kind: $0.heading.kind.rawValue) }])
         })
         router.add(.get, "/api/rooms/{id}/messages", api { [self] request, bot in try await list(request, bot) })
-        router.add(.post, "/api/rooms/{id}/messages", bodyLimit: BotRequests.maximumBytes, rawBody: json, api { [self] request, bot in
+        router.add(.post, "/api/rooms/{id}/messages", bodyLimit: BotRequests.maximumBytes, rawBody: json, api(spending: .message) { [self] request, bot in
             try await post(request, bot)
         })
         // A message with a photo: multipart/form-data, the file as "photo", its words as "text" (and "replyTo", "token").
@@ -108,7 +125,7 @@ public struct BotAPIRoutes: Sendable {
             "/api/rooms/{id}/photos", bodyLimit: dependencies.maximumPhotoBytes + 64 * 1024, uploads: UploadLimits(files: 1, fields: 4),
             admission: { [self] request in try await photoAdmission(request) }, api { [self] request, bot in try await postPhoto(request, bot) }
         )
-        router.add(.patch, "/api/rooms/{id}/messages/{message}", bodyLimit: BotRequests.maximumBytes, rawBody: json, api { [self] request, bot in
+        router.add(.patch, "/api/rooms/{id}/messages/{message}", bodyLimit: BotRequests.maximumBytes, rawBody: json, api(spending: .message) { [self] request, bot in
             let (chat, message) = try await ownMessage(request, bot)
             let edit = try Self.decode(BotRequests.Edit.self, request)
             switch await events.send(.editing(MessageEdit(messageID: message.id, editorID: bot.user.id, body: edit.text, editedAt: pages.clock.now)),
@@ -129,7 +146,8 @@ public struct BotAPIRoutes: Sendable {
             default: throw Failure(.unavailable)
             }
         })
-        router.add(.post, "/api/rooms/{id}/messages/{message}/reactions", bodyLimit: BotRequests.maximumBytes, rawBody: json, api { [self] request, bot in
+        router.add(.post, "/api/rooms/{id}/messages/{message}/reactions", bodyLimit: BotRequests.maximumBytes, rawBody: json, api(spending: .message) {
+            [self] request, bot in
             let chat = try await room(request, bot)
             let message = try await message(request, in: chat)
             let asked = try Self.decode(BotRequests.Reaction.self, request)
@@ -149,7 +167,7 @@ public struct BotAPIRoutes: Sendable {
             let moved = try await actions(bot) { try await $0.markRead(chat, upTo: MessageID(asked.upTo), requestID: request.id.description) }
             return BotAPI.json(["moved": moved])
         })
-        router.add(.post, "/api/direct", bodyLimit: BotRequests.maximumBytes, rawBody: json, api { [self] request, bot in
+        router.add(.post, "/api/direct", bodyLimit: BotRequests.maximumBytes, rawBody: json, api(spending: .directChat) { [self] request, bot in
             let asked = try Self.decode(BotRequests.Direct.self, request)
             let handle = asked.handle.hasPrefix("@") ? String(asked.handle.dropFirst()) : asked.handle
             let chat = try await actions(bot) { try await $0.directChat(with: handle, requestID: request.id.description) }
@@ -166,20 +184,21 @@ public struct BotAPIRoutes: Sendable {
         }
     }
 
-    /// Wraps a handler for a bot with a valid key; every failure becomes JSON.
-    private func api(_ handler: @escaping @Sendable (Request, Bot) async throws -> Response) -> AsyncHandler {
+    /// Wraps a handler for a bot with a valid key, within its limit of `spending` when given; every failure becomes JSON.
+    private func api(spending kind: BotBudgets.Kind? = nil, _ handler: @escaping @Sendable (Request, Bot) async throws -> Response) -> AsyncHandler {
         { [self] request in
             do {
                 guard let bot = try await bot(request) else {
                     return BotAPI.error("Send the bot's key as \"Authorization: Bearer …\".", status: .unauthorized, requestID: request.id.description)
                 }
+                if let kind { try budgets.spend(kind, of: bot.user.id) }
                 if request.method != .get {
                     // A change waits while the open pages of its room are far behind, as a person's does.
                     await dependencies.live.room(for: try? Self.chatID(request))
                 }
                 return try await handler(request, bot)
             } catch let failure as Failure {
-                return BotAPI.error(failure.message, status: failure.status, requestID: request.id.description)
+                return failure.response(request.id.description)
             } catch let error as HTTPError {
                 return BotAPI.error(error.message, status: error.status, requestID: request.id.description)
             } catch {
@@ -291,9 +310,11 @@ public struct BotAPIRoutes: Sendable {
         }
         do {
             _ = try await room(request, bot)
+            // Counted on the head: a bot past its limit sends no byte of the photo to disk.
+            try budgets.spend(.message, of: bot.user.id)
             return nil
         } catch let failure as Failure {
-            return BotAPI.error(failure.message, status: failure.status, requestID: request.id.description)
+            return failure.response(request.id.description)
         }
     }
 

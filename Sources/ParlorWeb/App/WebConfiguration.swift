@@ -36,6 +36,8 @@ public struct WebConfiguration: Sendable {
     public var pushContact = "mailto:parlor@localhost"
     /// Who may sign up on a new Parlor (one that has a policy keeps it; administrators change it on their page).
     public var signUpPolicy = SignUpPolicy.open
+    /// How many messages and direct chats one bot's key may send in a minute (on each instance).
+    public var botLimits = BotLimits()
     /// The ports bots' webhooks may use, and whether one on this machine may be called (for tests).
     public var webhookPorts: Set<Int> = [80, 443]
     public var webhookAllowsLoopback = false

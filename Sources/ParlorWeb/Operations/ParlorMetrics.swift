@@ -37,6 +37,7 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     private let refusals: [String: Counter]
     private let feedChecks: [String: Counter]
     private let pushes: [String: Counter]
+    private let botsLimited: [String: Counter]
     let feedItemsPosted: Counter
     private let requests = Mutex<[String: Counter]>([:])
 
@@ -92,6 +93,17 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         pushes = Dictionary(uniqueKeysWithValues: Self.pushOutcomes.map {
             ($0, Counter(label: "parlor_pushes_total", dimensions: [("outcome", $0)], factory: factory))
         })
+        botsLimited = Dictionary(uniqueKeysWithValues: Self.botLimitKinds.map {
+            ($0, Counter(label: "parlor_bot_requests_limited_total", dimensions: [("kind", $0)], factory: factory))
+        })
+    }
+
+    /// What a bot's key was refused for past its limit, the label of `parlor_bot_requests_limited_total`.
+    static let botLimitKinds = ["message", "direct_chat"]
+
+    /// Counts one bot request refused with 429.
+    public func botLimited(_ kind: String) {
+        botsLimited[kind]?.increment()
     }
 
     /// How a Web Push ended, the label of `parlor_pushes_total` (``PushQueue``'s outcomes).

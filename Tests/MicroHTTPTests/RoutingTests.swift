@@ -117,6 +117,24 @@ import Testing
         #expect(Set(lines.compactMap { $0.metadata["request"] }).count == 2)
     }
 
+    @Test func aPathWithASecretIsLoggedAsItsPatternMatchedOrNotAndUnderAMountPath() {
+        var router = Router()
+        router.get("/join/{code:secret}") { request in .text(request.parameters["code"] ?? "") }
+        router.get("/chats/{id}") { _ in .text("chat") }
+        guard case .found(_, let parameters) = router.match(.get, path: "/join/s3cr3t") else {
+            Issue.record("the secret parameter is a parameter like any other")
+            return
+        }
+        #expect(parameters == ["code": "s3cr3t"])
+        #expect(router.loggedPath("/join/s3cr3t") == "/join/{code}")
+        #expect(router.loggedPath("/join/s3cr3t/more") == "/join/{code}", "refused as not found, still not written")
+        #expect(router.loggedPath("/join") == "/join" && router.loggedPath("/chats/7") == "/chats/7")
+        #expect(router.patternsWithSecrets == ["/join/{code}"])
+        router.mountPath = "/chat"
+        #expect(router.loggedPath("/chat/join/s3cr3t") == "/chat/join/{code}" && router.patternsWithSecrets == ["/chat/join/{code}"])
+        #expect(router.loggedPath("/elsewhere/join/s3cr3t") == "/elsewhere/join/s3cr3t", "not this router's")
+    }
+
     @Test func dotSegmentsAreRefused() async throws {
         try await withServer(Self.router) { _, port in
             let client = try RawClient(port: port)

@@ -1,5 +1,5 @@
-// libFuzzer entry: a decoded path matched against Parlor's routes, and the ids its parameters carry
-// read the way the chat routes read them.
+// libFuzzer entry: a decoded path matched against Parlor's routes, the ids its parameters carry read the way
+// the chat routes read them, and the path as the access log writes it.
 @testable import MicroHTTP
 
 private let router: Router = {
@@ -7,7 +7,7 @@ private let router: Router = {
     let patterns = [
         "/", "/healthz", "/public/{path...}", "/signup", "/signin", "/signout", "/chats", "/chats/new", "/chats/new/suggestions",
         "/chats/{id}", "/chats/{id}/messages", "/chats/{id}/messages/{message}", "/chats/{id}/read", "/events", "/settings",
-        "/gallery", "/images/{id}",
+        "/gallery", "/images/{id}", "/join/{code:secret}",
     ]
     for pattern in patterns {
         router.get(pattern) { _ in .text(pattern) }
@@ -18,7 +18,11 @@ private let router: Router = {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRouteParameters(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard let path = String(validating: UnsafeBufferPointer(start: data, count: size), as: UTF8.self), RequestPath.problem(path) == nil
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    // Any path, as the access log writes it: one under a route with a secret shows that route's pattern alone.
+    let logged = router.loggedPath(String(decoding: bytes, as: UTF8.self))
+    if String(decoding: bytes, as: UTF8.self).hasPrefix("/join/") { precondition(logged == "/join/{code}") }
+    guard let path = String(validating: bytes, as: UTF8.self), RequestPath.problem(path) == nil
     else { return 0 }
     for method in [HTTPMethod.get, .head, .post, .delete] {
         switch router.match(method, path: path) {

@@ -55,13 +55,17 @@ public final class RateBudget<Key: Hashable & Sendable>: Sendable {
         }
     }
 
-    /// The bucket at `now`: what it earned since it was last seen, up to full.
+    /// The bucket at `now`: what it earned since it was last credited, up to full. Only whole thousandths are
+    /// credited, and the time they took: calls closer together than that still add up.
     private func refilled(_ bucket: Bucket, now: ContinuousClock.Instant, full: Int64) -> Bucket {
         guard now > bucket.at else { return bucket }
         let earned = (now - bucket.at) / rate.every
         // A budget untouched for longer than it takes to fill is full (and no product of large numbers is made).
         guard earned < Double(rate.burst) else { return Bucket(left: full, at: now) }
-        return Bucket(left: min(full, bucket.left + Int64(earned * 1000)), at: now)
+        let credited = Int64(earned * 1000)
+        guard credited > 0 else { return bucket }
+        guard bucket.left + credited < full else { return Bucket(left: full, at: now) }
+        return Bucket(left: bucket.left + credited, at: bucket.at + rate.every * (Double(credited) / 1000))
     }
 }
 

@@ -146,8 +146,7 @@ public struct BotAPIRoutes: Sendable {
             default: throw Failure(.unavailable)
             }
         })
-        router.add(.post, "/api/rooms/{id}/messages/{message}/reactions", bodyLimit: BotRequests.maximumBytes, rawBody: json, api(spending: .message) {
-            [self] request, bot in
+        router.add(.post, "/api/rooms/{id}/messages/{message}/reactions", bodyLimit: BotRequests.maximumBytes, rawBody: json, api(spending: .message) { [self] request, bot in
             let chat = try await room(request, bot)
             let message = try await message(request, in: chat)
             let asked = try Self.decode(BotRequests.Reaction.self, request)

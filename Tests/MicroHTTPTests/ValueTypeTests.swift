@@ -58,6 +58,16 @@ import Testing
         #expect(FormParser.kind(contentType: "application/json") == nil)
     }
 
+    @Test func aRawBodyIsItsMediaTypeAloneInUTF8IfACharsetIsNamed() {
+        for accepted in ["application/json", "Application/JSON ; charset=\"UTF-8\"", "application/json;charset=utf8"] {
+            #expect(FormParser.isRawBody(contentType: accepted, of: "application/json"), "\(accepted)")
+        }
+        // Found by FuzzMultipartForm: a leading ";" was dropped with the empty piece before it.
+        for refused in [";application/json", "application/json; charset=utf-16", "application/jsonx", "text/plain", "multipart/form-data; boundary=b", ""] {
+            #expect(!FormParser.isRawBody(contentType: refused, of: "application/json"), "\(refused)")
+        }
+    }
+
     @Test func malformedPercentEscapesAreRefused() {
         #expect(throws: FormParser.Failure.malformed) { try FormParser.urlencoded(Array("a=%G1".utf8)[...]) }
         #expect(throws: FormParser.Failure.malformed) { try FormParser.urlencoded(Array("a=%4".utf8)[...]) }

@@ -22,7 +22,8 @@ enum FormParser {
     /// Whether a `Content-Type` names `wanted` ("application/json"), in UTF-8 if it names a charset at all:
     /// the one body a route with a raw body takes. Anything else is refused with 415.
     static func isRawBody(contentType: String, of wanted: String) -> Bool {
-        let parts = contentType.split(separator: ";").map { $0.trimmingSpaces }
+        // Empty pieces kept: ";application/json" names no media type.
+        let parts = contentType.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
         guard parts.first?.lowercased() == wanted else { return false }
         for parameter in parts.dropFirst() {
             guard let equals = parameter.firstIndex(of: "="), parameter[..<equals].trimmingSpaces.lowercased() == "charset" else { continue }

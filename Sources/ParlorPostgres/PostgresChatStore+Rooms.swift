@@ -16,10 +16,10 @@ extension PostgresChatStore {
             guard !added.isEmpty else { return RoomChange(chat: room, notices: []) }
             let known = try await connection.row("SELECT count(*) FROM account WHERE id = ANY(\(added.map(\.rawValue)))", logger: logger)
             guard try known?.at(0, as: Int64.self) == Int64(added.count) else { throw Refusal.notFound }
-            // Joined now, with the history to read back through: what was said before is not unread for them.
+            // Joined now, with the history to read back through: what was said before is not unread for them, nor seen.
             try await connection.run("""
-                INSERT INTO member (chatID, userID, lastReadMessageID, involvement, joinedAt)
-                SELECT c.id, person, c.lastMessageID, \(Involvement.joining(room.kind).rawValue), \(date.timeIntervalSince1970)
+                INSERT INTO member (chatID, userID, lastReadMessageID, joinedAfterMessageID, involvement, joinedAt)
+                SELECT c.id, person, c.lastMessageID, COALESCE(c.lastMessageID, 0), \(Involvement.joining(room.kind).rawValue), \(date.timeIntervalSince1970)
                 FROM chat c, unnest(\(added.map(\.rawValue))::BIGINT[]) AS person WHERE c.id = \(chat.rawValue)
                 """, logger: logger)
             try await connection.run("UPDATE chat SET memberCount = memberCount + \(Int64(added.count)) WHERE id = \(chat.rawValue)", logger: logger)
@@ -77,9 +77,11 @@ extension PostgresChatStore {
 
     public func readers(of chat: ChatID) async throws -> [Reader] {
         try await database.rows("""
-            SELECT \(unescaped: Columns.user(in: "u")), m.lastReadMessageID FROM member m JOIN account u ON u.id = m.userID
-            WHERE m.chatID = \(chat.rawValue) AND m.lastReadMessageID > 0
-            """).map { Reader(user: try User(row: $0), lastRead: MessageID(try $0.at(7, as: Int64.self))) }
+            SELECT \(unescaped: Columns.user(in: "u")), m.lastReadMessageID, m.joinedAfterMessageID FROM member m JOIN account u ON u.id = m.userID
+            WHERE m.chatID = \(chat.rawValue) AND m.lastReadMessageID > m.joinedAfterMessageID
+            """).map { row in
+                Reader(user: try User(row: row), lastRead: MessageID(try row.at(7, as: Int64.self)), joinedAfter: MessageID(try row.at(8, as: Int64.self)))
+            }
     }
 
     public func members(of chat: ChatID, viewer: UserID) async throws -> [User]? {

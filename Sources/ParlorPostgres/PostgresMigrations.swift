@@ -296,6 +296,15 @@ enum PostgresMigrations {
             ON CONFLICT DO NOTHING
             """,
         ]),
+        // As SQLite's "21-seen-since-joining".
+        ("15-seen-since-joining", [
+            "ALTER TABLE member ADD COLUMN joinedAfterMessageID BIGINT NOT NULL DEFAULT 0",
+            """
+            UPDATE member SET joinedAfterMessageID = COALESCE(
+                (SELECT max(id) FROM message WHERE message.chatID = member.chatID AND message.createdAt < member.joinedAt), 0)
+            FROM chat WHERE chat.id = member.chatID AND member.joinedAt > chat.createdAt
+            """,
+        ]),
     ]
 
     /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an

@@ -334,6 +334,16 @@ enum Migrations {
                 WHERE handle = 'parlor' AND isBot = 1;
                 """)
         }
+        migrator.registerMigration("21-seen-since-joining") { db in
+            // The chat's newest message when each member joined: "Seen by" never counts history from before. A member
+            // who joined after the chat began gets the last message sent before they joined (as near as the times say).
+            try db.execute(sql: """
+                ALTER TABLE member ADD COLUMN joinedAfterMessageID INTEGER NOT NULL DEFAULT 0;
+                UPDATE member SET joinedAfterMessageID = IFNULL(
+                    (SELECT MAX(id) FROM message WHERE message.chatID = member.chatID AND message.createdAt < member.joinedAt), 0)
+                WHERE joinedAt > (SELECT createdAt FROM chat WHERE chat.id = member.chatID);
+                """)
+        }
         return migrator
     }
 }

@@ -13,10 +13,10 @@ extension SQLiteChatStore {
             guard !added.isEmpty else { return RoomChange(chat: room, notices: []) }
             let known = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE id IN (\(added.map { String($0.rawValue) }.joined(separator: ",")))")
             guard known == added.count else { throw Refusal.notFound }
-            // Joined now, with the history to read back through: what was said before is not unread for them.
+            // Joined now, with the history to read back through: what was said before is not unread for them, nor seen.
             let insert = try db.cachedStatement(sql: """
-                INSERT INTO member (chatID, userID, lastReadMessageID, involvement, joinedAt)
-                SELECT id, ?, lastMessageID, ?, ? FROM chat WHERE id = ?
+                INSERT INTO member (chatID, userID, lastReadMessageID, joinedAfterMessageID, involvement, joinedAt)
+                SELECT id, ?, lastMessageID, IFNULL(lastMessageID, 0), ?, ? FROM chat WHERE id = ?
                 """)
             for person in added {
                 try insert.execute(arguments: [person.rawValue, Involvement.joining(room.kind).rawValue, date.timeIntervalSince1970, chat.rawValue])
@@ -54,9 +54,11 @@ extension SQLiteChatStore {
     public func readers(of chat: ChatID) async throws -> [Reader] {
         try await pool.read { db in
             try db.cachedStatement(sql: """
-                SELECT \(Columns.user(in: "u")), m.lastReadMessageID FROM member m JOIN user u ON u.id = m.userID
-                WHERE m.chatID = ? AND m.lastReadMessageID > 0
-                """).all(arguments: [chat.rawValue]) { row in Reader(user: User(row, at: 0), lastRead: MessageID(row.int64(7))) }
+                SELECT \(Columns.user(in: "u")), m.lastReadMessageID, m.joinedAfterMessageID FROM member m JOIN user u ON u.id = m.userID
+                WHERE m.chatID = ? AND m.lastReadMessageID > m.joinedAfterMessageID
+                """).all(arguments: [chat.rawValue]) { row in
+                    Reader(user: User(row, at: 0), lastRead: MessageID(row.int64(7)), joinedAfter: MessageID(row.int64(8)))
+                }
         }
     }
 

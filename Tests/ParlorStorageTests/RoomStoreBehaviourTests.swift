@@ -174,6 +174,39 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func whoJoinsLaterHasSeenNothingFromBeforeTheyJoinedHoweverFarTheyRead(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let store = world.store
+        let room = try await store.createRoom(NewRoom(
+            creator: world.ana.id, kind: .closed, name: "Launch", topic: nil, members: [world.ben.id], createdAt: .at(1)
+        ))
+        let before = try await world.send(room.id, from: world.ana, "Before Chloé", at: 2)
+        // Added to a closed room: the history is not unread for Chloé, and she has seen none of it.
+        _ = try await store.addMembers([world.chloe.id], to: room.id, by: world.ana.id, at: .at(3))
+        #expect(try await store.chatSummary(room.id, for: world.chloe.id)?.unreadCount == 0)
+        #expect(try await store.readers(of: room.id).isEmpty, "joining is no read")
+        let after = try await world.send(room.id, from: world.ana, "After Chloé", at: 4)
+        _ = try await store.markRead(ReadReport(chatID: room.id, readerID: world.chloe.id))
+        let chloe = try #require(try await store.readers(of: room.id).first { $0.user.id == world.chloe.id })
+        #expect(chloe.lastRead == after.id && chloe.joinedAfter >= before.id && chloe.joinedAfter < after.id)
+        #expect(!chloe.hasSeen(before.id) && chloe.hasSeen(after.id), "only what came while she was there")
+
+        // Joining the open rooms at sign-up: the same.
+        let general = try #require(try await store.createFirstRoom(NewRoom(creator: world.ana.id, kind: .open, name: "General", topic: nil, createdAt: .at(5))))
+        let said = try await world.send(general.id, from: world.ben, "Morning all", at: 6)
+        let dmitri = try await store.createUser(NewUser(handle: "dmitri", displayName: "Dmitri Volkov"), at: .at(7))
+        #expect(try await store.readers(of: general.id).allSatisfy { $0.user.id != dmitri.id }, "a newcomer has read nothing")
+        let welcome = try await world.send(general.id, from: world.ana, "Welcome Dmitri", at: 8)
+        _ = try await store.markRead(ReadReport(chatID: general.id, readerID: dmitri.id))
+        let newcomer = try #require(try await store.readers(of: general.id).first { $0.user.id == dmitri.id })
+        #expect(!newcomer.hasSeen(said.id) && newcomer.hasSeen(welcome.id))
+        // Members since the start have seen whatever they read.
+        _ = try await store.markRead(ReadReport(chatID: general.id, readerID: world.chloe.id))
+        let early = try #require(try await store.readers(of: general.id).first { $0.user.id == world.chloe.id })
+        #expect(early.joinedAfter == MessageID(0) && early.hasSeen(said.id) && early.hasSeen(welcome.id))
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func aDirectChatOfSeveralIsFoundAgainAndCalledByTheOthers(_ kind: StoreKind) async throws {
         let world = try await World(kind)
         let store = world.store

@@ -159,6 +159,20 @@ import Testing
             let seen = try await ana.get("\(room)/messages/\(id)/seen")
             #expect(seen.status == 200 && seen.text.contains("<h1>Seen by 1 person</h1>") && seen.text.contains("Ben Okafor"))
             #expect(try await ben.get("\(room)/messages/\(id)/seen").status == 404, "only for one's own messages")
+
+            // Chloé, added later, opens the room and reads on: she never saw what came before she was there.
+            let chloe = Visitor(port: parlor.port)
+            try await chloe.signUp("chloe", name: "Chloé Martin")
+            try await ana.get("\(room)/members")
+            #expect(try await ana.post("\(room)/members", [("members", "@chloe")]).status == 303)
+            #expect(try await chloe.get(room).text.contains("Shipping at 4"), "the history is hers to read")
+            let later = try await ana.get("\(room)/messages/\(id)/seen").text
+            #expect(later.contains("<h1>Seen by 1 person</h1>") && !later.contains("Chloé Martin"))
+            let next = try await ana.say("Moved to 5", in: room)
+            let nextID = try #require(next.header("Location")?.split(separator: "#message-").last.map(String.init))
+            _ = try await chloe.get(room)
+            let both = try await ana.get("\(room)/messages/\(nextID)/seen").text
+            #expect(both.contains("Chloé Martin"), "what came while she was there, she has seen")
         }
     }
 

@@ -34,7 +34,9 @@ public protocol ChatStore: Sendable {
     /// Takes `person` out of a closed room `by` one of its members (`by` themselves: they leave), with a line
     /// saying so. `notFound` when either is not a member.
     func removeMember(_ person: UserID, from chat: ChatID, by: UserID, at date: Date) async throws -> RoomChange
-    /// The members of `chat` who have read something in it, with how far: what "Seen by" says.
+    /// The members of `chat` who have read something in it, with how far and since which message they are members:
+    /// what "Seen by" says. Joining sets the read position to the newest message (history is not unread), but
+    /// only a read is seeing.
     func readers(of chat: ChatID) async throws -> [Reader]
     /// Everyone in `chat`, by display name; nil when `viewer` is not one of them.
     func members(of chat: ChatID, viewer: UserID) async throws -> [User]?

@@ -98,10 +98,19 @@ public struct ChatSummary: Hashable, Sendable {
 public struct Reader: Hashable, Sendable {
     public let user: User
     public let lastRead: MessageID
+    /// The chat's newest message when they joined it: what came before is history they were never there for,
+    /// never "seen" by them however far they read (0: a member since the chat began).
+    public let joinedAfter: MessageID
 
-    public init(user: User, lastRead: MessageID) {
+    public init(user: User, lastRead: MessageID, joinedAfter: MessageID = MessageID(0)) {
         self.user = user
         self.lastRead = lastRead
+        self.joinedAfter = joinedAfter
+    }
+
+    /// Whether they have seen `message`: it came while they were a member, and they read that far.
+    public func hasSeen(_ message: MessageID) -> Bool {
+        message > joinedAfter && message <= lastRead
     }
 
     /// Rooms up to this many members say who has seen each message; beyond it, nobody reads a list that long.

@@ -23,6 +23,7 @@ extension InMemoryChatStore: AdministrationStore {
             state.chatIDsByUser[person, default: []].insert(chat.id)
             state.joinedAt[ChatKey(chat: chat.id, user: person)] = date
             state.lastRead[ChatKey(chat: chat.id, user: person)] = state.messageIDsByChat[chat.id]?.last
+            state.joinedAfter[ChatKey(chat: chat.id, user: person)] = state.messageIDsByChat[chat.id]?.last
             joined.append(chat.id)
         }
         return joined

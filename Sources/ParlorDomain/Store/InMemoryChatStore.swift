@@ -20,6 +20,8 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         var involvement: [ChatKey: Involvement] = [:]
         /// When a member joined a chat after it was made (a person who signed up after an open room was made).
         var joinedAt: [ChatKey: Date] = [:]
+        /// The chat's newest message when each member joined it (none: a member since it began).
+        var joinedAfter: [ChatKey: MessageID] = [:]
         var passwordHashes: [UserID: String] = [:]
         var sessions: [String: StoredSession] = [:]
         var images: [ImageID: StoredImage] = [:]
@@ -254,8 +256,9 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
             for person in added {
                 state.chatIDsByUser[person, default: []].insert(id)
                 state.joinedAt[ChatKey(chat: id, user: person)] = date
-                // What was said before is not unread for them.
+                // What was said before is not unread for them, nor ever seen.
                 state.lastRead[ChatKey(chat: id, user: person)] = state.messageIDsByChat[id]?.last
+                state.joinedAfter[ChatKey(chat: id, user: person)] = state.messageIDsByChat[id]?.last
             }
             let notices = added.map { Self.notice(RoomNotice(kind: .added, subject: $0), in: id, by: by, at: date, state: &state) }
             return RoomChange(chat: changed, added: added, notices: notices)
@@ -303,8 +306,10 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
     public func readers(of chat: ChatID) async throws -> [Reader] {
         state.withLock { state in
             (state.chats[chat]?.members ?? []).compactMap { member in
-                guard let user = state.users[member], let mark = state.lastRead[ChatKey(chat: chat, user: member)] else { return nil }
-                return Reader(user: user, lastRead: mark)
+                let key = ChatKey(chat: chat, user: member)
+                let joinedAfter = state.joinedAfter[key] ?? MessageID(0)
+                guard let user = state.users[member], let mark = state.lastRead[key], mark > joinedAfter else { return nil }
+                return Reader(user: user, lastRead: mark, joinedAfter: joinedAfter)
             }
         }
     }

@@ -136,7 +136,7 @@ public struct MessageCellBuilder: Sendable {
 
     /// Who of `readers` has read as far as `message`, but the viewer, by name.
     public static func seers(of message: MessageID, among readers: [Reader], viewer: UserID) -> [User] {
-        readers.filter { $0.user.id != viewer && $0.lastRead >= message }.map(\.user)
+        readers.filter { $0.user.id != viewer && $0.hasSeen(message) }.map(\.user)
             .sorted { ($0.displayName.lowercased(), $0.handle) < ($1.displayName.lowercased(), $1.handle) }
     }
 

@@ -1261,6 +1261,16 @@
     };
   }
 
+  // A quote links to its original opened in its conversation (it may be older than the page holds); one already on
+  // the page is scrolled to instead, as an in-page link would.
+  document.addEventListener("click", (event) => {
+    const link = event.target instanceof Element ? event.target.closest("a.reply-quote") : null;
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    if (!link.hash || !document.getElementById(link.hash.slice(1))) return;
+    event.preventDefault();
+    window.location.hash = link.hash;
+  });
+
   function enhanceComposer(form) {
     const textarea = form.querySelector("textarea");
     form.classList.add("is-enhanced");

@@ -138,7 +138,7 @@ import Testing
         #expect(edited?.body.map(\.text).joined() == "Great.\nI'll check the trains tonight.")
         let reply = cells.first { $0.domID == "message-115" }
         #expect(reply?.authorLabel == "You")
-        #expect(reply?.replyQuote == ReplyQuoteViewModel(author: "Ben Okafor", excerpt: "Great. I'll check the trains tonight.", url: "#message-110"))
+        #expect(reply?.replyQuote == ReplyQuoteViewModel(author: "Ben Okafor", excerpt: "Great. I'll check the trains tonight.", url: "/rooms/7?around=110#message-110"), "the original opened in context, loaded or not")
         #expect(reply?.editURL == "/rooms/7?edit=115#composer-7")
     }
 

@@ -172,6 +172,17 @@ import Testing
             let page = try await ana.get(chat).text
             #expect(page.contains("class=\"reply-quote\""))
             #expect(page.contains("<span class=\"reply-quote-excerpt\" dir=\"auto\">Which film?</span>"))
+
+            // Sixty messages later the original is older than the page holds: the quote still leads to it, in context.
+            for index in 1...60 { #expect(try await ben.say("Message \(index)", in: chat).status == 303) }
+            try await ben.get(chat)  // a fresh composer token: the last one was used
+            try await ben.post(chat + "/messages", [("body", "Back to the film"), ("token", ben.composerToken), ("replyTo", id)])
+            let newest = try await ana.get(chat).text
+            #expect(!newest.contains("id=\"message-\(id)\""), "the original is not among the messages loaded")
+            let link = "\(chat)?around=\(id)#message-\(id)"
+            #expect(newest.contains("<a class=\"reply-quote\" href=\"\(link)\">"))
+            let around = try await ana.get(String(link.prefix { $0 != "#" })).text
+            #expect(around.contains("id=\"message-\(id)\"") && around.contains("Which film?"))
         }
     }
 

@@ -226,13 +226,15 @@ public struct MessageCellBuilder: Sendable {
         )
     }
 
-    /// The quote of `message` shown above a reply (and in the composer while replying).
+    /// The quote of `message` shown above a reply (and in the composer while replying). It links to the original in
+    /// its conversation, opened around it, so it leads somewhere even when the original is older than the page holds
+    /// (with the script, one already on the page is scrolled to instead).
     public func quote(_ message: Message, author: User) -> ReplyQuoteViewModel {
         let author = message.feed.map { Self.author(of: $0, id: message.senderID) } ?? author
         return ReplyQuoteViewModel(
             author: message.senderID == context.viewer.id ? "You" : author.displayName,
             excerpt: message.isDeleted ? Self.deletedText : TextPreview.excerpt(Self.previewText(message), limit: Self.quoteLimit),
-            url: "#message-\(message.id)"
+            url: context.paths.message(message.id, in: message.chatID)
         )
     }
 

@@ -418,7 +418,7 @@ def main():
         ana.execute_script("arguments[0].value = ''", box)
         for number in (1, 2, 3):
             ana.find_element(By.CSS_SELECTOR, "form.composer input[name=photo]").send_keys(photo)
-            wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, ".composer-photo-preview img"), "the chosen photo")
+            wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, ".composer-photo-preview canvas[data-drawn]"), "the chosen photo, drawn")
             ana.find_element(By.CSS_SELECTOR, "form.composer textarea").send_keys("Photo %d" % number, Keys.ENTER)
             wait_for(ana, lambda d: d.execute_script(
                 "return Array.from(document.querySelectorAll('.messages li.message[id^=message-] a.photo-link img')).length") >= number,

@@ -318,6 +318,42 @@ def main():
         assert directions == ["rtl", "rtl"], "Arabic is laid out %r" % directions
         step("right-to-left", ana)
 
+        # 7b. One long line breaks nothing for anyone: a 140-character line of code, a 120-character URL and a
+        #     200-character word keep the chat list its width, the conversation and Send in the screen, and scroll
+        #     or wrap inside their own bubble, at 1366 and at 390.
+        list_width = ana.execute_script("return document.querySelector('.chat-list').getBoundingClientRect().width")
+        long_code = "```\n2026-11-28T14:05:17.123Z ERROR parlor.http request=7f3a route=/rooms/{id}/messages status=500 " + "x" * 40 + "\n```"
+        long_url = "https://example.org/" + "a" * 100 + "/path"
+        send_many(ben, chat_path, [long_code, long_url, "W" * 200])
+        for driver, label in ((ana, "desktop"), (ben, "phone")):
+            wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".messages pre code"), "%s: the code block arrives" % label)
+            wait_for(driver, text_in(".messages", "W" * 50), "%s: the long word arrives" % label)
+            state = driver.execute_script("""
+                const view = window.innerWidth;
+                const box = (selector) => { const e = document.querySelector(selector); const r = e.getBoundingClientRect(); return [r.left, r.right, r.width]; };
+                const send = document.querySelector("form.composer button[type=submit]").getBoundingClientRect();
+                const hit = document.elementFromPoint(send.left + send.width / 2, send.top + send.height / 2);
+                const pres = Array.from(document.querySelectorAll(".messages pre"));
+                const wide = Array.from(document.querySelectorAll(".conversation *")).filter((e) => {
+                    const r = e.getBoundingClientRect();
+                    // What scrolls inside its own block, and text hidden for screen readers (clipped to a pixel), aside.
+                    return r.width > 0 && r.right > view + 1 && !e.closest("pre, .visually-hidden, .composer-photo-text");
+                }).map((e) => e.tagName + "." + e.className);
+                return { view: view, documentWidth: document.scrollingElement.scrollWidth, conversation: box(".conversation"),
+                         messages: [document.querySelector(".messages").scrollWidth, document.querySelector(".messages").clientWidth],
+                         send: [send.left, send.right], sendHit: !!hit && !!hit.closest("form.composer button[type=submit]"),
+                         preScrolls: pres.map((p) => p.scrollWidth > p.clientWidth), wide: wide.slice(0, 5) };
+            """)
+            assert state["documentWidth"] <= state["view"], "%s: the document is wider than the screen: %r" % (label, state)
+            assert state["conversation"][1] <= state["view"] + 1, "%s: the conversation goes past the screen: %r" % (label, state)
+            assert state["messages"][0] <= state["messages"][1] + 1, "%s: the messages scroll sideways: %r" % (label, state)
+            assert state["send"][1] <= state["view"] and state["sendHit"], "%s: Send is out of reach: %r" % (label, state)
+            assert state["preScrolls"] and all(state["preScrolls"]), "%s: the code scrolls inside its own block: %r" % (label, state)
+            assert not state["wide"], "%s: wider than the screen: %r" % (label, state)
+        now_width = ana.execute_script("return document.querySelector('.chat-list').getBoundingClientRect().width")
+        assert abs(now_width - list_width) < 1, "the chat list kept its width: %r then %r" % (list_width, now_width)
+        step("long-lines-hold", ana, ben)
+
         # 8. On a phone inside a chat: one header, whose back link says how many unread messages wait elsewhere;
         #    a toast covers no control at either size and closes.
         bot = "Parlor Bot"

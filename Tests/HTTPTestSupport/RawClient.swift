@@ -32,7 +32,7 @@ public final class RawClient {
     /// seconds; a test that means "quickly" measures it itself.
     /// `receiveBuffer`, when given, is set before connecting, so the window the peer sees
     /// never grows past it (a reader that stops reading then fills up quickly).
-    public convenience init(port: UInt16, timeout: Double = 20, receiveBuffer: Int32? = nil) throws {
+    public convenience init(port: UInt16, timeout: Double = 40, receiveBuffer: Int32? = nil) throws {
         self.init(connected: try Self.connect(port: port, receiveBuffer: receiveBuffer))
         setTimeout(timeout)
     }

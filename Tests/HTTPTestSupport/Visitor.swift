@@ -41,7 +41,7 @@ public final class Visitor {
         }
         body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(filename)\"\r\nContent-Type: \(contentType)\r\n\r\n".utf8)
         body += bytes + Array("\r\n--\(boundary)--\r\n".utf8)
-        let client = try RawClient(port: port, timeout: 15)
+        let client = try RawClient(port: port, timeout: 40)
         var head = "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\n"
         for header in cookieHeader + headers { head += header + "\r\n" }
         head += "Content-Length: \(body.count)\r\n\r\n"
@@ -56,13 +56,13 @@ public final class Visitor {
     public func startPost(_ target: String, _ fields: [(String, String)]) throws -> RawClient {
         let all = [("csrf", csrf)] + fields
         let body = all.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
-        let client = try RawClient(port: port, timeout: 15)
+        let client = try RawClient(port: port, timeout: 40)
         try client.send(RawClient.request("POST", target, headers: ["Content-Type: application/x-www-form-urlencoded"] + cookieHeader, body: body))
         return client
     }
 
     public func send(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) async throws -> TestResponse {
-        let client = try RawClient(port: port, timeout: 15)
+        let client = try RawClient(port: port, timeout: 40)
         let fields = headers + cookieHeader
         let response = try await client.exchange(method, target, headers: fields, body: body)
         remember(response)
@@ -71,7 +71,7 @@ public final class Visitor {
 
     /// Opens the event stream of a page; the caller reads it.
     public func openEvents(_ target: String, lastEventID: String? = nil) async throws -> (RawClient, TestResponse) {
-        let client = try RawClient(port: port, timeout: 15)
+        let client = try RawClient(port: port, timeout: 40)
         var fields = ["Accept: text/event-stream"] + cookieHeader
         if let lastEventID { fields.append("Last-Event-ID: \(lastEventID)") }
         try client.send(RawClient.request("GET", target, headers: fields))

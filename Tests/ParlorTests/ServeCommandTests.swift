@@ -38,9 +38,10 @@ import Testing
             try? FileManager.default.removeItem(at: folder)
         }
 
-        /// Reads the log until the "listening" line names the port (at most 10 s).
+        /// Reads the log until the "listening" line names the port (at most 40 s: the whole suite starts at once on two
+        /// cores, and a process started then may wait that long for its first slice).
         func waitUntilListening() async throws {
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(40)
             while ContinuousClock.now < deadline {
                 log += child.readErrors()
                 if let range = log.range(of: #"address=127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
@@ -52,16 +53,16 @@ import Testing
             throw ClientError(description: "parlor did not report a port; log so far:\n\(log)")
         }
 
-        /// Sends `signal` (SIGTERM by default) and waits (at most 10 s) for the exit status.
+        /// Sends `signal` (SIGTERM by default) and waits (at most 40 s) for the exit status.
         func terminate(with signal: Int32 = SIGTERM) async throws -> Int32 {
             child.send(signal)
             return try await exitStatus()
         }
 
-        /// Waits (at most 10 s) for the process to end by itself.
+        /// Waits (at most 40 s, as above) for the process to end by itself.
         func exitStatus() async throws -> Int32 {
-            guard let status = await child.waitForExit(within: 10) else {
-                throw ClientError(description: "parlor did not exit within 10 s")
+            guard let status = await child.waitForExit(within: 40) else {
+                throw ClientError(description: "parlor did not exit within 40 s")
             }
             log += child.readErrors()
             return status

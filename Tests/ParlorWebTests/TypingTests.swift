@@ -87,15 +87,17 @@ import Testing
             let ana = Visitor(port: parlor.port)
             try await ana.signUp("ana", name: "Ana Lima")
             try await ana.get("/chats")
+            // Reports as fast as one client sends them, until the first refusal (at most 2,000 of them, however slow the
+            // machine): what was accepted by then is what the time taken allows.
             let started = ContinuousClock.now
             var accepted = 0
             var refused: TestResponse?
-            for index in 0..<60 {
+            for index in 0..<2_000 where refused == nil {
                 let response = try await ana.post("/presence", [("page", "page\(index % 3)"), ("visible", index % 2 == 0 ? "1" : "0")])
                 if response.status == 204 { accepted += 1 } else if response.status == 429 { refused = response }
             }
             let seconds = (ContinuousClock.now - started) / .seconds(1)
-            #expect(accepted >= 10 && accepted <= 10 + Int((seconds * 4).rounded(.up)), "\(accepted) of 60 accepted in \(seconds) s")
+            #expect(accepted >= 10 && accepted <= 10 + Int((seconds * 4).rounded(.up)), "\(accepted) accepted in \(seconds) s")
             let answer = try #require(refused)
             #expect(Int(answer.header("Retry-After") ?? "") ?? 0 >= 1)
         }

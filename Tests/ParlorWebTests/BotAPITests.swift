@@ -212,18 +212,23 @@ import Testing
         }
     }
 
+    /// ``world(_:webhook:)`` with the bot added to the room, and how many messages the room holds then.
+    static func botInRoom(_ parlor: RunningParlor) async throws -> (ana: Visitor, room: String, key: String, chat: ChatID, before: Int) {
+        let (ana, _, room, key) = try await world(parlor)
+        try await ana.get("\(room)/members")
+        #expect(try await ana.post("\(room)/members", [("members", "@deploy")]).status == 303)
+        let chat = ChatID(Int64(room.split(separator: "/").last!)!)
+        return (ana, room, key, chat, try await parlor.store.messages(in: chat, before: nil, limit: 100).messages.count)
+    }
+
     @Test func aKeyPastItsLimitsIsAnswered429WithRetryAfterAndCounted() async throws {
         try await RunningParlor.with(configure: {
             $0.botLimits = BotLimits(messagesPerMinute: 3, directChatsPerMinute: 1)
             $0.metricsAddresses = ["127.0.0.1"]
         }, metrics: .prometheus()) { parlor in
-            let (ana, _, room, key) = try await Self.world(parlor)
+            let (_, room, key, chat, before) = try await Self.botInRoom(parlor)
             let id = room.split(separator: "/").last!
-            try await ana.get("\(room)/members")
-            #expect(try await ana.post("\(room)/members", [("members", "@deploy")]).status == 303)
             let api = "/api/rooms/\(id)/messages"
-            let chat = ChatID(Int64(id)!)
-            let before = try await parlor.store.messages(in: chat, before: nil, limit: 100).messages.count
 
             for index in 0..<3 {
                 #expect(try await Self.call(parlor, "POST", api, key: key, json: #"{"text": "Build \#(index)"}"#).status == 201)
@@ -255,13 +260,9 @@ import Testing
 
     @Test func whatTheAPIRefusesIsJSONAndChangesNothing() async throws {
         try await RunningParlor.with { parlor in
-            let (ana, _, room, key) = try await Self.world(parlor)
+            let (ana, room, key, chat, before) = try await Self.botInRoom(parlor)
             let id = room.split(separator: "/").last!
-            try await ana.get("\(room)/members")
-            #expect(try await ana.post("\(room)/members", [("members", "@deploy")]).status == 303)
             let api = "/api/rooms/\(id)/messages"
-            let chat = ChatID(Int64(id)!)
-            let before = try await parlor.store.messages(in: chat, before: nil, limit: 100).messages.count
 
             // No key, a wrong one, a malformed field: 401, with the way to send one.
             for header in [nil, "wrong-key-of-the-right-length-000000", String(repeating: "k", count: 300)] as [String?] {

@@ -239,6 +239,17 @@
     if (newBelow && event.target instanceof Element && event.target.matches(".conversation .messages") && followsEnd()) clearNewBelow();
   }, { capture: true, passive: true });
 
+  // The day pinned at the top of the messages shows while they scroll, then fades so it covers no message
+  // (the style hides a day only while it is pinned; it stays where it starts its day).
+  let scrollingTimer = null;
+  document.addEventListener("scroll", (event) => {
+    const messages = event.target;
+    if (!(messages instanceof Element) || !messages.matches(".conversation .messages")) return;
+    messages.classList.add("is-scrolling");
+    clearTimeout(scrollingTimer);
+    scrollingTimer = setTimeout(() => messages.classList.remove("is-scrolling"), 1200);
+  }, { capture: true, passive: true });
+
   document.addEventListener("keydown", (event) => {
     // End jumps to the newest message, unless it moves a caret in a text field.
     if (event.key !== "End" || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
@@ -1172,16 +1183,14 @@
 
   // ---------------------------------------------------------------- mentions
 
-  // Typing "@" and the start of a name offers the room's members under the text box, as a combo box: Up and
-  // Down move through them, Enter or Tab puts "@handle " in the text, Escape closes the list. Without the
+  // Typing "@" and the start of a name offers the room's members over the text box: Up and Down move through
+  // them, Enter or Tab puts "@handle " in the text, Escape closes the list. The text box stays a text box (a
+  // combo box is one line); it names the list only while the list exists, and the option chosen. Without the
   // script, "@handle" typed by hand names the person just the same.
   function enhanceMentions(textarea) {
     const url = textarea.getAttribute("data-mentions-url");
     if (!url) return;
-    textarea.setAttribute("role", "combobox");
     textarea.setAttribute("aria-autocomplete", "list");
-    textarea.setAttribute("aria-expanded", "false");
-    textarea.setAttribute("aria-controls", "mention-suggestions");
     let timer = null, latest = 0, active = -1;
     const list = () => document.getElementById("mention-suggestions");
     const options = () => Array.from((list() || document.createElement("ul")).querySelectorAll("[role=option]"));
@@ -1194,7 +1203,7 @@
       const open = list();
       if (open) open.remove();
       active = -1;
-      textarea.setAttribute("aria-expanded", "false");
+      textarea.removeAttribute("aria-controls");
       textarea.removeAttribute("aria-activedescendant");
     }
     function highlight(index) {
@@ -1229,7 +1238,7 @@
         const fresh = holder.content.querySelector("#mention-suggestions");
         if (!fresh || !fresh.querySelector("[role=option]")) return;
         textarea.after(fresh);
-        textarea.setAttribute("aria-expanded", "true");
+        textarea.setAttribute("aria-controls", fresh.id);
         highlight(0);
       }, 120);
     });
@@ -1904,6 +1913,61 @@
     return true;
   }
 
+  // A conversation opened with unread messages: the "New messages" line near the top of the view and the first
+  // unread message under it, when they do not all fit above the end; otherwise the end, as always.
+  function showFirstUnread() {
+    const line = document.getElementById("unread-marker");
+    const messages = line && line.closest(".conversation .messages");
+    if (!messages) return false;
+    messages.scrollTop = messages.scrollHeight;
+    const above = line.getBoundingClientRect().top - messages.getBoundingClientRect().top;
+    // Room for the day pinned at the top, which may show over the line while the messages move.
+    if (above < 0) messages.scrollTop += above - 40;
+    showJumpToUnread();
+    return true;
+  }
+
+  // "Jump to first unread" shows while the "New messages" line is out of view; it brings the line back.
+  function showJumpToUnread() {
+    const jump = document.querySelector(".conversation .jump-unread");
+    if (!jump) return;
+    const line = document.getElementById("unread-marker");
+    const messages = line && line.closest(".conversation .messages");
+    if (!messages) { jump.hidden = true; return; }
+    const view = messages.getBoundingClientRect();
+    const at = line.getBoundingClientRect();
+    jump.hidden = at.bottom > view.top && at.top < view.bottom;
+  }
+
+  document.addEventListener("scroll", (event) => {
+    if (event.target instanceof Element && event.target.matches(".conversation .messages")) showJumpToUnread();
+  }, { capture: true, passive: true });
+
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest(".conversation .jump-unread a");
+    const line = document.getElementById("unread-marker");
+    const messages = line && line.closest(".conversation .messages");
+    if (!link || !messages) return;
+    event.preventDefault();
+    messages.scrollTop += line.getBoundingClientRect().top - messages.getBoundingClientRect().top - 40;
+    showJumpToUnread();
+  });
+
+  // Escape, outside text fields and dialogs, marks the whole chat read: the line and the jump go.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable], dialog, .search-panel")) return;
+    const form = document.querySelector("form.composer");
+    if (!form || !document.querySelector(".conversation .messages")) return;
+    const chat = messagesURL(form).replace(/\/messages$/, "");
+    post(chat + "/read", { csrf: csrfToken() });
+    const line = document.getElementById("unread-marker");
+    if (line) line.remove();
+    const jump = document.querySelector(".conversation .jump-unread");
+    if (jump) jump.remove();
+    announce("Marked as read");
+  });
+
   // ---------------------------------------------------------------- keyboard shortcuts
 
   // "/" or Ctrl+K focuses the search field ("/" outside text fields: it moves the focus and changes nothing);
@@ -2110,7 +2174,7 @@
       if (field) field.focus();
     }
     document.querySelectorAll("form.header-search").forEach(enhanceSearch);
-    if (!showFoundMessage()) scrollToEnd(null);
+    if (!showFoundMessage() && !showFirstUnread()) scrollToEnd(null);
     afterMessagesChange();
     showBackCount();
     watchTopOfHistory();

@@ -303,6 +303,10 @@ def main():
         #     older page leads back to the latest.
         for index in range(60):
             assert post_from_page(ana, chat + "/messages", {"body": "History %02d" % index, "token": "history-%02d" % index}) == 204
+        # Sixty unread open at the first of them; read, the chat opens at its newest.
+        ben.get(chat)
+        wait_for(ben, text_in(".messages", "History 00"), "Ben's chat opens at the first unread")
+        assert post_from_page(ben, chat + "/read", {}) == 204
         ben.get(chat)
         wait_for(ben, text_in(".messages", "History 59"), "Ben has the newest")
         same = mark_page(ben)

@@ -49,7 +49,8 @@ import Testing
             let before = try #require(opened.range(of: ">Before</p>"))
             let first = try #require(opened.range(of: ">First unread</p>"))
             #expect(before.upperBound < markerAt.lowerBound && markerAt.upperBound < first.lowerBound)
-            #expect(opened.components(separatedBy: "unread-marker").count == 3, "one line")
+            #expect(opened.components(separatedBy: "class=\"unread-marker\"").count == 2, "one line")
+            #expect(opened.contains("<p class=\"jump-unread\"><a href=\"#unread-marker\">Jump to first unread</a></p>"), "and the way to it")
             // Seconds apart from one person: the second and third continue the first one's group.
             #expect(opened.components(separatedBy: "class=\"message continues-group\"").count == 3)
             // Opened again, everything is read: no line.
@@ -57,6 +58,45 @@ import Testing
             // Ana's own messages never start her unread part.
             try await ben.say("Answer", in: chat)
             #expect(try await ana.get(chat).text.components(separatedBy: marker).count == 2)
+        }
+    }
+
+    /// More unread messages than a page shows: the chat opens at the first of them, a few read ones above the line,
+    /// with the way to newer messages and to the latest; only what was shown is read, so the next opening goes on
+    /// from there, and once everything is read the chat opens at its newest again.
+    @Test func aChatWithMoreUnreadThanAPageOpensAtTheFirstUnreadAndReadsOnlyWhatItShows() async throws {
+        try await RunningParlor.with { parlor in
+            let (ana, ben, chat) = try await Self.anaAndBen(parlor)
+            for index in 1...4 { try await ana.say("Read \(index)", in: chat) }
+            _ = try await ben.get(chat)
+            for index in 0..<120 { try await ana.say(String(format: "Unread %03d", index), in: chat) }
+            let marker = "<li class=\"unread-marker\" id=\"unread-marker\"><span>New messages</span></li>"
+
+            let first = try await ben.get(chat).text
+            let line = try #require(first.range(of: marker), "the line is on the page")
+            let oldest = try #require(first.range(of: ">Unread 000</p>"))
+            #expect(line.upperBound < oldest.lowerBound)
+            // Three read messages above the line for context, not the fourth.
+            #expect(!first.contains(">Read 1</p>") && ["Read 2", "Read 3", "Read 4"].allSatisfy { first.contains(">\($0)</p>") })
+            #expect(first.contains(">Unread 049</p>") && !first.contains(">Unread 050</p>"), "one page of unread messages")
+            #expect(first.contains("Show newer messages") && first.contains(">Back to the latest messages</a>"))
+            #expect(first.contains("<p class=\"jump-unread\"><a href=\"#unread-marker\">Jump to first unread</a></p>"))
+            // Seventy of Ana's and Parlor Bot's welcome are still unread.
+            #expect(try await ben.get("/chats").text.contains("<title>(71) Chats · Parlor</title>"))
+
+            let second = try await ben.get(chat).text
+            let secondLine = try #require(second.range(of: marker))
+            let next = try #require(second.range(of: ">Unread 050</p>"), "the next opening starts where the first stopped")
+            #expect(secondLine.upperBound < next.lowerBound && second.contains(">Unread 099</p>"))
+
+            // The last twenty fit on the newest page: it opens as always, the line above the first of them.
+            let third = try await ben.get(chat).text
+            #expect(third.contains(">Unread 119</p>") && !third.contains("Show newer messages"))
+            let thirdLine = try #require(third.range(of: marker))
+            let hundredth = try #require(third.range(of: ">Unread 100</p>"))
+            #expect(thirdLine.upperBound < hundredth.lowerBound)
+            #expect(try await ben.get("/chats").text.contains("<title>(1) Chats · Parlor</title>"))
+            #expect(!(try await ben.get(chat).text.contains("unread-marker")))
         }
     }
 

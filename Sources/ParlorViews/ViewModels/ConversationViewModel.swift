@@ -23,6 +23,8 @@ public struct ConversationViewModel: Renderable, Hashable {
     public let composer: ComposerViewModel
     /// The reactions the script's picker offers first, space-separated ("👍 ❤️ 😂").
     public let quickReactions: String
+    /// "Jump to first unread": the "New messages" line, when the page shows one.
+    public let firstUnreadURL: String?
 
     public init(
         domID: String, header: ConversationHeaderViewModel, olderMessagesURL: String?, newestMessagesURL: String? = nil,
@@ -39,6 +41,7 @@ public struct ConversationViewModel: Renderable, Hashable {
         self.deletion = deletion
         self.composer = composer
         self.quickReactions = ReactionText.quickPicks.joined(separator: " ")
+        self.firstUnreadURL = messages.days.contains { $0.messages.contains(where: \.startsUnread) } ? "#unread-marker" : nil
     }
 
     /// Oldest day first.
@@ -54,7 +57,8 @@ public struct ConversationViewModel: Renderable, Hashable {
         .object("deletion", \.deletion),
         .object("typing", \.typing),
         .object("composer", \.composer),
-        .text("quickReactions", \.quickReactions)
+        .text("quickReactions", \.quickReactions),
+        .text("firstUnreadURL", \.firstUnreadURL)
     )
 }
 

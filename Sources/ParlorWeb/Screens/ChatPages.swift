@@ -117,11 +117,13 @@ public struct ChatPages: Sendable {
     /// read, a change committed meanwhile makes a page kept from this screen stale, never wrongly current.
     /// `unreadAfter` is the read mark this opening moved (zero when nothing had been read): the page shows
     /// where the unread messages start.
-    private func openedScreen(_ signedIn: SignedIn, chat: ChatID?, before: MessageID?, requestID: String) async throws
-        -> (screen: ChatsScreen, mark: UInt64, unreadAfter: MessageID?)
-    {
-        let mark = events.changes.mark()
-        let screen = try await screen(signedIn, chat: chat, before: before)
+    /// `read` is the screen when it was read already, with the mark taken before.
+    private func openedScreen(
+        _ signedIn: SignedIn, chat: ChatID?, before: MessageID?, requestID: String, read: (screen: ChatsScreen, mark: UInt64)? = nil
+    ) async throws -> (screen: ChatsScreen, mark: UInt64, unreadAfter: MessageID?) {
+        let mark = read?.mark ?? events.changes.mark()
+        let screen: ChatsScreen
+        if let read { screen = read.screen } else { screen = try await self.screen(signedIn, chat: chat, before: before) }
         guard let chat, before == nil, screen.opensUnread else { return (screen, mark, nil) }
         await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id)), requestID: requestID)
         let markAfterRead = events.changes.mark()
@@ -129,15 +131,46 @@ public struct ChatPages: Sendable {
     }
 
     /// `/chats` or `/rooms/{id}` as a plain GET, the page people load most: served from ``PageCache`` while
-    /// nothing it shows has changed, else read, rendered and kept.
+    /// nothing it shows has changed, else read, rendered and kept. A chat with more unread messages than its
+    /// newest page shows opens at the first of them instead (``unreadWindow(_:chat:screen:requestID:)``).
     func livePage(_ signedIn: SignedIn, chat: ChatID?, requestID: String) async throws -> Response {
-        guard let keeping = keeping(signedIn, chat: chat) else {
-            let opened = try await openedScreen(signedIn, chat: chat, before: nil, requestID: requestID)
-            return chatsPage(signedIn, screen: opened.screen, chat: chat, before: nil, draft: nil, unreadAfter: opened.unreadAfter)
-        }
-        if let kept = pageCache.page(keeping.key, tokens: keeping.tokens) { return pages.html(kept) }
-        let (screen, mark, unreadAfter) = try await openedScreen(signedIn, chat: chat, before: nil, requestID: requestID)
+        let keeping = keeping(signedIn, chat: chat)
+        if let keeping, let kept = pageCache.page(keeping.key, tokens: keeping.tokens) { return pages.html(kept) }
+        let markBefore = events.changes.mark()
+        let newest = try await screen(signedIn, chat: chat, before: nil)
+        if let chat, let window = try await unreadWindow(signedIn, chat: chat, newest: newest, requestID: requestID) { return window }
+        let (screen, mark, unreadAfter) = try await openedScreen(
+            signedIn, chat: chat, before: nil, requestID: requestID, read: (newest, markBefore)
+        )
+        guard let keeping else { return chatsPage(signedIn, screen: screen, chat: chat, before: nil, draft: nil, unreadAfter: unreadAfter) }
         return kept(keeping, screen: screen, chat: chat, mark: mark, unreadAfter: unreadAfter)
+    }
+
+    /// A few messages read before the first unread one, for context above the "New messages" line.
+    static let readMessagesAboveUnread = 3
+
+    /// The chat opened at its first unread message when its newest page does not reach back to it: a few read
+    /// messages, the "New messages" line, then a page of unread ones read forwards, with the links to newer
+    /// messages and to the latest ("Jump to newest"). What it shows is marked read, and no more: the rest stays
+    /// unread in the list until it is shown. Nil when `newest`, the newest page, shows every unread message.
+    private func unreadWindow(_ signedIn: SignedIn, chat: ChatID, newest: ChatsScreen, requestID: String) async throws -> Response? {
+        guard newest.opensUnread, let conversation = newest.conversation, conversation.hasOlder, let oldest = conversation.messages.first
+        else { return nil }
+        let lastRead = newest.viewerLastRead ?? MessageID(0)
+        guard oldest.id > lastRead else { return nil }
+        let unread = try await store.messages(in: chat, after: lastRead, limit: EventHandler.historyPageSize)
+        guard let first = unread.messages.first, first.id < oldest.id, let last = unread.messages.last else { return nil }
+        await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id, upTo: last.id)), requestID: requestID)
+        // Read after the mark moved, so the list counts what is still unread.
+        let above = try await screen(signedIn, chat: chat, before: first.id, limit: Self.readMessagesAboveUnread)
+        guard let snapshot = above.conversation else { throw Self.noSuchChat }
+        let window = ChatsScreen(
+            summaries: above.summaries, conversation: try await extended(snapshot, with: unread.messages, viewer: signedIn.user.id),
+            viewerLastRead: lastRead
+        )
+        return pages.page(chatsPageModel(
+            pages.context(signedIn), screen: window, chat: chat, before: nil, draft: nil, unreadAfter: lastRead, hasNewer: unread.hasNewer
+        ))
     }
 
     /// The same page on the calling thread, when it can be answered at once: kept, or read through a free

@@ -6,7 +6,7 @@ import ParlorViews
 public enum Fixtures {
     /// All fixtures, in gallery order. Names are unique and stable: snapshots are stored under them.
     public static var all: [Fixture] {
-        pages + chatList + conversation + conversationRegions + cells + feeds + forms + notifications + locales + hostile + search
+        pages + chatList + conversation + conversationRegions + cells + feeds + forms + notifications + locales + hostile + longContent + search
     }
 
     static var pages: [Fixture] {

@@ -112,6 +112,18 @@ import Testing
         }
     }
 
+    /// Tests/Browser/layout.py: a busy room with the longest content holds at 320, 390, 768 and 1366 px, with a toast
+    /// too; 150 unread open at the first of them; axe finds nothing on any screen in either theme.
+    @Test(.timeLimit(.minutes(5))) func everyScreenHoldsAtAnyWidthWithAnyContent() async throws {
+        let output = try await Self.run("layout.py", artifacts: Self.artifacts + "/layout")
+        for step in [
+            "every-cell", "room-320", "menu-open-320", "toast-320", "room-390", "toast-390", "room-768", "toast-768", "room-1366", "toast-1366",
+            "pages-320", "pages-1366", "first-unread-1366", "first-unread-390", "jump-shown", "jumped", "escape-read", "axe-1366", "axe-390",
+        ] {
+            #expect(output.contains(step), "step \(step) did not run")
+        }
+    }
+
     /// Tests/Browser/behind_nginx.py: deploy/ as an operator installs it, Debian's nginx with TLS and HTTP/2 in
     /// front of `parlor serve` started with the systemd unit's arguments.
     @Test(.timeLimit(.minutes(5))) func parlorWorksBehindNginxAsDeployed() async throws {

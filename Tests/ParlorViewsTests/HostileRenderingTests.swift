@@ -29,7 +29,7 @@ import Testing
         let tags = Set(html.split(separator: "<").dropFirst().compactMap { $0.split(whereSeparator: { " >/\n".contains($0) }).first.map(String.init) })
         let allowed: Set<String> = [
             "!doctype", "html", "head", "meta", "title", "link", "script", "body", "a", "header", "nav", "span", "form",
-            "input", "button", "main", "div", "section", "h1", "h2", "ol", "li", "time", "p", "h3", "label", "textarea",
+            "input", "button", "main", "div", "section", "h1", "h2", "ol", "li", "time", "p", "h3", "label", "textarea", "details", "summary",
         ]
         #expect(tags.subtracting(allowed).isEmpty, "unexpected elements: \(tags.subtracting(allowed))")
         // The only script element is the page's own, loaded from Public/.

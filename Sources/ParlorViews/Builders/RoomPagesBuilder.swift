@@ -20,6 +20,7 @@ public struct RoomPagesBuilder: Sendable {
         return RoomMembersPageViewModel(
             layout: layout,
             heading: "Members of \(Headings.title(heading))",
+            topic: heading.topic.flatMap { $0.isEmpty ? nil : $0 },
             countLabel: CountLabels.members(members.count),
             chatURL: paths.chat(chat),
             members: members.map { member in

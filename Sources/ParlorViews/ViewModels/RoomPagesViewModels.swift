@@ -7,6 +7,8 @@ public struct RoomMembersPageViewModel: Renderable, Hashable {
     public let layout: PageLayoutViewModel
     /// "Members of Launch".
     public let heading: String
+    /// The room's whole topic (its header shows one line of it).
+    public let topic: String?
     /// "6 members".
     public let countLabel: String
     public let chatURL: String
@@ -21,11 +23,12 @@ public struct RoomMembersPageViewModel: Renderable, Hashable {
     public let followChoices: [FollowChoiceViewModel]
 
     public init(
-        layout: PageLayoutViewModel, heading: String, countLabel: String, chatURL: String, members: [RoomMemberViewModel], addForm: AddMembersViewModel?,
-        leaveURL: String?, csrfToken: String, followURL: String, followChoices: [FollowChoiceViewModel]
+        layout: PageLayoutViewModel, heading: String, topic: String? = nil, countLabel: String, chatURL: String, members: [RoomMemberViewModel],
+        addForm: AddMembersViewModel?, leaveURL: String?, csrfToken: String, followURL: String, followChoices: [FollowChoiceViewModel]
     ) {
         self.layout = layout
         self.heading = heading
+        self.topic = topic
         self.countLabel = countLabel
         self.chatURL = chatURL
         self.members = members
@@ -39,6 +42,7 @@ public struct RoomMembersPageViewModel: Renderable, Hashable {
     public static let templateFields = TemplateFields<RoomMembersPageViewModel>(
         .object("layout", \.layout),
         .text("heading", \.heading),
+        .text("topic", \.topic),
         .text("countLabel", \.countLabel),
         .text("chatURL", \.chatURL),
         .list("members", \.members),

@@ -1690,7 +1690,22 @@
     }, 300);
   }
 
+  // A section of the chat list folded away stays so on this browser, across pages and redrawn lists.
+  function keepSections() {
+    for (const section of document.querySelectorAll(".chat-list-section[id]")) {
+      let folded = null;
+      try { folded = localStorage.getItem("parlor-folded-" + section.id); } catch (error) { /* storage refused: folds for this page */ }
+      if (folded === "1" && section.open) section.open = false;
+      if (section.dataset.watched) continue;
+      section.dataset.watched = "1";
+      section.addEventListener("toggle", () => {
+        try { localStorage.setItem("parlor-folded-" + section.id, section.open ? "0" : "1"); } catch (error) { /* as above */ }
+      });
+    }
+  }
+
   function afterUpdate() {
+    keepSections();
     afterMessagesChange();
     reportRead();
     showPresence();
@@ -2177,6 +2192,7 @@
     if (!showFoundMessage() && !showFirstUnread()) scrollToEnd(null);
     afterMessagesChange();
     showBackCount();
+    keepSections();
     watchTopOfHistory();
     connect();
     document.addEventListener("visibilitychange", reportRead);

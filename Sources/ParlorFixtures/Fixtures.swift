@@ -330,7 +330,7 @@ public enum Fixtures {
             Fixture("unread-badge/over-99", pages.unreadBadge(154)),
             Fixture("stream/remove-pending", StreamEnvelopeViewModel(action: "remove", target: "pending-tok-41", html: "")),
             Fixture("stream/prepend-chat-item", StreamEnvelopeViewModel(
-                action: "prepend", target: "chat-list-items",
+                action: "prepend", target: "chat-list-direct",
                 html: "<li class=\"chat-list-item\" id=\"chat-item-7\">\n<a href=\"/chats/7\">Ben Okafor</a>\n</li>\n"
             )),
         ]

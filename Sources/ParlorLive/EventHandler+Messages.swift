@@ -405,7 +405,7 @@ extension EventHandler {
                 let draw = {
                     let item = builder().item(summary, isCurrent: isCurrent)
                     return [movingToTop
-                        ? render(.prepend, "chat-list-items", .chatListItem(item))
+                        ? render(.prepend, ChatListBuilder.sectionDomID(summary.heading), .chatListItem(item))
                         : render(.replace, item.domID, .chatListItem(item))]
                 }
                 guard let memo else { return draw()[0] }

@@ -235,8 +235,11 @@ def main():
     try:
         # A room as a busy team has it: 40 members, a long name and topic, every kind of cell, the longest lines.
         common.sign_up(ana, base, "ana", "Ana Lima")
-        general = urllib.parse.urlparse(ana.find_element(
-            By.XPATH, "//li[contains(@class,'chat-list-item')][.//span[text()='General']]/a").get_attribute("href")).path
+        # Found again each time: the list may be redrawn live meanwhile.
+        general = urllib.parse.urlparse(wait_for(ana, lambda d: d.execute_script("""
+            const name = [...document.querySelectorAll(".chat-list-item .chat-list-name")].find((n) => n.textContent.trim() === "General");
+            return name ? name.closest("a").href : null;
+        """), "General in the list")).path
         people = []
         for index in range(39):
             person = Person(base)
@@ -307,6 +310,26 @@ def main():
             wait_for(ana, lambda d: not d.find_elements(By.CSS_SELECTOR, "#toasts .toast"), "the toast closes")
             after = held(ana, "after-toast-%d" % width, narrow)
             assert abs(after["header"]["top"] - before["header"]["top"]) < 1, "a band stays where the toast was at %d" % width
+
+        # The chat list in two sections, rooms then direct messages; one folded stays folded on this browser.
+        ana.set_window_size(1366, 850)
+        ana.get(base + "/chats")
+        sections = ana.execute_script("""
+            return [...document.querySelectorAll(".chat-list-section")].map((s) => [s.querySelector("summary").textContent.trim(),
+                [...s.querySelectorAll(".chat-list-name")].map((n) => n.textContent.trim()), s.open]);
+        """)
+        assert [title for title, _, _ in sections] == ["Rooms", "Direct messages"], sections
+        assert len(sections[0][1]) == 1 and ROOM_NAME.startswith(sections[0][1][0]) and "Member 01 Long-Name" in sections[1][1] and "Parlor Bot" in sections[1][1], sections
+        ana.find_element(By.CSS_SELECTOR, "#chat-list-direct-section > summary").click()
+        wait_for(ana, lambda d: not d.execute_script("return document.getElementById('chat-list-direct-section').open"), "the section folds")
+        ana.get(base + "/chats")
+        wait_for(ana, lambda d: not d.execute_script("return document.getElementById('chat-list-direct-section').open"), "and stays folded")
+        toaster.say(toasts_chat, "While folded")
+        wait_for(ana, lambda d: "While folded" in d.execute_script("return document.getElementById('chat-list-direct').textContent")
+                 and not d.execute_script("return document.getElementById('chat-list-direct-section').open"), "a live row keeps the fold")
+        step("sections", ana)
+        ana.find_element(By.CSS_SELECTOR, "#chat-list-direct-section > summary").click()
+        wait_for(ana, lambda d: d.execute_script("return document.getElementById('chat-list-direct-section').open"), "the section opens")
 
         # Every other screen holds at every width too.
         for width in WIDTHS:

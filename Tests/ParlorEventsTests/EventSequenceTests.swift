@@ -48,7 +48,7 @@ import Testing
         let anaItem = ChatListBuilder(context: world.context(world.ana)).item(try #require(try await world.store.chatSummary(chat.id, for: world.ana.id)), isCurrent: true)
         #expect(anaPage.steps == [
             "append messages-\(chat.id)", "remove pending-tok-1", "append messages-\(chat.id)",
-            "remove chat-item-\(chat.id)", "prepend chat-list-items",
+            "remove chat-item-\(chat.id)", "prepend chat-list-direct",
         ])
         #expect(anaPage.fragments == [.daySection(day), .daySection(sentDay), .chatListItem(anaItem)])
         #expect(day.messages[0].delivery?.label == "Sending")
@@ -57,7 +57,7 @@ import Testing
 
         let benContext = world.context(world.ben)
         let benItem = ChatListBuilder(context: benContext).item(try #require(try await world.store.chatSummary(chat.id, for: world.ben.id)), isCurrent: false)
-        #expect(benPage.steps == ["remove chat-item-\(chat.id)", "prepend chat-list-items", "badge unread-badge", "toast toast-\(message.id)"])
+        #expect(benPage.steps == ["remove chat-item-\(chat.id)", "prepend chat-list-direct", "badge unread-badge", "toast toast-\(message.id)"])
         #expect(benPage.fragments == [
             .chatListItem(benItem), .badge(PageBuilder(context: benContext).unreadBadge(1)),
             .toast(PageBuilder(context: benContext).toast(message, from: world.ana)),
@@ -75,7 +75,7 @@ import Testing
         world.clock.advance(by: 60)
         let second = try await world.send(chat, world.ana, "Second")
         let day = ConversationBuilder(context: world.context(world.ben)).daySection(chat.id, date: world.clock.now, cells: [])
-        #expect(benPage.steps == ["append \(day.listDomID)", "remove chat-item-\(chat.id)", "prepend chat-list-items", "badge unread-badge"])
+        #expect(benPage.steps == ["append \(day.listDomID)", "remove chat-item-\(chat.id)", "prepend chat-list-direct", "badge unread-badge"])
         let cell = try #require(benPage.fragments.first?.messageCell)
         #expect(cell == MessageCellBuilder(context: world.context(world.ben)).cell(second, sender: world.ana, after: first))
         #expect(cell.continuesGroup, "a minute after Ana's first message, her second joins its group")
@@ -215,7 +215,7 @@ import Testing
         anaPage.clear()
         chloePage.clear()
         let chat = try await world.chat(world.ana, world.chloe)
-        #expect(anaPage.steps == ["prepend chat-list-items"])
+        #expect(anaPage.steps == ["prepend chat-list-direct"])
         #expect(anaPage.fragments.first?.chatListItem?.title == "Chloé Martin")
         #expect(chloePage.fragments.first?.chatListItem?.url == "/rooms/\(chat.id)")
     }

@@ -21,19 +21,26 @@ import Testing
     }
 
     /// The item ids of a chat list page after applying every update it received, top first.
+    /// The list's rows as the page shows them: rooms, then direct chats, each section in its own order.
     static func listOrder(_ page: RecordingListener) -> [String] {
-        var items: [String] = []
+        var rooms: [String] = []
+        var direct: [String] = []
         for update in page.updates {
             switch (update.action, update.fragment) {
-            case (.replace, .chatList(let list)?): items = list.items.map(\.domID)
-            case (.remove, _): items.removeAll { $0 == update.target }
+            case (.replace, .chatList(let list)?):
+                rooms = list.rooms.map(\.domID)
+                direct = list.directChats.map(\.domID)
+            case (.remove, _):
+                rooms.removeAll { $0 == update.target }
+                direct.removeAll { $0 == update.target }
             case (.prepend, .chatListItem(let item)?):
-                items.removeAll { $0 == item.domID }
-                items.insert(item.domID, at: 0)
+                rooms.removeAll { $0 == item.domID }
+                direct.removeAll { $0 == item.domID }
+                if update.target == ChatListViewModel.roomsDomID { rooms.insert(item.domID, at: 0) } else { direct.insert(item.domID, at: 0) }
             default: break
             }
         }
-        return items
+        return rooms + direct
     }
 
     /// The message ids a page was given new cells for (appended, or its whole history), in that order: a
@@ -135,7 +142,8 @@ import Testing
         let total = try await store.unreadTotal(for: hana.id)
         #expect(Self.badge(hanaList) == Self.expectedBadge(total), "seed \(seed)")
         #expect(Self.badge(hanaOpen) == Self.expectedBadge(total), "seed \(seed)")
-        let order = try await store.chatList(for: hana.id).map { "chat-item-\($0.chatID)" }
+        let listed = try await store.chatList(for: hana.id)
+        let order = (listed.filter(\.heading.isRoom) + listed.filter { !$0.heading.isRoom }).map { "chat-item-\($0.chatID)" }
         #expect(Self.listOrder(hanaList) == order, "seed \(seed)")
         #expect(Self.listOrder(hanaOpen) == order, "seed \(seed)")
     }

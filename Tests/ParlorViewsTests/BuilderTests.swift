@@ -11,19 +11,21 @@ import Testing
 
     @Test func theChatListKeepsTheOrderAndFormatsEachRow() {
         let list = ChatListBuilder(context: world.context).loaded(world.summaries, current: ChatID(8))
-        #expect(list.items.map(\.domID) == ["chat-item-7", "chat-item-13", "chat-item-8", "chat-item-9", "chat-item-10", "chat-item-11"])
-        #expect(list.items.map(\.lastDate) == ["1:58\u{202F}PM", "10:12\u{202F}AM", "Yesterday", "Tuesday", "Mar 2", "11/20/2025"])
-        #expect(list.items.map(\.unreadBadge) == ["3", "1", nil, "99+", "1", nil], "General counts its one mention")
-        #expect(list.items[1].unreadLabel == "1 mention" && !list.items[1].hasDot)
+        // Rooms first, then direct chats, each by its newest activity.
+        #expect(list.rooms.map(\.domID) == ["chat-item-13"])
+        #expect(list.directChats.map(\.domID) == ["chat-item-7", "chat-item-8", "chat-item-9", "chat-item-10", "chat-item-11"])
+        #expect(list.items.map(\.lastDate) == ["10:12\u{202F}AM", "1:58\u{202F}PM", "Yesterday", "Tuesday", "Mar 2", "11/20/2025"])
+        #expect(list.items.map(\.unreadBadge) == ["1", "3", nil, "99+", "1", nil], "General counts its one mention")
+        #expect(list.items[0].unreadLabel == "1 mention" && !list.items[0].hasDot)
         #expect(list.items.map(\.isCurrent) == [false, false, true, false, false, false])
-        #expect(list.items[0].lastMessagePreview == "See you at the station at 6? I'll bring the tickets.")
+        #expect(list.items[1].lastMessagePreview == "See you at the station at 6? I'll bring the tickets.")
         #expect(list.items[2].lastMessagePreview == "You: Merci ! The photos are lovely.")
         #expect(list.items[2].avatar.imageURL == "/images/31/avatarSmall")
         // A room: its name, its size, its own initials, and who wrote the last message.
-        #expect(list.items[1].title == "General" && list.items[1].subtitle == "500 members" && list.items[1].avatar.initials == "G")
-        #expect(list.items[1].lastMessagePreview == "Dmitri Volkov: Who is bringing cake on Friday?" && list.items[1].avatar.imageURL == nil)
-        #expect(list.items[0].avatar.imageURL == nil)
-        #expect(list.items[0].avatar.initials == "BO")
+        #expect(list.items[0].title == "General" && list.items[0].subtitle == "500 members" && list.items[0].avatar.initials == "G")
+        #expect(list.items[0].lastMessagePreview == "Dmitri Volkov: Who is bringing cake on Friday?" && list.items[0].avatar.imageURL == nil)
+        #expect(list.items[1].avatar.imageURL == nil)
+        #expect(list.items[1].avatar.initials == "BO")
         #expect(!list.isEmpty && !list.isLoading && list.errorMessage == nil)
     }
 

@@ -219,6 +219,8 @@ import Testing
             }
             try await ben.get(chat)  // a fresh composer token: the last one was used
             try await ben.post(chat + "/messages", [("body", "Back to the film"), ("token", ben.composerToken), ("replyTo", id)])
+            // Read (so the chat opens at its newest page, not at the first of the sixty-one unread).
+            #expect(try await ana.post(chat + "/read", []).status == 303)
             let newest = try await ana.get(chat).text
             #expect(!newest.contains("id=\"message-\(id)\""), "the original is not among the messages loaded")
             let link = "\(chat)?around=\(id)#message-\(id)"

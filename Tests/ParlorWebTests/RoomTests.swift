@@ -11,7 +11,7 @@ import Testing
             try await ana.signUp("ana", name: "Ana Lima")
             let general = try await ana.chat(named: "General")
             let page = try await ana.get(general).text
-            #expect(page.contains("<h1 id=\"conversation-header-") && page.contains("General <span class=\"handle\">2 members</span>"), "Ana and Parlor Bot")
+            #expect(page.contains("<h1 id=\"conversation-header-") && page.contains("<span class=\"conversation-title\" dir=\"auto\">General</span> <span class=\"handle\">2 members</span>"), "Ana and Parlor Bot")
             let ben = Visitor(port: parlor.port)
             try await ben.signUp("ben", name: "Ben Okafor")
             #expect(try await ben.chat(named: "General") == general, "one General, which Ben joined")
@@ -44,7 +44,7 @@ import Testing
             #expect(made.status == 303 && room.hasPrefix("/rooms/"))
             #expect(try await ben.chat(named: "Launch") == room)
             let page = try await ben.get(room).text
-            #expect(page.contains("Launch <span class=\"handle\">2 members</span>") && page.contains("Friday&#39;s release"))
+            #expect(page.contains("<span class=\"conversation-title\" dir=\"auto\">Launch</span> <span class=\"handle\">2 members</span>") && page.contains("Friday&#39;s release"))
             #expect(try await ben.say("Build is green", in: room).status == 303)
             #expect(try await ana.get(room).text.contains("Build is green"))
 
@@ -98,7 +98,7 @@ import Testing
             let renamed = try await ben.post(room + "/settings", [("name", "Release"), ("topic", "Friday at 4")])
             #expect(renamed.status == 303 && renamed.header("Location") == room)
             let page = try await chloe.get(room).text
-            #expect(page.contains("Release <span class=\"handle\">3 members</span>") && page.contains("Ben Okafor renamed the room to “Release”"))
+            #expect(page.contains("<span class=\"conversation-title\" dir=\"auto\">Release</span> <span class=\"handle\">3 members</span>") && page.contains("Ben Okafor renamed the room to “Release”"))
 
             // Taken out: Ben's room, its members page and its stream are gone for him.
             let benID = try #require(members.text.firstMatch(of: /action="(\/rooms\/\d+\/members\/\d+\/remove)"/).map { String($0.1) })
@@ -201,7 +201,7 @@ import Testing
             let made = try await ana.post("/chats/new", [("handle", "@ben @chloe")])
             let chat = try #require(made.header("Location"))
             #expect(made.status == 303 && chat.hasPrefix("/rooms/"))
-            #expect(try await ana.get(chat).text.contains("Ben Okafor, Chloé Martin <span class=\"handle\">3 members</span>"))
+            #expect(try await ana.get(chat).text.contains("<span class=\"conversation-title\" dir=\"auto\">Ben Okafor, Chloé Martin</span> <span class=\"handle\">3 members</span>"))
             #expect(try await ben.say("Hi both", in: chat).status == 303)
             #expect(try await chloe.get(chat).text.contains("Hi both"))
             try await chloe.get("/chats/new")

@@ -14,17 +14,21 @@ public struct ChatListBuilder: Sendable {
     /// The list once loaded; `summaries` newest activity first.
     public func loaded(_ summaries: [ChatSummary], current: ChatID?) -> ChatListViewModel {
         // A hidden chat is left out until it names the viewer (or is the one open).
-        list(items: summaries.filter { $0.isListed || $0.chatID == current }.map { item($0, isCurrent: $0.chatID == current) }, isLoading: false, errorMessage: nil)
+        let listed = summaries.filter { $0.isListed || $0.chatID == current }
+        return list(
+            rooms: listed.filter(\.heading.isRoom).map { item($0, isCurrent: $0.chatID == current) },
+            directChats: listed.filter { !$0.heading.isRoom }.map { item($0, isCurrent: $0.chatID == current) }, isLoading: false, errorMessage: nil
+        )
     }
 
     /// The list while it is being fetched.
     public func loading() -> ChatListViewModel {
-        list(items: [], isLoading: true, errorMessage: nil)
+        list(rooms: [], directChats: [], isLoading: true, errorMessage: nil)
     }
 
     /// The list when it could not be loaded; `message` is for a person ("Your chats could not be loaded.").
     public func failed(_ message: String) -> ChatListViewModel {
-        list(items: [], isLoading: false, errorMessage: message)
+        list(rooms: [], directChats: [], isLoading: false, errorMessage: message)
     }
 
     public func item(_ summary: ChatSummary, isCurrent: Bool) -> ChatListItemViewModel {
@@ -62,12 +66,18 @@ public struct ChatListBuilder: Sendable {
         return prefix + TextPreview.excerpt(MessageCellBuilder.previewText(message), limit: Self.previewLimit - prefix.count)
     }
 
-    private func list(items: [ChatListItemViewModel], isLoading: Bool, errorMessage: String?) -> ChatListViewModel {
+    /// Where a chat moved to the top goes: the top of its section's list.
+    public static func sectionDomID(_ heading: ChatHeading) -> String {
+        heading.isRoom ? ChatListViewModel.roomsDomID : ChatListViewModel.directChatsDomID
+    }
+
+    private func list(rooms: [ChatListItemViewModel], directChats: [ChatListItemViewModel], isLoading: Bool, errorMessage: String?) -> ChatListViewModel {
         ChatListViewModel(
             isLoading: isLoading,
-            isEmpty: !isLoading && errorMessage == nil && items.isEmpty,
+            isEmpty: !isLoading && errorMessage == nil && rooms.isEmpty && directChats.isEmpty,
             errorMessage: errorMessage,
-            items: items,
+            rooms: rooms,
+            directChats: directChats,
             newChatURL: context.paths.newChat,
             newRoomURL: context.paths.newRoom,
             retryURL: context.paths.chats

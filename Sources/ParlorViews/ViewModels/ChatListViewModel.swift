@@ -8,18 +8,34 @@ public struct ChatListViewModel: Renderable, Hashable {
     public let isEmpty: Bool
     /// Why the list could not be loaded, for a person; nil unless it failed.
     public let errorMessage: String?
-    /// Newest activity first.
-    public let items: [ChatListItemViewModel]
+    /// The rooms, newest activity first: the list's first section.
+    public let rooms: [ChatListItemViewModel]
+    /// The direct chats, newest activity first: the second section.
+    public let directChats: [ChatListItemViewModel]
+    /// Whether the list is loaded, with its two sections (each shown when it has a chat).
+    public let showsSections: Bool
     public let newChatURL: String
     public let newRoomURL: String
     /// Where "try again" goes when loading failed.
     public let retryURL: String
 
-    public init(isLoading: Bool, isEmpty: Bool, errorMessage: String?, items: [ChatListItemViewModel], newChatURL: String, newRoomURL: String, retryURL: String) {
+    /// Every chat of the list, rooms first.
+    public var items: [ChatListItemViewModel] { rooms + directChats }
+
+    /// The ids of the two sections' lists, where a chat moved to the top of its section goes.
+    public static let roomsDomID = "chat-list-rooms"
+    public static let directChatsDomID = "chat-list-direct"
+
+    public init(
+        isLoading: Bool, isEmpty: Bool, errorMessage: String?, rooms: [ChatListItemViewModel], directChats: [ChatListItemViewModel],
+        newChatURL: String, newRoomURL: String, retryURL: String
+    ) {
         self.isLoading = isLoading
         self.isEmpty = isEmpty
         self.errorMessage = errorMessage
-        self.items = items
+        self.rooms = rooms
+        self.directChats = directChats
+        self.showsSections = !isLoading && errorMessage == nil && !isEmpty
         self.newChatURL = newChatURL
         self.newRoomURL = newRoomURL
         self.retryURL = retryURL
@@ -29,7 +45,9 @@ public struct ChatListViewModel: Renderable, Hashable {
         .flag("isLoading", \.isLoading),
         .flag("isEmpty", \.isEmpty),
         .text("errorMessage", \.errorMessage),
-        .list("items", \.items),
+        .list("rooms", \.rooms),
+        .list("directChats", \.directChats),
+        .flag("showsSections", \.showsSections),
         .text("newChatURL", \.newChatURL),
         .text("newRoomURL", \.newRoomURL),
         .text("retryURL", \.retryURL)

@@ -159,7 +159,10 @@ public struct ChatPages: Sendable {
         let lastRead = newest.viewerLastRead ?? MessageID(0)
         guard oldest.id > lastRead else { return nil }
         let unread = try await store.messages(in: chat, after: lastRead, limit: EventHandler.historyPageSize)
-        guard let first = unread.messages.first, first.id < oldest.id, let last = unread.messages.last else { return nil }
+        // The viewer's own messages past the mark are not unread; when they fill the page, the newest page is opened.
+        guard let firstUnread = unread.messages.first(where: { $0.isUnread(for: signedIn.user.id) }), firstUnread.id < oldest.id,
+            let first = unread.messages.first, let last = unread.messages.last
+        else { return nil }
         await events.send(.userReads(ReadReport(chatID: chat, readerID: signedIn.user.id, upTo: last.id)), requestID: requestID)
         // Read after the mark moved, so the list counts what is still unread.
         let above = try await screen(signedIn, chat: chat, before: first.id, limit: Self.readMessagesAboveUnread)

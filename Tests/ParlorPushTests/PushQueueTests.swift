@@ -16,9 +16,9 @@ import Testing
         func record(_ outcome: String) { seen.withLock { $0.append(outcome) } }
         var all: [String] { seen.withLock { $0 } }
 
-        /// Waits (up to 30 s, for a machine busy with other suites) until `count` outcomes are in.
+        /// Waits (up to 60 s, for a machine busy with other suites) until `count` outcomes are in.
         func wait(for count: Int) async throws -> [String] {
-            let deadline = ContinuousClock.now + .seconds(30)
+            let deadline = ContinuousClock.now + .seconds(60)
             while all.count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             return all
         }
@@ -35,7 +35,9 @@ import Testing
     static func queue(_ service: ScriptedServer, outcomes: Outcomes, capacity: Int = 100, store: any PushStore = InMemoryPushStore(chats: InMemoryChatStore())) -> PushQueue {
         let delivery = HTTPPushDelivery(
             vapid: VAPID(key: P256.Signing.PrivateKey(), subject: "mailto:test@example.org"),
-            policy: AddressPolicy(ports: [service.port], allowsLoopback: true), timeout: .seconds(5)
+            policy: AddressPolicy(ports: [service.port], allowsLoopback: true),
+            // A bound, not a speed: the whole suite starting at once can hold a loopback answer back for seconds.
+            timeout: .seconds(30)
         )
         return PushQueue(
             delivery: delivery, store: store, capacity: capacity, concurrency: 2, attempts: 3, firstPause: .milliseconds(10),

@@ -59,7 +59,9 @@ def main():
         wait_for(ben, lambda d: d.execute_script("return document.documentElement.dataset.live === 'open'")
                  or d.execute_script("return !!window.EventSource"), "Ben's page is live")
         ana.get(base + "/admin?q=ben")
-        ana.find_element(By.CSS_SELECTOR, "button[aria-label='Deactivate Ben Okafor']").click()
+        # Deactivate asks first, in the page.
+        ana.find_element(By.CSS_SELECTOR, "summary[aria-label='Deactivate Ben Okafor']").click()
+        ana.find_element(By.XPATH, "//summary[@aria-label='Deactivate Ben Okafor']/following-sibling::div//button[normalize-space()='Deactivate Ben Okafor']").click()
         wait_for(ana, text_in(".person-state", "Deactivated"), "Ben is deactivated on Ana's page")
         wait_for(ben, lambda d: "/signin" in d.current_url, "Ben's open page signs him out at once")
         ben.find_element(By.ID, "auth-handle").send_keys("ben")

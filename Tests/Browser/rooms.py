@@ -141,9 +141,12 @@ def main():
         ben.get(base + room)
         wait_for(ben, text_in(".conversation-header", "Launch"), "Ben has the room open")
         ana.get(base + room + "/members")
-        remove = [form for form in ana.find_elements(By.CSS_SELECTOR, "form.remove-member")
-                  if "Ben Okafor" in form.find_element(By.XPATH, "..").text][0]
-        remove.find_element(By.CSS_SELECTOR, "button").click()
+        # Remove asks first, in the page: the question names Ben, its button does it.
+        member = [item for item in ana.find_elements(By.CSS_SELECTOR, "li.member") if "Ben Okafor" in item.text][0]
+        member.find_element(By.CSS_SELECTOR, "details.confirm > summary").click()
+        panel = member.find_element(By.CSS_SELECTOR, ".confirm-panel")
+        assert "Take Ben Okafor out of this room?" in panel.text, panel.text
+        panel.find_element(By.CSS_SELECTOR, "form.remove-member button").click()
         wait_for(ben, lambda d: d.current_url.rstrip("/").endswith("/chats"), "Ben's page leaves the room by itself")
         wait_for(ben, lambda d: row(d, "Launch") is None, "and the room is not in his list")
         ben.get(base + room)

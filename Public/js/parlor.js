@@ -239,8 +239,8 @@
     if (newBelow && event.target instanceof Element && event.target.matches(".conversation .messages") && followsEnd()) clearNewBelow();
   }, { capture: true, passive: true });
 
-  // The day pinned at the top of the messages shows while they scroll, then fades so it covers no message
-  // (the style hides a day only while it is pinned; it stays where it starts its day).
+  // The day pinned at the top of the messages shows while they scroll; at rest it is for screen readers only,
+  // so it covers no message (the style hides a day only while it is pinned, never where it starts its day).
   let scrollingTimer = null;
   document.addEventListener("scroll", (event) => {
     const messages = event.target;

@@ -132,7 +132,7 @@ public struct ChatPages: Sendable {
 
     /// `/chats` or `/rooms/{id}` as a plain GET, the page people load most: served from ``PageCache`` while
     /// nothing it shows has changed, else read, rendered and kept. A chat with more unread messages than its
-    /// newest page shows opens at the first of them instead (``unreadWindow(_:chat:screen:requestID:)``).
+    /// newest page shows opens at the first of them instead (``unreadWindow(_:chat:newest:requestID:)``).
     func livePage(_ signedIn: SignedIn, chat: ChatID?, requestID: String) async throws -> Response {
         let keeping = keeping(signedIn, chat: chat)
         if let keeping, let kept = pageCache.page(keeping.key, tokens: keeping.tokens) { return pages.html(kept) }

@@ -13,13 +13,10 @@ closed. A screenshot of every step is saved in ARTIFACTS_FOLDER.
 
 import base64
 import http.cookiejar
-import http.server
-import json
 import os
 import re
 import sys
 import tempfile
-import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -27,11 +24,11 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import two_people_chat as common  # noqa: E402 (reads the same three arguments)
-from axe_selenium_python import Axe  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 from conversation_ux import FACE_JPEG, axe_clean  # noqa: E402
+from link_previews import serve_page  # noqa: E402
 
 step, wait_for, text_in = common.step, common.wait_for, common.text_in
 
@@ -45,18 +42,6 @@ RTL = "שלום לכולם, הפגישה נדחתה למחר בעשר בבוקר
 PAGE = b"""<!doctype html><html><head><meta property="og:title" content="A card whose title goes on and on and on and on and on and on and on and on and on">
 <meta property="og:description" content="Soup, bread and a pear tart.">
 <meta property="og:site_name" content="Example Bistro"></head><body>Menu</body></html>"""
-
-
-class Page(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(PAGE)))
-        self.end_headers()
-        self.wfile.write(PAGE)
-
-    def log_message(self, *args):
-        pass
 
 
 class Person:
@@ -225,8 +210,7 @@ def unread_state(driver):
 def main():
     os.makedirs(common.ARTIFACTS, exist_ok=True)
     folder = tempfile.mkdtemp(prefix="parlor-layout-")
-    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
-    threading.Thread(target=site.serve_forever, daemon=True).start()
+    site = serve_page(PAGE)
     parlor = common.Parlor(os.path.join(folder, "parlor.sqlite"),
                            extra=("--link-preview-allow-loopback", "--link-preview-port", str(site.server_address[1])))
     base = "http://127.0.0.1:%d" % parlor.port

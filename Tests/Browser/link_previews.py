@@ -29,23 +29,28 @@ PAGE = b"""<!doctype html><html><head><title>ignored</title>
 <meta property="og:site_name" content="Example Bistro"></head><body>Menu</body></html>"""
 
 
-class Page(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(PAGE)))
-        self.end_headers()
-        self.wfile.write(PAGE)
+def serve_page(page):
+    """A site on 127.0.0.1 and a free port that answers every GET with `page` (HTML); stop it with shutdown()."""
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
 
-    def log_message(self, *args):
-        pass
+        def log_message(self, *args):
+            pass
+
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    return site
 
 
 def main():
     os.makedirs(common.ARTIFACTS, exist_ok=True)
     folder = tempfile.mkdtemp(prefix="parlor-link-previews-")
-    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
-    threading.Thread(target=site.serve_forever, daemon=True).start()
+    site = serve_page(PAGE)
     port = site.server_address[1]
     parlor = common.Parlor(os.path.join(folder, "parlor.sqlite"), extra=("--link-preview-allow-loopback", "--link-preview-port", str(port)))
     base = "http://127.0.0.1:%d" % parlor.port

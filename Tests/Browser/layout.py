@@ -360,13 +360,23 @@ def main():
                  "Escape marked the whole chat read")
         step("escape-read", ana)
 
-        # Axe: nothing at all on any screen, in both themes, at both sizes; the room with the mention list open too.
+        # Axe: nothing at all on any screen, in both themes, at both sizes; the room with the mention list open, and
+        # the photo in its viewer, too.
+        ana.get(base + general)
+        photo = urllib.parse.urlparse(wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, ".message-photo a.photo-link"), "the photo")
+                                      .get_attribute("href")).path
         for width in (1366, 390):
             ana.set_window_size(width, 844 if width < 700 else 850)
             for page in ("/chats", general, unread_chat, "/settings", general + "/members", general + "/settings", general + "/feeds", "/admin",
-                         "/search?q=review", "/rooms/new", "/chats/new"):
+                         "/search?q=review", "/rooms/new", "/chats/new", photo):
                 ana.get(base + page)
                 axe_clean(ana, "%d%s" % (width, re.sub(r"\W+", "-", page)))
+            ana.get(base + general)
+            # Clicked as found (its cell may be redrawn live meanwhile).
+            wait_for(ana, lambda d: d.execute_script(
+                "const a = document.querySelector('.message-photo a.photo-link'); if (!a) return false; a.click(); return true;"), "the photo clicked")
+            wait_for(ana, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.image-dialog[open] img"), "the photo in its viewer")
+            axe_clean(ana, "%d-image-viewer" % width)
             ana.get(base + general)
             ana.find_element(By.CSS_SELECTOR, "form.composer textarea").send_keys("@mem")
             wait_for(ana, lambda d: d.find_elements(By.CSS_SELECTOR, "#mention-suggestions [role=option][aria-selected=true]"), "the mention list opens")

@@ -363,12 +363,16 @@ def main():
         # Axe: nothing at all on any screen, in both themes, at both sizes; the room with the mention list open, and
         # the photo in its viewer, too.
         ana.get(base + general)
-        photo = urllib.parse.urlparse(wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, ".message-photo a.photo-link"), "the photo")
-                                      .get_attribute("href")).path
-        for width in (1366, 390):
+        photo = urllib.parse.urlparse(wait_for(ana, lambda d: d.execute_script(
+            "const a = document.querySelector('.message-photo a.photo-link'); return a ? a.href : null;"), "the photo")).path
+        seen = "%s/messages/%s/seen" % (general, message_id(ana, "Looks good to me"))
+        every = ("/chats", general, unread_chat, "/settings", general + "/members", general + "/settings", general + "/feeds", "/admin",
+                 "/search?q=review", "/rooms/new", "/chats/new", photo, "%s/messages/%s/react" % (general, long_word), seen)
+        # Every screen at the desktop size; on a phone the ones whose layout changes most (the rest hold their
+        # width at every size above).
+        for width, pages in ((1366, every), (390, ("/chats", general, "/settings", general + "/members", "/admin", photo))):
             ana.set_window_size(width, 844 if width < 700 else 850)
-            for page in ("/chats", general, unread_chat, "/settings", general + "/members", general + "/settings", general + "/feeds", "/admin",
-                         "/search?q=review", "/rooms/new", "/chats/new", photo):
+            for page in pages:
                 ana.get(base + page)
                 axe_clean(ana, "%d%s" % (width, re.sub(r"\W+", "-", page)))
             ana.get(base + general)
@@ -383,6 +387,16 @@ def main():
             held(ana, "mentions-%d" % width, width < 900)
             axe_clean(ana, "%d-mentions-open" % width)
             step("axe-%d" % width, ana)
+        # And the pages before signing in.
+        visitor = common.browser(390, 844)
+        drivers.append(visitor)
+        for width in (1366, 390):
+            visitor.set_window_size(width, 844 if width < 700 else 850)
+            for page in ("/signin", "/signup"):
+                visitor.get(base + page)
+                assert not geometry(visitor)["wide"], "%s at %d" % (page, width)
+                axe_clean(visitor, "%d%s" % (width, page.replace("/", "-")))
+        step("axe-signed-out", visitor)
         print("all steps passed", file=sys.stderr, flush=True)
     finally:
         site.shutdown()

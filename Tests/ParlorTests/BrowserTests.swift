@@ -118,7 +118,7 @@ import Testing
         let output = try await Self.run("layout.py", artifacts: Self.artifacts + "/layout")
         for step in [
             "every-cell", "room-320", "menu-open-320", "toast-320", "room-390", "toast-390", "room-768", "toast-768", "room-1366", "toast-1366",
-            "sections", "pages-320", "pages-1366", "first-unread-1366", "first-unread-390", "jump-shown", "jumped", "escape-read", "axe-1366", "axe-390",
+            "sections", "pages-320", "pages-1366", "first-unread-1366", "first-unread-390", "jump-shown", "jumped", "escape-read", "axe-1366", "axe-390", "axe-signed-out",
         ] {
             #expect(output.contains(step), "step \(step) did not run")
         }

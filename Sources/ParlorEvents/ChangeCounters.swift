@@ -68,14 +68,13 @@ public final class ChangeCounters: Sendable {
             touch(chat: change.chat.id)
         case .chat(.involvementChanged(let membership)):
             // Only the member's own list and badge follow it.
-            let user = slot(membership.userID.rawValue)
-            state.withLock { state in
-                state.sequence += 1
-                state.users[user] = state.sequence
-            }
+            touch(user: membership.userID)
+        case .account(.roleChanged(let person, _)):
+            // Their pages may offer what only administrators have.
+            touch(user: person)
         case .chat(.created(let chat)):
             noteNew(chat, for: chat.members)
-        case .user(.profileUpdated), .user(.signedUp), .user(.accountChanged):
+        case .user(.profileUpdated), .user(.signedUp), .user(.accountChanged), .account(.settingsChanged):
             // A new account joins every open room (a deactivated one leaves every room): their member counts moved.
             state.withLock { state in
                 state.sequence += 1
@@ -86,7 +85,7 @@ public final class ChangeCounters: Sendable {
              .message(.previewing), .message(.removingPreview), .message(.failedRemovingPreview),
              .chat(.creating), .chat(.creatingDirect), .chat(.creatingRoom), .chat(.createFailed), .chat(.changingMembers), .chat(.memberChangeFailed),
              .chat(.renamingRoom), .chat(.renameFailed), .chat(.changingInvolvement), .user(.signingUp), .user(.signUpFailed),
-             .user(.updatingProfile), .user(.profileUpdateFailed), .user(.changingAccount), .user(.accountChangeFailed), .feed, .presence:
+             .user(.updatingProfile), .user(.profileUpdateFailed), .user(.changingAccount), .user(.accountChangeFailed), .feed, .presence, .account:
             break
         }
     }
@@ -99,6 +98,14 @@ public final class ChangeCounters: Sendable {
             state.sequence += 1
             for user in slots { state.users[user] = state.sequence }
             state.chats[chatSlot] = state.sequence
+        }
+    }
+
+    private func touch(user: UserID) {
+        let userSlot = slot(user.rawValue)
+        state.withLock { state in
+            state.sequence += 1
+            state.users[userSlot] = state.sequence
         }
     }
 

@@ -11,7 +11,11 @@ public final class EventRouter: EventSink {
     let store: any ChatStore
     private let feeds: (any FeedStore)?
     /// Roles and the Parlor's settings: who may create rooms, who may deactivate whom.
-    private let administration: (any AdministrationStore)?
+    let administration: (any AdministrationStore)?
+    /// Password hashes and sessions; nil where nobody signs in (account commands are then `unavailable`).
+    let accounts: (any AccountStore)?
+    /// Push subscriptions and notification preferences.
+    let push: (any PushStore)?
     private let bus: any EventBus
     private let clock: any WallClock
     private let logger: Logger
@@ -24,10 +28,13 @@ public final class EventRouter: EventSink {
     let typingStarts = TypingThrottle()
 
     public init(
-        store: any ChatStore, feeds: (any FeedStore)? = nil, administration: (any AdministrationStore)? = nil, bus: any EventBus, clock: any WallClock, changes: ChangeCounters = ChangeCounters(),
+        store: any ChatStore, feeds: (any FeedStore)? = nil, administration: (any AdministrationStore)? = nil, accounts: (any AccountStore)? = nil,
+        push: (any PushStore)? = nil, bus: any EventBus, clock: any WallClock, changes: ChangeCounters = ChangeCounters(),
         logger: Logger = Logger(label: "parlor.events")
     ) {
         self.store = store
+        self.accounts = accounts
+        self.push = push
         self.feeds = feeds
         self.administration = administration
         self.bus = bus
@@ -52,7 +59,7 @@ public final class EventRouter: EventSink {
     }
 
     /// Runs one store operation, and tells the store timers how long it took, whether it succeeded or not.
-    private func timed<Result>(_ operation: String, _ body: () async throws -> Result) async throws -> Result {
+    func timed<Result>(_ operation: String, _ body: () async throws -> Result) async throws -> Result {
         let started = ContinuousClock.now
         defer {
             let elapsed = ContinuousClock.now - started
@@ -71,6 +78,7 @@ public final class EventRouter: EventSink {
         case .user(let event): .user(await send(event, requestID: requestID))
         case .feed(let event): .feed(await send(event, requestID: requestID))
         case .presence(let event): .presence(await send(event, requestID: requestID))
+        case .account(let event): .account(await send(event, requestID: requestID))
         }
     }
 
@@ -445,7 +453,7 @@ public final class EventRouter: EventSink {
         return result
     }
 
-    private func publish<Result>(_ event: DomainEvent, _ result: Result, _ requestID: String?) async -> Result {
+    func publish<Result>(_ event: DomainEvent, _ result: Result, _ requestID: String?) async -> Result {
         changes.note(event)
         bus.publish(PublishedEvent(event, requestID: requestID))
         for observer in observers.withLock({ $0 }) { observer.observe(event, router: self) }

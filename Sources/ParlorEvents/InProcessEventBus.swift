@@ -2,10 +2,11 @@ import ParlorDomain
 import Synchronization
 
 /// The bus of a single Parlor instance: each event goes straight from the router to this instance's live
-/// pages, queued in the order the publishers reached it. Events published before anyone subscribed wait.
+/// pages (and whatever else of the instance subscribed: the streams' session checks, presence), queued in the
+/// order the publishers reached it. Events published before anyone subscribed wait for the first receiver.
 public final class InProcessEventBus: EventBus {
     private struct State {
-        var receiver: (@Sendable (PublishedEvent) -> Void)?
+        var receivers: [@Sendable (PublishedEvent) -> Void] = []
         var early: [PublishedEvent] = []
     }
 
@@ -16,16 +17,16 @@ public final class InProcessEventBus: EventBus {
     public func publish(_ event: PublishedEvent) {
         // Under the lock, so that the order receivers see is the order publishers got here.
         state.withLock { state in
-            if let receiver = state.receiver { receiver(event) } else { state.early.append(event) }
+            if state.receivers.isEmpty { state.early.append(event) }
+            for receiver in state.receivers { receiver(event) }
         }
     }
 
     public func subscribe(_ receiver: @escaping @Sendable (PublishedEvent) -> Void) {
         state.withLock { state in
-            precondition(state.receiver == nil, "an in-process bus has one receiver")
             for event in state.early { receiver(event) }
             state.early = []
-            state.receiver = receiver
+            state.receivers.append(receiver)
         }
     }
 }

@@ -363,7 +363,7 @@ public final class EventHandler: Sendable {
             try await feedsChanged(subscription.chatID)
         case .presence(.typing(let report)): try await typingChanged(report)
         case .presence(.presenceChanged(let report)): try await showPresence(of: report.userID)
-        case .chat, .user, .feed, .presence: break
+        case .chat, .user, .feed, .presence, .account: break
         }
     }
 

@@ -153,7 +153,7 @@ extension DomainEvent {
              .user(.signUpFailed), .user(.updatingProfile), .user(.profileUpdateFailed), .user(.changingAccount),
              .user(.accountChangeFailed), .feed(.subscribing), .feed(.subscribeFailed),
              .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed), .feed(.checking), .presence(.reportingTyping), .presence(.typingRefused),
-             .presence(.reportingPresence), .presence(.refreshingPresence), .presence(.presenceRefreshed):
+             .presence(.reportingPresence), .presence(.refreshingPresence), .presence(.presenceRefreshed), .account:
             .none
         }
     }

@@ -33,6 +33,8 @@ enum EventLogEntry: Hashable, Sendable {
     /// Not stored either: a person's presence on an instance, and an instance saying again who is there.
     case presence(PresenceReport)
     case presenceRefresh([PresenceReport])
+    /// Sessions, passwords, roles, settings, keys, push subscriptions and preferences: the values travel in the entry.
+    case account(AccountLogEntry)
 
     /// The kind of `messageSent`, for statements that write its entry themselves.
     static let sentKind = "message.sent"
@@ -63,6 +65,7 @@ enum EventLogEntry: Hashable, Sendable {
         case .typing: "presence.typing"
         case .presence: "presence.state"
         case .presenceRefresh: "presence.refresh"
+        case .account(let entry): entry.kind
         }
     }
 
@@ -85,6 +88,7 @@ enum EventLogEntry: Hashable, Sendable {
         case .presence(let report): Self.ids(report)
         // The instance, then each person's three numbers.
         case .presenceRefresh(let reports): [reports.first?.instance ?? 0] + reports.flatMap { Array(Self.ids($0).dropFirst()) }
+        case .account(let entry): entry.ids
         }
     }
 
@@ -98,6 +102,11 @@ enum EventLogEntry: Hashable, Sendable {
     init?(kind: String, ids: [Int64], token: String?) {
         func id(_ index: Int) -> Int64? { ids.indices.contains(index) ? ids[index] : nil }
         guard let first = id(0) else { return nil }
+        if AccountLogEntry.isAccountKind(kind) {
+            guard let event = AccountLogEntry.event(kind: kind, ids: ids), let entry = AccountLogEntry(event) else { return nil }
+            self = .account(entry)
+            return
+        }
         switch kind {
         case "user.signedUp": self = .userSignedUp(UserID(first))
         case "user.profileUpdated": self = .profileUpdated(UserID(first))
@@ -164,6 +173,12 @@ enum EventLogEntry: Hashable, Sendable {
     private static func report(instance: Int64, _ numbers: ArraySlice<Int64>) -> PresenceReport? {
         guard numbers.count == 3, let user = numbers.first, let state = LocalPresence(rawValue: numbers[numbers.startIndex + 1]) else { return nil }
         return PresenceReport(userID: UserID(user), instance: instance, state: state, appearsOffline: numbers[numbers.startIndex + 2] == 1)
+    }
+
+    /// Appends the entry of a stored account event, inside the caller's transaction.
+    static func append(_ event: AccountEvent, _ connection: PostgresConnection, logger: Logger) async throws {
+        guard let entry = AccountLogEntry(event) else { return }
+        try await EventLogEntry.account(entry).append(connection, logger: logger)
     }
 
     /// Appends the entry to the log, inside the caller's transaction: it commits with the change or not at all.

@@ -20,6 +20,7 @@ extension PostgresChatStore {
                 VALUES (\(session.idHash), \(session.userID.rawValue), \(session.csrfToken), \(session.createdAt.timeIntervalSince1970),
                     \(session.expiresAt.timeIntervalSince1970))
                 """, logger: logger)
+            try await EventLogEntry.append(.signedIn(session.userID), connection, logger: logger)
         }
     }
 
@@ -51,16 +52,39 @@ extension PostgresChatStore {
                 UPDATE account SET passwordHash = \(passwordHash) WHERE id = \(user.rawValue) AND passwordHash IS NOT NULL RETURNING id
                 """, logger: logger) != nil
             else { throw Refusal.notFound }
-            return try await connection.rows(
+            let ended = try await connection.rows(
                 "DELETE FROM session WHERE userID = \(user.rawValue) AND idHash <> \(idHash) RETURNING 1", logger: logger
             ).count
+            try await EventLogEntry.append(.sessionsEnded(SessionsEnded(userID: user, count: ended, cause: .passwordChanged)), connection, logger: logger)
+            return ended
         }
     }
 
-    public func deleteSession(idHash: String) async throws {
+    public func deleteSession(idHash: String) async throws -> UserID? {
         try await database.write { [logger] connection in
-            try await connection.run("DELETE FROM session WHERE idHash = \(idHash)", logger: logger)
+            guard let row = try await connection.row("DELETE FROM session WHERE idHash = \(idHash) RETURNING userID", logger: logger) else { return nil }
+            let user = UserID(try row.at(0, as: Int64.self))
+            try await EventLogEntry.append(.sessionsEnded(SessionsEnded(userID: user, count: 1, cause: .signedOut)), connection, logger: logger)
+            return user
         }
+    }
+
+    public func endSessions(of user: UserID, keeping idHash: String?) async throws -> Int {
+        try await database.write { [logger] connection in
+            let ended = try await connection.rows(
+                "DELETE FROM session WHERE userID = \(user.rawValue) AND idHash IS DISTINCT FROM \(idHash) RETURNING 1", logger: logger
+            ).count
+            try await EventLogEntry.append(.sessionsEnded(SessionsEnded(userID: user, count: ended, cause: .signedOutEverywhere)), connection, logger: logger)
+            return ended
+        }
+    }
+
+    public func liveSessions(among idHashes: [String], now: Date) async throws -> Set<String> {
+        guard !idHashes.isEmpty else { return [] }
+        return Set(try await database.rows("""
+            SELECT session.idHash FROM session JOIN account ON account.id = session.userID
+            WHERE session.idHash = ANY(\(idHashes)) AND session.expiresAt > \(now.timeIntervalSince1970) AND account.deactivatedAt IS NULL
+            """).map { try $0.at(0, as: String.self) })
     }
 }
 

@@ -69,26 +69,27 @@ extension PostgresChatStore: AdministrationStore {
     }
 
     /// Changes the settings row, making it first when a Parlor never kept one (open, as it was).
-    private func changeSettings(_ change: PostgresQuery) async throws {
+    private func changeSettings(_ change: PostgresQuery, logging event: AccountEvent) async throws {
         try await database.write { [logger] connection in
             try await connection.run("INSERT INTO parlorSetting (signUpPolicy) VALUES ('open') ON CONFLICT DO NOTHING", logger: logger)
             try await connection.run(change, logger: logger)
+            try await EventLogEntry.append(event, connection, logger: logger)
         }
     }
 
-    public func setSignUpPolicy(_ policy: SignUpPolicy) async throws {
-        try await changeSettings("UPDATE parlorSetting SET signUpPolicy = \(policy.rawValue)")
-    }
-
-    public func setOnlyAdministratorsCreateRooms(_ only: Bool) async throws {
-        try await changeSettings("UPDATE parlorSetting SET onlyAdministratorsCreateRooms = \(only)")
+    public func changeSettings(signUpPolicy: SignUpPolicy?, onlyAdministratorsCreateRooms: Bool?) async throws -> ParlorSettings {
+        try await changeSettings("""
+            UPDATE parlorSetting SET signUpPolicy = COALESCE(\(signUpPolicy?.rawValue), signUpPolicy),
+                onlyAdministratorsCreateRooms = COALESCE(\(onlyAdministratorsCreateRooms), onlyAdministratorsCreateRooms)
+            """, logging: .settingsChanged)
+        return try await settings()
     }
 
     public func replaceJoinLink(_ link: JoinLink) async throws {
         try await changeSettings("""
             UPDATE parlorSetting SET joinCode = \(link.code), joinCreatedAt = \(link.createdAt.timeIntervalSince1970),
                 joinExpiresAt = \(link.expiresAt?.timeIntervalSince1970), joinUsesLimit = \(link.usesLimit.map(Int64.init)), joinUses = \(Int64(link.uses))
-            """)
+            """, logging: .joinLinkReplaced)
     }
 
     static let accountColumns = "\(Columns.user()), role, deactivatedAt"
@@ -144,6 +145,7 @@ extension PostgresChatStore: AdministrationStore {
                 try await Self.requireAnotherAdministrator(connection, besides: person, logger)
             }
             try await connection.run("UPDATE account SET role = \(role.rawValue) WHERE id = \(person.rawValue)", logger: logger)
+            try await EventLogEntry.append(.roleChanged(person: person, role), connection, logger: logger)
             return Account(user: account.user, role: role, deactivatedAt: account.deactivatedAt)
         }
     }
@@ -189,14 +191,17 @@ extension PostgresChatStore: AdministrationStore {
         }
     }
 
-    public func resetPassword(handle: String, to passwordHash: String) async throws -> Int {
+    public func resetPassword(handle: String, to passwordHash: String) async throws -> SessionsEnded {
         try await database.write { [logger] connection in
             guard let row = try await connection.row("""
                 UPDATE account SET passwordHash = \(passwordHash) WHERE lower(handle) = lower(\(handle)) AND NOT isBot RETURNING id
                 """, logger: logger)
             else { throw Refusal.notFound }
             let id = try row.at(0, as: Int64.self)
-            return try await connection.rows("DELETE FROM session WHERE userID = \(id) RETURNING 1", logger: logger).count
+            let count = try await connection.rows("DELETE FROM session WHERE userID = \(id) RETURNING 1", logger: logger).count
+            let ended = SessionsEnded(userID: UserID(id), count: count, cause: .passwordReset)
+            try await EventLogEntry.append(.sessionsEnded(ended), connection, logger: logger)
+            return ended
         }
     }
 
@@ -231,6 +236,7 @@ extension PostgresChatStore: AdministrationStore {
             guard try await connection.row(
                 "UPDATE botKey SET keyHash = \(keyHash) WHERE userID = \(bot.rawValue) RETURNING userID", logger: logger
             ) != nil else { throw Refusal.notFound }
+            try await EventLogEntry.append(.botKeyReplaced(bot), connection, logger: logger)
         }
     }
 

@@ -5,7 +5,7 @@ import PostgresNIO
 // Push subscriptions, notification preferences and the VAPID key, shared by every instance.
 
 extension PostgresChatStore: PushStore {
-    public func addPushSubscription(_ subscription: PushSubscription) async throws -> PushSubscription {
+    public func addPushSubscription(_ subscription: PushSubscription, keepingNewest limit: Int) async throws -> PushSubscription {
         try await database.write { [logger] connection in
             try await connection.run("DELETE FROM pushSubscription WHERE endpoint = \(subscription.endpoint)", logger: logger)
             guard let row = try await connection.row("""
@@ -15,6 +15,12 @@ extension PostgresChatStore: PushStore {
                 RETURNING id
                 """, logger: logger)
             else { throw Refusal.notFound }
+            // A person who keeps subscribing new browsers keeps the newest few.
+            try await connection.run("""
+                DELETE FROM pushSubscription WHERE userID = \(subscription.userID.rawValue) AND id NOT IN (
+                    SELECT id FROM pushSubscription WHERE userID = \(subscription.userID.rawValue) ORDER BY id DESC LIMIT \(Int64(max(1, limit))))
+                """, logger: logger)
+            try await EventLogEntry.append(.pushSubscriptionsChanged(subscription.userID), connection, logger: logger)
             return PushSubscription(
                 id: try row.at(0), userID: subscription.userID, endpoint: subscription.endpoint, p256dh: subscription.p256dh,
                 auth: subscription.auth, label: subscription.label, createdAt: subscription.createdAt
@@ -33,9 +39,15 @@ extension PostgresChatStore: PushStore {
         }
     }
 
-    public func removePushSubscription(_ id: Int64, of user: UserID) async throws -> Bool {
+    public func removePushSubscription(_ removal: PushRemoval) async throws -> Bool {
         try await database.write { [logger] connection in
-            try await connection.row("DELETE FROM pushSubscription WHERE id = \(id) AND userID = \(user.rawValue) RETURNING 1", logger: logger) != nil
+            let query: PostgresQuery = switch removal.which {
+            case .id(let id): "DELETE FROM pushSubscription WHERE id = \(id) AND userID = \(removal.userID.rawValue) RETURNING 1"
+            case .endpoint(let endpoint): "DELETE FROM pushSubscription WHERE endpoint = \(endpoint) AND userID = \(removal.userID.rawValue) RETURNING 1"
+            }
+            guard try await connection.row(query, logger: logger) != nil else { return false }
+            try await EventLogEntry.append(.pushSubscriptionsChanged(removal.userID), connection, logger: logger)
+            return true
         }
     }
 
@@ -79,6 +91,7 @@ extension PostgresChatStore: PushStore {
                 VALUES (\(user.rawValue), \(preferences.isPrivate), \(preferences.appearsOffline))
                 ON CONFLICT (userID) DO UPDATE SET isPrivate = EXCLUDED.isPrivate, appearsOffline = EXCLUDED.appearsOffline
                 """, logger: logger)
+            try await EventLogEntry.append(.preferencesChanged(user, preferences), connection, logger: logger)
         }
     }
 

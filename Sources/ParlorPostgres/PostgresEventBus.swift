@@ -303,6 +303,7 @@ public final class PostgresEventBus: EventBus {
         case .typing(let report): return .presence(.typing(report))
         case .presence(let report): return .presence(.presenceChanged(report))
         case .presenceRefresh(let reports): return .presence(.presenceRefreshed(reports))
+        case .account(let entry): return AccountLogEntry.event(kind: entry.kind, ids: entry.ids).map { .account($0) }
         case .feedSubscribed(let id): return try await store.feedSubscription(id).map { .feed(.subscribed($0)) }
         case .feedRetried(let id): return try await store.feedSubscription(id).map { .feed(.retried($0)) }
         case .feedChecked(let id): return try await store.feedSubscription(id).map { .feed(.checked($0)) }

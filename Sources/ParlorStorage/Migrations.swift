@@ -344,6 +344,19 @@ enum Migrations {
                 WHERE joinedAt > (SELECT createdAt FROM chat WHERE chat.id = member.chatID);
                 """)
         }
+        migrator.registerMigration("22-account-log") { db in
+            // Sessions, passwords, roles and settings changed by a process (`parlor admin`), for the server running on
+            // the same file to hear within a second; each process skips its own entries. Kept for an hour.
+            try db.execute(sql: """
+                CREATE TABLE accountLog (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    origin INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    ids TEXT NOT NULL,
+                    loggedAt REAL NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -13,11 +13,13 @@ extension SQLiteChatStore {
     }
 
     public func createSession(_ session: StoredSession) async throws {
+        let origin = origin
         try await pool.write { db in
             try db.cachedStatement(sql: "INSERT INTO session (idHash, userID, csrfToken, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)").execute(arguments: [
                 session.idHash, session.userID.rawValue, session.csrfToken,
                 session.createdAt.timeIntervalSince1970, session.expiresAt.timeIntervalSince1970,
             ])
+            try Self.log(.signedIn(session.userID), db, origin: origin)
         }
     }
 
@@ -59,18 +61,50 @@ extension SQLiteChatStore {
     }
 
     public func changePassword(of user: UserID, to passwordHash: String, keeping idHash: String) async throws -> Int {
-        try await pool.write { db in
+        let origin = origin
+        return try await pool.write { db in
             try db.cachedStatement(sql: "UPDATE user SET passwordHash = ? WHERE id = ? AND passwordHash IS NOT NULL")
                 .execute(arguments: [passwordHash, user.rawValue])
             guard db.changesCount == 1 else { throw Refusal.notFound }
             try db.cachedStatement(sql: "DELETE FROM session WHERE userID = ? AND idHash <> ?").execute(arguments: [user.rawValue, idHash])
-            return db.changesCount
+            let ended = db.changesCount
+            try Self.log(.sessionsEnded(SessionsEnded(userID: user, count: ended, cause: .passwordChanged)), db, origin: origin)
+            return ended
         }
     }
 
-    public func deleteSession(idHash: String) async throws {
-        try await pool.write { db in
-            try db.cachedStatement(sql: "DELETE FROM session WHERE idHash = ?").execute(arguments: [idHash])
+    public func deleteSession(idHash: String) async throws -> UserID? {
+        let origin = origin
+        return try await pool.write { db in
+            guard let user = try Int64.fetchOne(db, sql: "DELETE FROM session WHERE idHash = ? RETURNING userID", arguments: [idHash]) else { return nil }
+            try Self.log(.sessionsEnded(SessionsEnded(userID: UserID(user), count: 1, cause: .signedOut)), db, origin: origin)
+            return UserID(user)
         }
+    }
+
+    public func endSessions(of user: UserID, keeping idHash: String?) async throws -> Int {
+        let origin = origin
+        return try await pool.write { db in
+            try db.execute(sql: "DELETE FROM session WHERE userID = ? AND idHash IS NOT ?", arguments: [user.rawValue, idHash])
+            let ended = db.changesCount
+            try Self.log(.sessionsEnded(SessionsEnded(userID: user, count: ended, cause: .signedOutEverywhere)), db, origin: origin)
+            return ended
+        }
+    }
+
+    public func liveSessions(among idHashes: [String], now: Date) async throws -> Set<String> {
+        var live: Set<String> = []
+        // In slices: SQLite takes a bounded number of arguments.
+        for start in stride(from: 0, to: idHashes.count, by: 500) {
+            let slice = Array(idHashes[start..<min(start + 500, idHashes.count)])
+            let found = try await pool.read { db in
+                try String.fetchAll(db, sql: """
+                    SELECT session.idHash FROM session JOIN user ON user.id = session.userID
+                    WHERE session.idHash IN (\(databaseQuestionMarks(count: slice.count))) AND session.expiresAt > ? AND user.deactivatedAt IS NULL
+                    """, arguments: StatementArguments(slice + [String(now.timeIntervalSince1970)]))
+            }
+            live.formUnion(found)
+        }
+        return live
     }
 }

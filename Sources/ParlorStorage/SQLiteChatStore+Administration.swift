@@ -68,25 +68,27 @@ extension SQLiteChatStore: AdministrationStore {
     }
 
     /// Changes the settings row, making it first when a Parlor never kept one (open, as it was).
-    private func changeSettings(_ sql: String, _ arguments: StatementArguments) async throws {
-        try await pool.write { db in
+    private func changeSettings(_ sql: String, _ arguments: StatementArguments, logging event: AccountEvent) async throws -> ParlorSettings {
+        let origin = origin
+        return try await pool.write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO parlorSetting (single, signUpPolicy) VALUES (1, 'open')")
             try db.execute(sql: sql, arguments: arguments)
+            try Self.log(event, db, origin: origin)
+            return try Self.settings(db)
         }
     }
 
-    public func setSignUpPolicy(_ policy: SignUpPolicy) async throws {
-        try await changeSettings("UPDATE parlorSetting SET signUpPolicy = ?", [policy.rawValue])
-    }
-
-    public func setOnlyAdministratorsCreateRooms(_ only: Bool) async throws {
-        try await changeSettings("UPDATE parlorSetting SET onlyAdministratorsCreateRooms = ?", [only])
+    public func changeSettings(signUpPolicy: SignUpPolicy?, onlyAdministratorsCreateRooms: Bool?) async throws -> ParlorSettings {
+        try await changeSettings(
+            "UPDATE parlorSetting SET signUpPolicy = IFNULL(?, signUpPolicy), onlyAdministratorsCreateRooms = IFNULL(?, onlyAdministratorsCreateRooms)",
+            [signUpPolicy?.rawValue, onlyAdministratorsCreateRooms], logging: .settingsChanged
+        )
     }
 
     public func replaceJoinLink(_ link: JoinLink) async throws {
-        try await changeSettings(
+        _ = try await changeSettings(
             "UPDATE parlorSetting SET joinCode = ?, joinCreatedAt = ?, joinExpiresAt = ?, joinUsesLimit = ?, joinUses = ?",
-            [link.code, link.createdAt.timeIntervalSince1970, link.expiresAt?.timeIntervalSince1970, link.usesLimit, link.uses]
+            [link.code, link.createdAt.timeIntervalSince1970, link.expiresAt?.timeIntervalSince1970, link.usesLimit, link.uses], logging: .joinLinkReplaced
         )
     }
 
@@ -132,10 +134,12 @@ extension SQLiteChatStore: AdministrationStore {
     }
 
     public func setRole(_ role: Role, of person: UserID) async throws -> Account {
-        try await pool.write { db in
+        let origin = origin
+        return try await pool.write { db in
             guard let account = try Self.account(db, person) else { throw Refusal.notFound }
             if account.isActiveAdministrator, role != .administrator { try Self.requireAnotherAdministrator(db, besides: person) }
             try db.execute(sql: "UPDATE user SET role = ? WHERE id = ?", arguments: [role.rawValue, person.rawValue])
+            try Self.log(.roleChanged(person: person, role), db, origin: origin)
             return Account(user: account.user, role: role, deactivatedAt: account.deactivatedAt)
         }
     }
@@ -181,14 +185,17 @@ extension SQLiteChatStore: AdministrationStore {
         }
     }
 
-    public func resetPassword(handle: String, to passwordHash: String) async throws -> Int {
-        try await pool.write { db in
+    public func resetPassword(handle: String, to passwordHash: String) async throws -> SessionsEnded {
+        let origin = origin
+        return try await pool.write { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE handle = ? AND isBot = 0", arguments: [handle]) else {
                 throw Refusal.notFound
             }
             try db.execute(sql: "UPDATE user SET passwordHash = ? WHERE id = ?", arguments: [passwordHash, id])
             try db.execute(sql: "DELETE FROM session WHERE userID = ?", arguments: [id])
-            return db.changesCount
+            let ended = SessionsEnded(userID: UserID(id), count: db.changesCount, cause: .passwordReset)
+            try Self.log(.sessionsEnded(ended), db, origin: origin)
+            return ended
         }
     }
 
@@ -221,9 +228,11 @@ extension SQLiteChatStore: AdministrationStore {
     }
 
     public func replaceBotKey(of bot: UserID, keyHash: String) async throws {
+        let origin = origin
         try await pool.write { db in
             try db.execute(sql: "UPDATE botKey SET keyHash = ? WHERE userID = ?", arguments: [keyHash, bot.rawValue])
             guard db.changesCount == 1 else { throw Refusal.notFound }
+            try Self.log(.botKeyReplaced(bot), db, origin: origin)
         }
     }
 }

@@ -5,8 +5,9 @@ import ParlorDomain
 // Push subscriptions, notification preferences and the VAPID key.
 
 extension SQLiteChatStore: PushStore {
-    public func addPushSubscription(_ subscription: PushSubscription) async throws -> PushSubscription {
-        try await pool.write { db in
+    public func addPushSubscription(_ subscription: PushSubscription, keepingNewest limit: Int) async throws -> PushSubscription {
+        let origin = origin
+        return try await pool.write { db in
             try db.execute(sql: "DELETE FROM pushSubscription WHERE endpoint = ?", arguments: [subscription.endpoint])
             try db.execute(
                 sql: "INSERT INTO pushSubscription (userID, endpoint, p256dh, auth, label, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
@@ -15,8 +16,14 @@ extension SQLiteChatStore: PushStore {
                     subscription.createdAt.timeIntervalSince1970,
                 ]
             )
+            let id = db.lastInsertedRowID
+            // A person who keeps subscribing new browsers keeps the newest few.
+            try db.execute(sql: """
+                DELETE FROM pushSubscription WHERE userID = ?1 AND id NOT IN (SELECT id FROM pushSubscription WHERE userID = ?1 ORDER BY id DESC LIMIT ?2)
+                """, arguments: [subscription.userID.rawValue, max(1, limit)])
+            try Self.log(.pushSubscriptionsChanged(subscription.userID), db, origin: origin)
             return PushSubscription(
-                id: db.lastInsertedRowID, userID: subscription.userID, endpoint: subscription.endpoint, p256dh: subscription.p256dh,
+                id: id, userID: subscription.userID, endpoint: subscription.endpoint, p256dh: subscription.p256dh,
                 auth: subscription.auth, label: subscription.label, createdAt: subscription.createdAt
             )
         }
@@ -36,10 +43,17 @@ extension SQLiteChatStore: PushStore {
         }
     }
 
-    public func removePushSubscription(_ id: Int64, of user: UserID) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM pushSubscription WHERE id = ? AND userID = ?", arguments: [id, user.rawValue])
-            return db.changesCount > 0
+    public func removePushSubscription(_ removal: PushRemoval) async throws -> Bool {
+        let origin = origin
+        return try await pool.write { db in
+            switch removal.which {
+            case .id(let id): try db.execute(sql: "DELETE FROM pushSubscription WHERE id = ? AND userID = ?", arguments: [id, removal.userID.rawValue])
+            case .endpoint(let endpoint):
+                try db.execute(sql: "DELETE FROM pushSubscription WHERE endpoint = ? AND userID = ?", arguments: [endpoint, removal.userID.rawValue])
+            }
+            guard db.changesCount > 0 else { return false }
+            try Self.log(.pushSubscriptionsChanged(removal.userID), db, origin: origin)
+            return true
         }
     }
 
@@ -81,6 +95,7 @@ extension SQLiteChatStore: PushStore {
     }
 
     public func setNotificationPreferences(_ preferences: NotificationPreferences, of user: UserID) async throws {
+        let origin = origin
         try await pool.write { db in
             try db.execute(
                 sql: """
@@ -89,6 +104,7 @@ extension SQLiteChatStore: PushStore {
                     """,
                 arguments: [user.rawValue, preferences.isPrivate, preferences.appearsOffline]
             )
+            try Self.log(.preferencesChanged(user, preferences), db, origin: origin)
         }
     }
 

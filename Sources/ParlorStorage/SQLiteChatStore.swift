@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ParlorDomain
+import Synchronization
 
 /// The ``ChatStore`` Parlor uses by default: one SQLite file in WAL mode, with foreign keys, and every
 /// acknowledged write on disk (`synchronous = FULL`). Sends from many people at once share one commit
@@ -12,6 +13,10 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     private let quickReads: DatabaseQueue
     /// Read-only connections for whole screens read on the request's thread (``readNowOrInPool(_:)``).
     let screenReaders: ScreenReaders
+    /// This process among those that open the file: its own entries in the account log are not news to it.
+    let origin = Int64.random(in: 1...Int64.max)
+    /// How far this process has read the account log, and the writer connection's `data_version` then.
+    let accountLogPosition: Mutex<(id: Int64, dataVersion: Int64?)>
 
     /// Opens (creating if needed) the store at `path` and brings its schema up to date. Messages stored before
     /// search existed are indexed now, in batches, before anything else writes (`searchProgress` hears how far:
@@ -28,6 +33,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         try Migrations.migrator.migrate(pool)
+        accountLogPosition = Mutex((try pool.read { db in try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) FROM accountLog") } ?? 0, nil))
         try Self.indexForSearch(pool, progress: searchProgress)
         sends = GroupCommit(pool: pool)
         var readOnly = Configuration()

@@ -2,13 +2,15 @@ import ArgumentParser
 import Foundation
 import Logging
 import ParlorDomain
+import ParlorEvents
 import ParlorPostgres
 import ParlorStorage
 import ParlorWeb
 
 /// `parlor admin create-invite` and `parlor admin reset-password HANDLE`: for an operator who lost access to the
-/// Administration page (or never had one). They write to the database directly, so they work with Parlor stopped or
-/// running.
+/// Administration page (or never had one). They send their command through a router of their own on the database,
+/// so they work with Parlor stopped or running; a running Parlor hears the change from the database's log (the
+/// event log on PostgreSQL, the account log on SQLite) within a second, and ends the streams of ended sessions.
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin", abstract: "Let someone in when nobody can reach the Administration page.",
@@ -19,15 +21,19 @@ struct AdminCommand: AsyncParsableCommand {
         @Option(help: "The SQLite file Parlor serves from, or its PostgreSQL address (postgres://user@host/database).")
         var database = "parlor.sqlite"
 
-        /// The store, and what to close once done.
-        func open() async throws -> (store: any AdministrationStore, close: @Sendable () -> Void) {
+        /// The router over the store, and what to close once done. Its bus has no pages: the store's log is what
+        /// tells a running Parlor.
+        func open() async throws -> (router: EventRouter, close: @Sendable () -> Void) {
+            func router(_ store: any ChatStore & AccountStore & AdministrationStore) -> EventRouter {
+                EventRouter(store: store, administration: store, accounts: store, bus: InProcessEventBus(), clock: SystemClock(), logger: Logger(label: "parlor.admin"))
+            }
             guard Stores.isPostgres(database) else {
                 guard FileManager.default.fileExists(atPath: database) else { throw AdminError("\(database) does not exist") }
-                return (try SQLiteChatStore(path: database), {})
+                return (router(try SQLiteChatStore(path: database)), {})
             }
             let connection = try PostgresDatabase.runningOnItsOwn(url: database, maximumConnections: 2, logger: Logger(label: "parlor.admin"))
             do {
-                return (try await PostgresChatStore(database: connection), { connection.close() })
+                return (router(try await PostgresChatStore(database: connection)), { connection.close() })
             } catch {
                 connection.close()
                 throw error
@@ -61,10 +67,10 @@ struct AdminCommand: AsyncParsableCommand {
 
         func run() async throws {
             do {
-                let (store, close) = try await database.open()
+                let (router, close) = try await database.open()
                 defer { close() }
                 let link = JoinLinks.make(now: Date(), days: days, uses: uses)
-                try await store.replaceJoinLink(link)
+                guard case .joinLinkReplaced = await router.send(.replacingJoinLink(link, by: nil)) else { throw AdminError("the join link was not stored") }
                 var base = url
                 while base.hasSuffix("/") { base.removeLast() }
                 print(base + "/join/" + link.code)
@@ -91,10 +97,16 @@ struct AdminCommand: AsyncParsableCommand {
                 throw ExitCode(64)
             }
             do {
-                let (store, close) = try await database.open()
+                let (router, close) = try await database.open()
                 defer { close() }
                 let password = JoinLinks.temporaryPassword()
-                let ended = try await store.resetPassword(handle: normalized, to: try await PasswordHasher().hashed(password))
+                let command = AccountEvent.resettingPassword(handle: normalized, passwordHash: try await PasswordHasher().hashed(password))
+                let ended: Int
+                switch await router.send(command) {
+                case .sessionsEnded(let sessions): ended = sessions.count
+                case .refused(let refusal): throw refusal
+                default: throw AdminError("the password was not stored")
+                }
                 print(password)
                 FileHandle.standardError.write(Data("@\(normalized): new password printed; \(ended) session\(ended == 1 ? "" : "s") ended\n".utf8))
             } catch Refusal.notFound {

@@ -2,22 +2,19 @@ import Foundation
 import Logging
 import ParlorDomain
 import ParlorImages
-import ServiceLifecycle
 
 /// The media folder's upkeep, once serving has started (a large folder does not hold up the first
 /// request): files no image names (a crash between file and row, a deleted photo) are swept, then again
-/// every hour, until graceful shutdown.
-struct MediaService: Service {
+/// every hour, until cancelled.
+struct MediaService {
     let media: MediaFolder
     let store: any ImageStore
     let logger: Logger
 
-    func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await sweep()
-                try? await Task.sleep(for: .seconds(3_600))
-            }
+    func run() async {
+        while !Task.isCancelled {
+            await sweep()
+            do { try await Task.sleep(for: .seconds(3_600)) } catch { return }
         }
     }
 

@@ -14,11 +14,15 @@ struct PushOptions: ParsableArguments {
     @Option(help: "Seconds after a person's last page closed until others see them offline (away until then).")
     var presenceOfflineAfter: Double = 60
 
+    @Option(help: "Seconds between this instance's reports of who is here, which the others count for three times as long.")
+    var presenceRefresh: Double = 60
+
     @Flag(help: "Make a new push key at start: every browser must turn notifications on again (its subscription is removed).")
     var rotatePushKey = false
 
     func validate() throws {
         guard presenceOfflineAfter >= 1, presenceOfflineAfter <= 3_600 else { throw ValidationError("--presence-offline-after is 1 to 3600 seconds.") }
+        guard presenceRefresh >= 1, presenceRefresh <= 60 else { throw ValidationError("--presence-refresh is 1 to 60 seconds.") }
         guard pushPorts.allSatisfy({ (1...65_535).contains($0) }) else { throw ValidationError("A push port is between 1 and 65535.") }
         guard pushContact.hasPrefix("mailto:") || pushContact.hasPrefix("https://"), pushContact.utf8.count <= 200,
               pushContact.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })

@@ -239,6 +239,8 @@ struct Serve: AsyncParsableCommand {
         if !linkPreviewPort.isEmpty { web.linkPreviewPorts = Set(linkPreviewPort) }
         web.linkPreviewsAllowLoopback = linkPreviewAllowLoopback
         web.presenceOfflineAfter = .milliseconds(Int64(push.presenceOfflineAfter * 1_000))
+        web.presenceRefresh = .milliseconds(Int64(push.presenceRefresh * 1_000))
+        web.sessionCheckInterval = configuration.heartbeatInterval
         // Beside the database: "data/parlor.sqlite" keeps its images in "data/media"; with PostgreSQL, "media"
         // (several instances must share one folder: the instance that processes a photo is not always the one that serves it).
         web.mediaFolder = media ?? (Stores.isPostgres(database) ? "media" : database.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
@@ -355,20 +357,20 @@ struct Serve: AsyncParsableCommand {
             server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)), drainDelay: .milliseconds(Int64(drainDelay * 1000)),
             startDraining: { app.readiness.startDraining() }
         )
-        // Stopped in reverse order: the HTTP front first (no new events), the poller, Parlor Bot, the photos, the media
-        // upkeep, the event log, then the live pages.
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: LiveUpdatesService(live: app.live))]
-        if let eventLog = stores.eventLog { services.append(.init(service: EventLogService(bus: eventLog))) }
-        services += [
-            .init(service: MediaService(media: app.media, store: store, logger: logger)), .init(service: PhotoService(worker: app.photoWorker)),
-        ]
-        if let bot { services.append(.init(service: BotService(bot: bot))) }
-        services += [
-            .init(service: FeedService(poller: poller)),
-            .init(service: PushService(
-                queue: app.pushQueue, notifier: app.pushNotifier, presence: app.presence, webhooks: app.botWebhooks, previews: app.linkPreviewer, router: app.events
-            )), .init(service: service),
-        ]
+        // Started in this order and stopped in reverse: the HTTP front first (no new events), the poller, Parlor Bot,
+        // the front's workers, the media upkeep, the event log (or SQLite's account log), then the live pages.
+        var loops = [app.liveLoop]
+        if let eventLog = stores.eventLog { loops.append(ParlorLoop("event log") { await eventLog.run() }) }
+        if let accountLog = stores.accountLog {
+            let reader = AccountLogReader(store: accountLog, bus: stores.bus, changes: stores.changes, logger: logger)
+            loops.append(ParlorLoop("account log") { await reader.run() })
+        }
+        let media = MediaService(media: app.media, store: store, logger: logger)
+        loops.append(ParlorLoop("media upkeep") { await media.run() })
+        loops += app.workerLoops
+        if let bot { loops.append(ParlorLoop("Parlor Bot") { await bot.run() }) }
+        loops.append(ParlorLoop("feed poller") { await poller.run() })
+        let services: [ServiceGroupConfiguration.ServiceConfiguration] = loops.map { .init(service: $0) } + [.init(service: service)]
         // Run inside the outer group, it shuts down gracefully when that one does (the signals); the pools stop
         // only once it has.
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: logger))

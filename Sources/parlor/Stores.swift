@@ -19,6 +19,8 @@ struct Stores {
     let changes: ChangeCounters
     /// Set for a shared PostgreSQL database: the bus that reads its event log, run as a service.
     let eventLog: PostgresEventBus?
+    /// Set for SQLite: where a running server hears what another process (`parlor admin`) changed of accounts.
+    let accountLog: SQLiteChatStore?
     /// Set for a shared PostgreSQL database: sign-in failures counted by every instance.
     let signInFailures: (any SignInFailureStore)?
 
@@ -48,12 +50,12 @@ struct Stores {
             let store = try SQLiteChatStore(path: database, searchProgress: indexing)
             return Stores(
                 store: store, liveStore: try SQLiteChatStore(path: database), immediate: store, bus: InProcessEventBus(), changes: changes,
-                eventLog: nil, signInFailures: nil
+                eventLog: nil, accountLog: store, signInFailures: nil
             )
         }
         let store = try await PostgresChatStore(database: pools[0], searchProgress: indexing)
         let liveStore = try await PostgresChatStore(database: pools[1])
         let bus = PostgresEventBus(store: liveStore, changes: changes, retention: retention, logger: logger)
-        return Stores(store: store, liveStore: liveStore, immediate: nil, bus: bus, changes: changes, eventLog: bus, signInFailures: store)
+        return Stores(store: store, liveStore: liveStore, immediate: nil, bus: bus, changes: changes, eventLog: bus, accountLog: nil, signInFailures: store)
     }
 }

@@ -45,6 +45,8 @@ final class WebFront: Sendable {
     let linkPreviewer: LinkPreviewer
     /// Tells the other instances (and this one's pages) who is around here; run it (``PresenceReporter/run()``).
     let presence: PresenceReporter
+    /// Closes the streams of sessions that ended anywhere; run it (``StreamSessions/run()``).
+    let streamSessions: StreamSessions
     private let routes: Routes
 
     /// Every route type, wired.
@@ -95,7 +97,10 @@ final class WebFront: Sendable {
         )
         // The policy `--signup` names is kept for a new Parlor; one that has a policy keeps its own.
         _ = try await store.startSettings(signUpPolicy: configuration.signUpPolicy)
-        let events = EventRouter(store: store, feeds: store, administration: store, bus: bus, clock: clock, changes: changes, logger: logger)
+        let pushStore = push ?? InMemoryPushStore(chats: store)
+        let events = EventRouter(
+            store: store, feeds: store, administration: store, accounts: store, push: pushStore, bus: bus, clock: clock, changes: changes, logger: logger
+        )
         events.addObserver(metrics)
         events.addRefusalObserver { [metrics] refusal in metrics.refused(refusal) }
         events.addStoreTimer { [metrics] operation, elapsed in metrics.stored(operation, elapsed) }
@@ -108,7 +113,7 @@ final class WebFront: Sendable {
         )
         let throttle = SignInThrottle(limits: configuration.signInLimits, shared: signInFailures)
         let accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)
-        let sessions = Sessions(accounts: store, immediate: immediate, clock: clock, lifetime: configuration.sessionLifetime, basePath: configuration.basePath)
+        let sessions = Sessions(accounts: store, events: events, immediate: immediate, clock: clock, lifetime: configuration.sessionLifetime, basePath: configuration.basePath)
         let photoWorker = PhotoWorker(
             images: images, media: media, store: store, events: events, logger: logger, concurrency: configuration.photoWorkers,
             queueLimit: max(1, configuration.photosInProgress)
@@ -122,14 +127,19 @@ final class WebFront: Sendable {
         let maximumPhotoBytes = configuration.imageLimits.maximumBytes
         // Web Push: the key made at the first start and kept in the database, the sender through the feeds' outbound
         // rules, and whom each message is pushed to (those with no visible page, as they follow the chat).
-        let pushStore = push ?? InMemoryPushStore(chats: store)
         let visiblePages = VisiblePages()
         guard let vapid = VAPID(storedKey: try await pushStore.vapidKey(generate: { VAPID.newStoredKey() }), subject: configuration.pushContact) else {
             throw PushKeyError()
         }
         let delivery = HTTPPushDelivery(vapid: vapid, policy: AddressPolicy(ports: configuration.pushPorts, allowsLoopback: configuration.pushAllowsLoopback))
         let pushQueue = PushQueue(delivery: delivery, store: pushStore, logger: logger) { [metrics] outcome in metrics.pushed(outcome) }
-        let presence = PresenceReporter(pages: visiblePages, events: events, preferences: pushStore, logger: logger)
+        let presence = PresenceReporter(
+            pages: visiblePages, events: events, preferences: pushStore, refreshEvery: configuration.presenceRefresh, logger: logger
+        )
+        let streamSessions = StreamSessions(
+            streams: accountStreams, accounts: store, clock: clock, presence: presence, interval: configuration.sessionCheckInterval, logger: logger
+        )
+        bus.subscribe { [streamSessions] in streamSessions.receive($0) }
         let visibility = EveryInstanceVisibility(here: presence, everywhere: live)
         let pushNotifier = PushNotifier(
             store: pushStore, chats: liveStore ?? store, visibility: visibility, queue: pushQueue, pathPrefix: configuration.basePath,
@@ -172,7 +182,7 @@ final class WebFront: Sendable {
                 pacer: configuration.listPace > 0 ? RowPacer(interval: configuration.listPace) : nil, presence: presence, logger: logger
             )),
             settings: SettingsRoutes(.init(
-                gate: gate, pages: pages, events: events, store: store, passwords: passwords, throttle: throttle, accountStreams: accountStreams,
+                gate: gate, pages: pages, events: events, store: store, passwords: passwords, throttle: throttle,
                 images: images, media: media, maximumPhotoBytes: maximumPhotoBytes, metrics: metrics,
                 push: (pushStore, vapid.publicKey), logger: logger
             )),
@@ -190,11 +200,12 @@ final class WebFront: Sendable {
             typing: TypingRoutes(gate: gate, events: events),
             reactions: ReactionRoutes(.init(gate: gate, pages: pages, events: events, store: store)),
             push: PushRoutes(.init(
-                gate: gate, pages: pages, store: pushStore, delivery: delivery, queue: pushQueue, presence: presence, logger: logger
+                gate: gate, pages: pages, store: pushStore, events: events, delivery: delivery, queue: pushQueue, logger: logger
             )),
             presence: PresenceRoutes(gate: gate, presence: presence)
         )
         self.presence = presence
+        self.streamSessions = streamSessions
         self.pushQueue = pushQueue
         self.pushNotifier = pushNotifier
         self.botWebhooks = botWebhooks
@@ -213,6 +224,23 @@ final class WebFront: Sendable {
     }
 
     private let configuration: WebConfiguration
+
+    /// The live pages' loop: started first and stopped last, so every event of the others reaches the pages.
+    var liveLoop: ParlorLoop { ParlorLoop("live pages") { [live] in await live.run() } }
+
+    /// The front's workers, each a loop of its own, in the order they start (they stop in reverse): the streams'
+    /// session checks, the photos, bots' webhooks, link cards, whom each message is pushed to, the pushes, presence.
+    var workerLoops: [ParlorLoop] {
+        [
+            ParlorLoop("stream sessions") { [streamSessions] in await streamSessions.run() },
+            ParlorLoop("photos") { [photoWorker] in await photoWorker.run() },
+            ParlorLoop("bot webhooks") { [botWebhooks, events] in await botWebhooks.run(router: events) },
+            ParlorLoop("link previews") { [linkPreviewer, events] in await linkPreviewer.run(router: events) },
+            ParlorLoop("push notifier") { [pushNotifier] in await pushNotifier.run() },
+            ParlorLoop("push queue") { [pushQueue] in await pushQueue.run() },
+            ParlorLoop("presence") { [presence] in await presence.run() },
+        ]
+    }
 
     /// Every route under the base path, with the security headers on every response; `adding` registers
     /// the root's own (the gallery) after Parlor's.

@@ -157,7 +157,7 @@ import Testing
             try await accounts.createSession(StoredSession(idHash: id, userID: world.ana.id, csrfToken: "t", createdAt: .at(1), expiresAt: .at(1_000)))
         }
         _ = try await world.store.createUser(NewUser(handle: "parlorbot", displayName: "Parlor Bot", isBot: true), at: .at(0))
-        #expect(try await admin.resetPassword(handle: "ana", to: "new-hash") == 2)
+        #expect(try await admin.resetPassword(handle: "ana", to: "new-hash") == SessionsEnded(userID: world.ana.id, count: 2, cause: .passwordReset))
         #expect(try await accounts.liveSession(idHash: "one", now: .at(2)) == nil)
         #expect(try await accounts.credential(handle: "ana")?.passwordHash == "new-hash")
         await #expect(throws: Refusal.notFound) { try await admin.resetPassword(handle: "nobody", to: "x") }

@@ -122,7 +122,28 @@ import Testing
         #expect(try await accounts.session(idHash: "laptop", now: .at(1)) != nil)
         #expect(try await accounts.session(idHash: "phone", now: .at(1)) == nil)
         await #expect(throws: Refusal.notFound) { try await accounts.changePassword(of: world.ben.id, to: "x", keeping: "none") }
-        try await accounts.deleteSession(idHash: "laptop")
+        #expect(try await accounts.deleteSession(idHash: "laptop") == dana.id, "whose session it was")
         #expect(try await accounts.liveSession(idHash: "laptop", now: .at(1)) == nil)
+        #expect(try await accounts.deleteSession(idHash: "laptop") == nil, "gone already")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func signingOutEverywhereKeepsOnlyTheBrowserThatAskedAndStreamsAskWhichSessionsLive(_ kind: StoreKind) async throws {
+        let world = try await ChatStoreBehaviourTests.World(kind)
+        let accounts = try #require(world.store as? any AccountStore)
+        for (id, user) in [("ana-laptop", world.ana), ("ana-phone", world.ana), ("ana-tablet", world.ana), ("ben-laptop", world.ben)] {
+            try await accounts.createSession(StoredSession(idHash: id, userID: user.id, csrfToken: "t", createdAt: .at(0), expiresAt: .at(100)))
+        }
+        try await accounts.createSession(StoredSession(idHash: "ana-old", userID: world.ana.id, csrfToken: "t", createdAt: .at(0), expiresAt: .at(5)))
+        let all = ["ana-laptop", "ana-phone", "ana-tablet", "ben-laptop", "ana-old", "nobody's"]
+        #expect(try await accounts.liveSessions(among: all, now: .at(10)) == ["ana-laptop", "ana-phone", "ana-tablet", "ben-laptop"], "expired and unknown ones are not")
+        #expect(try await accounts.endSessions(of: world.ana.id, keeping: "ana-phone") == 3)
+        #expect(try await accounts.liveSessions(among: all, now: .at(10)) == ["ana-phone", "ben-laptop"])
+        #expect(try await accounts.endSessions(of: world.ana.id, keeping: nil) == 1)
+        #expect(try await accounts.liveSessions(among: all, now: .at(10)) == ["ben-laptop"], "someone else's stays")
+        // More than one statement's worth of ids is asked in slices.
+        let many = (0..<1_200).map { "missing-\($0)" } + ["ben-laptop"]
+        #expect(try await accounts.liveSessions(among: many, now: .at(10)) == ["ben-laptop"])
+        #expect(try await accounts.liveSessions(among: [], now: .at(10)).isEmpty)
     }
 }

@@ -40,6 +40,19 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func aPersonKeepsTheirNewestBrowsersAndRemovesOneByItsAddress(_ kind: StoreKind) async throws {
+        let world = try await World(kind)
+        let push = try Self.push(world)
+        for index in 1...4 { _ = try await push.addPushSubscription(Self.subscription(world.ana, "https://push.example/\(index)"), keepingNewest: 3) }
+        let bens = try await push.addPushSubscription(Self.subscription(world.ben, "https://push.example/ben"), keepingNewest: 3)
+        #expect(try await push.pushSubscriptions(of: world.ana.id).map(\.endpoint) == (2...4).map { "https://push.example/\($0)" }, "the oldest went")
+        #expect(try await push.removePushSubscription(PushRemoval(userID: world.ana.id, which: .endpoint("https://push.example/ben"))) == false, "Ben's")
+        #expect(try await push.pushSubscriptions(of: world.ben.id) == [bens])
+        #expect(try await push.removePushSubscription(PushRemoval(userID: world.ana.id, which: .endpoint("https://push.example/3"))))
+        #expect(try await push.pushSubscriptions(of: world.ana.id).map(\.endpoint) == ["https://push.example/2", "https://push.example/4"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func recipientsAreTheOtherMembersWithSubscriptionsAsTheyFollowTheChat(_ kind: StoreKind) async throws {
         let world = try await World(kind)
         let push = try Self.push(world)

@@ -16,7 +16,8 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(2))) func anOperatorLetsSomeoneInAndBackIn() async throws {
-        let parlor = try ServeCommandTests.RunningParlor(arguments: ["--log-level", "notice", "--signup", "invitation"])
+        // Streams' sessions are checked once a minute here: a stream the reset ends within seconds was ended by the change.
+        let parlor = try ServeCommandTests.RunningParlor(arguments: ["--log-level", "notice", "--signup", "invitation", "--heartbeat", "60"])
         try await parlor.waitUntilListening()
         do {
             try await operate(parlor)
@@ -44,11 +45,19 @@ import Testing
         #expect(try await Visitor(port: parlor.port).get(path).status == 410, "used up")
         #expect(try await Self.run(["admin", "create-invite", "--database", parlor.database, "--days", "0"]).status == 64)
 
-        // A new password: printed once, every session of hers ended, the old one refused.
+        // A new password: printed once, every session of hers ended (the running server closes her live page as soon
+        // as it sees the change in the file), the old one refused.
         try await ana.get("/chats")
+        let (stream, head) = try await ana.openEvents("/events")
+        #expect(head.status == 200)
+        _ = try await stream.read(until: "action=\"badge\"")
         let reset = try await Self.run(["admin", "reset-password", "@ana", "--database", parlor.database])
         #expect(reset.status == 0, "\(reset.errors)")
         #expect(reset.errors.contains("1 session ended"))
+        let resetAt = ContinuousClock.now
+        stream.setTimeout(8)
+        #expect((try? await stream.readToEnd()) != nil, "her stream ended")
+        print("stream ended \(ContinuousClock.now - resetAt) after parlor admin reset-password returned")
         let password = reset.output
         #expect(password.count >= 20 && !password.contains(" "))
         #expect(try await ana.get("/chats").header("Location") == "/signin", "signed out")

@@ -5,6 +5,7 @@ public enum DomainEvent: Hashable, Sendable {
     case user(UserEvent)
     case feed(FeedEvent)
     case presence(PresenceEvent)
+    case account(AccountEvent)
 }
 
 extension DomainEvent {
@@ -16,6 +17,7 @@ extension DomainEvent {
         case .user(let event): "user." + Self.caseName(event)
         case .feed(let event): "feed." + Self.caseName(event)
         case .presence(let event): "presence." + Self.caseName(event)
+        case .account(let event): "account." + Self.caseName(event)
         }
     }
 
@@ -48,6 +50,7 @@ extension DomainEvent {
              .feed(.subscribing), .feed(.subscribeFailed), .feed(.unsubscribing), .feed(.retrying), .feed(.requestFailed),
              .feed(.checking), .presence:
             false
+        case .account(let event): AccountLogEntry(event) != nil
         }
     }
 

@@ -4,8 +4,9 @@
 public protocol EventBus: Sendable {
     /// Hands on an event whose change is stored. Returns at once: nobody waits for pages.
     func publish(_ event: PublishedEvent)
-    /// Delivers every event published from now on to `receiver`, in order. One receiver: the live pages of
-    /// this instance. `receiver` must return at once (it queues the event).
+    /// Delivers every event published from now on to `receiver`, in order: the live pages of this instance, and
+    /// the few others that act on what happened anywhere (streams whose session ended, presence preferences).
+    /// `receiver` must return at once (it queues the event).
     func subscribe(_ receiver: @escaping @Sendable (PublishedEvent) -> Void)
     /// Tells `handler` when this instance lost events (it fell behind what the database's event log keeps):
     /// every open page must then reload. A bus that loses nothing never calls it.

@@ -61,12 +61,13 @@ public struct PushRecipient: Sendable, Hashable {
 public protocol PushStore: Sendable {
     /// Stores a browser's subscription; the same endpoint again (the browser subscribed anew, or another person
     /// signed in on it) replaces the old one, so a browser is told for one person only.
-    func addPushSubscription(_ subscription: PushSubscription) async throws -> PushSubscription
+    /// Past `limit` subscriptions of the person, their oldest go, in the same transaction.
+    func addPushSubscription(_ subscription: PushSubscription, keepingNewest limit: Int) async throws -> PushSubscription
     /// A person's subscriptions, oldest first.
     func pushSubscriptions(of user: UserID) async throws -> [PushSubscription]
-    /// Removes one of `user`'s subscriptions; false when they have none with that id.
+    /// Removes one of a person's subscriptions; false when they have none with that id or endpoint.
     @discardableResult
-    func removePushSubscription(_ id: Int64, of user: UserID) async throws -> Bool
+    func removePushSubscription(_ removal: PushRemoval) async throws -> Bool
     /// Removes the subscription at `endpoint` (its push service said it is gone).
     func removePushSubscription(endpoint: String) async throws
     /// The subscriptions of `chat`'s members other than `sender`, each with how its person follows the chat: whom a
@@ -79,6 +80,18 @@ public protocol PushStore: Sendable {
     func vapidKey(generate: @Sendable () -> String) async throws -> String
     /// Replaces the VAPID key: every browser must subscribe again (their subscriptions are removed).
     func replaceVapidKey(with key: String) async throws
+}
+
+extension PushStore {
+    /// Stores a subscription, however many the person has.
+    public func addPushSubscription(_ subscription: PushSubscription) async throws -> PushSubscription {
+        try await addPushSubscription(subscription, keepingNewest: Int(Int32.max))
+    }
+
+    @discardableResult
+    public func removePushSubscription(_ id: Int64, of user: UserID) async throws -> Bool {
+        try await removePushSubscription(PushRemoval(userID: user, which: .id(id)))
+    }
 }
 
 /// A ``PushStore`` in memory, for tests: memberships are read from `chats`.
@@ -113,7 +126,7 @@ public final class InMemoryPushStore: PushStore {
         return recipients
     }
 
-    public func addPushSubscription(_ subscription: PushSubscription) async throws -> PushSubscription {
+    public func addPushSubscription(_ subscription: PushSubscription, keepingNewest limit: Int) async throws -> PushSubscription {
         state.withLock { state in
             state.subscriptions = state.subscriptions.filter { $0.value.endpoint != subscription.endpoint }
             let stored = PushSubscription(
@@ -122,6 +135,8 @@ public final class InMemoryPushStore: PushStore {
             )
             state.next += 1
             state.subscriptions[stored.id] = stored
+            let theirs = state.subscriptions.values.filter { $0.userID == subscription.userID }.map(\.id).sorted()
+            for old in theirs.dropLast(max(1, limit)) { state.subscriptions[old] = nil }
             return stored
         }
     }
@@ -130,11 +145,17 @@ public final class InMemoryPushStore: PushStore {
         state.withLock { $0.subscriptions.values.filter { $0.userID == user }.sorted { $0.id < $1.id } }
     }
 
-    public func removePushSubscription(_ id: Int64, of user: UserID) async throws -> Bool {
+    public func removePushSubscription(_ removal: PushRemoval) async throws -> Bool {
         state.withLock { state in
-            guard state.subscriptions[id]?.userID == user else { return false }
-            state.subscriptions[id] = nil
-            return true
+            let gone = state.subscriptions.values.filter { subscription in
+                guard subscription.userID == removal.userID else { return false }
+                switch removal.which {
+                case .id(let id): return subscription.id == id
+                case .endpoint(let endpoint): return subscription.endpoint == endpoint
+                }
+            }
+            for subscription in gone { state.subscriptions[subscription.id] = nil }
+            return !gone.isEmpty
         }
     }
 

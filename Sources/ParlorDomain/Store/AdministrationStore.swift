@@ -1,14 +1,14 @@
 import Foundation
 
-/// Where the Administration page's settings and accounts are kept. Like ``AccountStore``, the web front changes
-/// settings, join links and roles directly (no page but that one shows them); deactivation changes rooms, so it
-/// goes through the event router. Each method is one transaction.
+/// Where the Administration page's settings and accounts are kept. Like ``AccountStore``, only the router writes
+/// it (``AccountEvent``, and ``UserEvent/changingAccount(_:)`` for deactivation). Each method is one transaction,
+/// which logs its event for the other instances and processes.
 public protocol AdministrationStore: Sendable {
     /// Keeps `policy` unless a policy is kept already (set once, for a new Parlor); answers the settings.
     func startSettings(signUpPolicy policy: SignUpPolicy) async throws -> ParlorSettings
     func settings() async throws -> ParlorSettings
-    func setSignUpPolicy(_ policy: SignUpPolicy) async throws
-    func setOnlyAdministratorsCreateRooms(_ only: Bool) async throws
+    /// Changes the values given (nil keeps one); answers the settings as they are then.
+    func changeSettings(signUpPolicy: SignUpPolicy?, onlyAdministratorsCreateRooms: Bool?) async throws -> ParlorSettings
     /// Replaces the join link (the old code lets nobody in from now on).
     func replaceJoinLink(_ link: JoinLink) async throws
     func account(_ id: UserID) async throws -> Account?
@@ -27,8 +27,8 @@ public protocol AdministrationStore: Sendable {
     /// `notFound` unless deactivated.
     func reactivate(_ person: UserID, at date: Date) async throws -> AccountState
     /// A new password hash for the account with `handle` (the operator's `reset-password`), ending all its sessions.
-    /// Answers how many ended; `notFound` for nobody (or a bot).
-    func resetPassword(handle: String, to passwordHash: String) async throws -> Int
+    /// Answers whose and how many ended; `notFound` for nobody (or a bot).
+    func resetPassword(handle: String, to passwordHash: String) async throws -> SessionsEnded
 
     // Bots an administrator made (Parlor's own, with no key, are not among them)
     /// The bot whose key has this hash.
@@ -38,4 +38,14 @@ public protocol AdministrationStore: Sendable {
     func bots() async throws -> [Bot]
     /// A new key for the bot (the old one opens nothing from then on); `notFound` for anyone else.
     func replaceBotKey(of bot: UserID, keyHash: String) async throws
+}
+
+extension AdministrationStore {
+    public func setSignUpPolicy(_ policy: SignUpPolicy) async throws {
+        _ = try await changeSettings(signUpPolicy: policy, onlyAdministratorsCreateRooms: nil)
+    }
+
+    public func setOnlyAdministratorsCreateRooms(_ only: Bool) async throws {
+        _ = try await changeSettings(signUpPolicy: nil, onlyAdministratorsCreateRooms: only)
+    }
 }

@@ -45,12 +45,11 @@ extension InMemoryChatStore: AdministrationStore {
 
     public func settings() async throws -> ParlorSettings { state.withLock { Self.settings($0) } }
 
-    public func setSignUpPolicy(_ policy: SignUpPolicy) async throws { state.withLock { $0.signUpPolicy = policy } }
-
-    public func setOnlyAdministratorsCreateRooms(_ only: Bool) async throws {
+    public func changeSettings(signUpPolicy: SignUpPolicy?, onlyAdministratorsCreateRooms: Bool?) async throws -> ParlorSettings {
         state.withLock { state in
-            state.signUpPolicy = state.signUpPolicy ?? .open
-            state.onlyAdministratorsCreateRooms = only
+            state.signUpPolicy = signUpPolicy ?? state.signUpPolicy ?? .open
+            if let onlyAdministratorsCreateRooms { state.onlyAdministratorsCreateRooms = onlyAdministratorsCreateRooms }
+            return Self.settings(state)
         }
     }
 
@@ -136,13 +135,13 @@ extension InMemoryChatStore: AdministrationStore {
         }
     }
 
-    public func resetPassword(handle: String, to passwordHash: String) async throws -> Int {
+    public func resetPassword(handle: String, to passwordHash: String) async throws -> SessionsEnded {
         try state.withLock { state throws(Refusal) in
             guard let id = state.userIDsByHandle[handle.lowercased()], state.users[id]?.isBot == false else { throw .notFound }
             state.passwordHashes[id] = passwordHash
             let ended = state.sessions.values.filter { $0.userID == id }
             for session in ended { state.sessions[session.idHash] = nil }
-            return ended.count
+            return SessionsEnded(userID: id, count: ended.count, cause: .passwordReset)
         }
     }
 

@@ -612,7 +612,24 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
         }
     }
 
-    public func deleteSession(idHash: String) async throws {
-        _ = state.withLock { $0.sessions.removeValue(forKey: idHash) }
+    public func deleteSession(idHash: String) async throws -> UserID? {
+        state.withLock { $0.sessions.removeValue(forKey: idHash)?.userID }
+    }
+
+    public func endSessions(of user: UserID, keeping idHash: String?) async throws -> Int {
+        state.withLock { state in
+            let ended = state.sessions.values.filter { $0.userID == user && $0.idHash != idHash }
+            for session in ended { state.sessions[session.idHash] = nil }
+            return ended.count
+        }
+    }
+
+    public func liveSessions(among idHashes: [String], now: Date) async throws -> Set<String> {
+        state.withLock { state in
+            Set(idHashes.filter { hash in
+                guard let session = state.sessions[hash], session.expiresAt > now else { return false }
+                return state.users[session.userID] != nil && state.deactivatedAt[session.userID] == nil
+            })
+        }
     }
 }

@@ -28,6 +28,11 @@ public struct WebConfiguration: Sendable {
     public var pageCacheBytes = 64 * 1024 * 1024
     /// How long after a person's last page closed they show as offline (away until then: a reload is no departure).
     public var presenceOfflineAfter: Duration = Presence.offlineAfter
+    /// How often this instance says again who is here (`--presence-refresh`).
+    public var presenceRefresh: Duration = Presence.refreshEvery
+    /// How often every open event stream's session is checked again (`--heartbeat`): an expired session, or one
+    /// ended where this instance did not hear of it, stops streaming by then.
+    public var sessionCheckInterval: Duration = .seconds(15)
     /// Ports a push service may be reached on (Web Push: 443).
     public var pushPorts: Set<Int> = [443]
     /// Pushes sent to loopback addresses too, over plain http (for a test push service).

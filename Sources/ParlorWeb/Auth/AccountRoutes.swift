@@ -177,7 +177,7 @@ public struct AccountRoutes: Sendable {
         switch result {
         case .signedUp(let user):
             logger.info("account created", metadata: ["request": "\(request.id)", "user": "\(user.id)"])
-            let cookie = try await sessions.start(for: user, secure: origin.isHTTPS)
+            let cookie = try await sessions.start(for: user, secure: origin.isHTTPS, requestID: request.id.description)
             return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName, path: sessions.cookiePath))
         case .signUpFailed(_, let reason) where [.invitationRequired, .joinLinkInvalid, .joinLinkExpired, .joinLinkUsedUp].contains(reason):
             return authPage(builder.signUpClosed(reason.message), status: reason.httpStatus)
@@ -248,7 +248,7 @@ public struct AccountRoutes: Sendable {
             logger.notice("sign-in of a deactivated account refused", metadata: ["request": "\(request.id)", "user": "\(credential.user.id)"])
             return authPage(builder.signIn(handle: handle, error: Self.deactivatedMessage, field: .password), status: .forbidden)
         }
-        let cookie = try await sessions.start(for: credential.user, secure: origin.isHTTPS)
+        let cookie = try await sessions.start(for: credential.user, secure: origin.isHTTPS, requestID: request.id.description)
         return Response.redirect(to: paths.chats).settingCookie(cookie).settingCookie(SetCookie.expired(Sessions.formCookieName, path: sessions.cookiePath))
     }
 

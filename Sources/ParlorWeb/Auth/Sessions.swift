@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTP
 import ParlorDomain
+import ParlorEvents
 
 /// A signed-in request: who, and the session (its CSRF token goes into every form).
 struct SignedIn: Sendable {
@@ -9,13 +10,15 @@ struct SignedIn: Sendable {
 }
 
 /// Sign-in sessions. The browser keeps a random 256-bit id in an `HttpOnly`, `SameSite=Lax` cookie
-/// (`Secure` over HTTPS); the store keeps only its hash, with a CSRF token and an expiry.
+/// (`Secure` over HTTPS); the store keeps only its hash, with a CSRF token and an expiry. Sessions start and end
+/// through the router, so every instance hears of an ended one and closes its streams.
 public struct Sessions: Sendable {
     static let cookieName = "parlor_session"
     /// Before sign-in, forms are protected by a random token in this cookie and in the form (double submit).
     static let formCookieName = "parlor_form"
 
     let accounts: any AccountStore
+    let events: EventRouter
     let clock: any WallClock
     let lifetime: TimeInterval
     /// The cookies' `Path`: Parlor's base path, or "/" at the root.
@@ -25,8 +28,11 @@ public struct Sessions: Sendable {
 
     /// Sessions of `lifetime` seconds, kept in `accounts` (and read at once through `immediate`, when the store
     /// can); `basePath` is where the cookies are sent.
-    public init(accounts: any AccountStore, immediate: (any ImmediateReads)? = nil, clock: any WallClock, lifetime: TimeInterval, basePath: String) {
+    public init(
+        accounts: any AccountStore, events: EventRouter, immediate: (any ImmediateReads)? = nil, clock: any WallClock, lifetime: TimeInterval, basePath: String
+    ) {
         self.accounts = accounts
+        self.events = events
         self.immediate = immediate
         self.clock = clock
         self.lifetime = lifetime
@@ -34,13 +40,15 @@ public struct Sessions: Sendable {
     }
 
     /// Starts a session for `user`; the answer carries the cookie.
-    func start(for user: User, secure: Bool) async throws -> SetCookie {
+    func start(for user: User, secure: Bool, requestID: String) async throws -> SetCookie {
         let id = Sodium.randomToken()
         let now = clock.now
-        try await accounts.createSession(StoredSession(
-            idHash: Sodium.hash(id), userID: user.id, csrfToken: Sodium.randomToken(),
-            createdAt: now, expiresAt: now.addingTimeInterval(lifetime)
-        ))
+        let session = StoredSession(
+            idHash: Sodium.hash(id), userID: user.id, csrfToken: Sodium.randomToken(), createdAt: now, expiresAt: now.addingTimeInterval(lifetime)
+        )
+        guard case .signedIn = await events.send(.signingIn(session), requestID: requestID) else {
+            throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+        }
         return SetCookie(
             name: Self.cookieName, value: id, path: cookiePath, maxAge: Int(lifetime),
             secure: secure, httpOnly: true, sameSite: .lax
@@ -61,9 +69,13 @@ public struct Sessions: Sendable {
         return SignedIn(user: live.user, session: live.session)
     }
 
-    /// Ends the request's session; the answer carries the expired cookie.
+    /// Ends the request's session (its streams close on every instance); the answer carries the expired cookie.
     func end(_ request: Request) async throws -> SetCookie {
-        if let idHash = Self.sessionIDHash(request) { try await accounts.deleteSession(idHash: idHash) }
+        if let idHash = Self.sessionIDHash(request) {
+            guard case .sessionsEnded = await events.send(.signingOut(sessionHash: idHash), requestID: request.id.description) else {
+                throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+            }
+        }
         return SetCookie.expired(Self.cookieName, path: cookiePath)
     }
 

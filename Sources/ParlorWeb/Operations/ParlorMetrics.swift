@@ -45,12 +45,15 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     static let eventKinds = [
         "message_sent", "message_edited", "message_deleted", "message_read", "photo_processed", "message_reacted", "message_previewed", "chat_created", "user_signed_up",
         "feed_subscribed", "feed_unsubscribed", "feed_checked",
-        "profile_updated", "account_deactivated", "account_reactivated", "other",
+        "profile_updated", "account_deactivated", "account_reactivated", "signed_in", "sessions_ended", "role_changed", "settings_changed",
+        "join_link_replaced", "bot_key_replaced", "push_subscriptions_changed", "preferences_changed", "presence_refreshed", "other",
     ]
     /// The store's writes, the label of `parlor_store_operation_duration_seconds` (with "page_read", the
     /// read behind a chat page).
     static let storeOperations = ["send", "edit", "delete", "mark_read", "create_chat", "create_user", "update_profile", "finish_photo",
         "subscribe_feed", "unsubscribe_feed", "retry_feed", "record_feed_check", "page_read", "react", "change_account", "record_preview", "remove_preview",
+        "create_session", "end_session", "end_sessions", "change_password", "reset_password", "set_role", "change_settings", "replace_join_link",
+        "replace_bot_key", "subscribe_push", "unsubscribe_push", "set_preferences",
     ]
     /// The refusals' kinds, the label of `parlor_refusals_total`.
     static let refusalKinds = [
@@ -181,6 +184,15 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
             case .paused: feedChecks["paused"]?.increment()
             case .loading: break
             }
+        case .account(.signedIn): kind = "signed_in"
+        case .account(.sessionsEnded): kind = "sessions_ended"
+        case .account(.roleChanged): kind = "role_changed"
+        case .account(.settingsChanged): kind = "settings_changed"
+        case .account(.joinLinkReplaced): kind = "join_link_replaced"
+        case .account(.botKeyReplaced): kind = "bot_key_replaced"
+        case .account(.pushSubscriptionsChanged): kind = "push_subscriptions_changed"
+        case .account(.preferencesChanged): kind = "preferences_changed"
+        case .presence(.presenceRefreshed): kind = "presence_refreshed"
         default: kind = "other"
         }
         published[kind]?.increment()

@@ -7,8 +7,8 @@ import ParlorImages
 import ParlorViews
 
 /// The Administration page and its forms: who may join and how, the join link, who may create rooms, people's roles,
-/// deactivation. Each request asks the store whether its person is an active administrator at that moment; anyone
-/// else gets 403.
+/// deactivation. Each request asks the store whether its person is an active administrator at that moment (and the
+/// router asks again when it applies the change); anyone else gets 403. Every change goes through the router.
 public struct AdministrationRoutes: Sendable {
     public struct Dependencies: Sendable {
         let gate: SignInGate
@@ -53,15 +53,17 @@ public struct AdministrationRoutes: Sendable {
             guard let policy = request.form["policy"].flatMap(SignUpPolicy.init(rawValue:)) else {
                 return try await page(request, signedIn, error: "Choose who can create an account.", status: .unprocessableContent)
             }
-            try await administration.setSignUpPolicy(policy)
-            log("sign-up policy changed", request, signedIn, ["policy": "\(policy.rawValue)"])
-            return .redirect(to: pages.paths.administration)
+            return try await change(.changingSettings(SettingsChange(signUpPolicy: policy, by: signedIn.user.id)), request, signedIn) {
+                log("sign-up policy changed", request, signedIn, ["policy": "\(policy.rawValue)"])
+                return .redirect(to: pages.paths.administration)
+            }
         })
         router.post("/admin/rooms", bodyLimit: 4 * 1024, administrators { [self] request, signedIn in
             let only = request.form["onlyAdministrators"] == "1"
-            try await administration.setOnlyAdministratorsCreateRooms(only)
-            log("room creation changed", request, signedIn, ["administratorsOnly": "\(only)"])
-            return .redirect(to: pages.paths.administration)
+            return try await change(.changingSettings(SettingsChange(onlyAdministratorsCreateRooms: only, by: signedIn.user.id)), request, signedIn) {
+                log("room creation changed", request, signedIn, ["administratorsOnly": "\(only)"])
+                return .redirect(to: pages.paths.administration)
+            }
         })
         router.post("/admin/join-link", bodyLimit: 4 * 1024, administrators { [self] request, signedIn in
             guard let days = Self.optionalNumber(request.form["days"], upTo: JoinLink.maximumDays),
@@ -70,23 +72,21 @@ public struct AdministrationRoutes: Sendable {
                 let message = "Leave the days and uses empty, or give whole numbers up to \(JoinLink.maximumDays) days and \(JoinLink.maximumUses) uses."
                 return try await page(request, signedIn, error: message, status: .unprocessableContent)
             }
-            try await administration.replaceJoinLink(JoinLinks.make(now: pages.clock.now, days: days, uses: uses))
-            log("join link replaced", request, signedIn, [:])
-            return .redirect(to: pages.paths.administration)
+            let link = JoinLinks.make(now: pages.clock.now, days: days, uses: uses)
+            return try await change(.replacingJoinLink(link, by: signedIn.user.id), request, signedIn) {
+                log("join link replaced", request, signedIn, [:])
+                return .redirect(to: pages.paths.administration)
+            }
         })
         router.post("/admin/people/{person}/role", bodyLimit: 4 * 1024, administrators { [self] request, signedIn in
             let person = try Self.person(request)
             guard let role = request.form["role"].flatMap(Role.init(rawValue:)) else {
                 return try await page(request, signedIn, error: "Choose member or administrator.", status: .unprocessableContent)
             }
-            do {
-                _ = try await administration.setRole(role, of: person)
-            } catch let refusal as Refusal {
-                if refusal == .notFound { throw HTTPError(.notFound, "That person does not exist.") }
-                return try await page(request, signedIn, error: refusal.message, status: refusal.httpStatus)
+            return try await change(.changingRole(RoleChange(person: person, role: role, by: signedIn.user.id)), request, signedIn, missing: "That person does not exist.") {
+                log("role changed", request, signedIn, ["person": "\(person)", "role": "\(role.rawValue)"])
+                return .redirect(to: pages.paths.administration + "#people")
             }
-            log("role changed", request, signedIn, ["person": "\(person)", "role": "\(role.rawValue)"])
-            return .redirect(to: pages.paths.administration + "#people")
         })
         router.post("/admin/bots", bodyLimit: 8 * 1024, administrators { [self] request, signedIn in
             let draft = AdministrationBuilder.BotDraft(
@@ -111,9 +111,10 @@ public struct AdministrationRoutes: Sendable {
             let id = try Self.person(request)
             guard let bot = try await administration.bot(id) else { throw HTTPError(.notFound, "That bot does not exist.") }
             let key = Sodium.randomToken()
-            try await administration.replaceBotKey(of: id, keyHash: Sodium.hash(key))
-            log("bot key replaced", request, signedIn, ["bot": "\(id)"])
-            return try await page(request, signedIn, newKey: (bot.user.handle, key))
+            return try await change(.replacingBotKey(bot: id, keyHash: Sodium.hash(key), by: signedIn.user.id), request, signedIn, missing: "That bot does not exist.") {
+                log("bot key replaced", request, signedIn, ["bot": "\(id)"])
+                return try await page(request, signedIn, newKey: (bot.user.handle, key))
+            }
         })
         // A bot's face, uploaded by an administrator as a person uploads their own (to disk as it arrives).
         router.post(
@@ -157,6 +158,20 @@ public struct AdministrationRoutes: Sendable {
                     return try await page(request, signedIn, error: Refusal.unavailable.message, status: .serviceUnavailable)
                 }
             })
+        }
+    }
+
+    /// Sends an administrator's command; `done` answers once it is stored. A refusal re-renders the page with its
+    /// message (`missing` as 404 for nobody or no bot); an administrator made a member meanwhile gets 403.
+    private func change(
+        _ command: AccountEvent, _ request: Request, _ signedIn: SignedIn, missing: String = "That does not exist.",
+        done: () async throws -> Response
+    ) async throws -> Response {
+        switch await dependencies.events.send(command, requestID: request.id.description) {
+        case .refused(.notFound): throw HTTPError(.notFound, missing)
+        case .refused(.administratorsOnly): throw HTTPError(.forbidden, Refusal.administratorsOnly.message)
+        case .refused(let refusal): return try await page(request, signedIn, error: refusal.message, status: refusal.httpStatus)
+        default: return try await done()
         }
     }
 

@@ -2,34 +2,34 @@ import Foundation
 import Logging
 import MicroHTTP
 import ParlorDomain
+import ParlorEvents
 import ParlorNotifications
 import ParlorPush
 import ParlorViews
 
 /// Web Push: a browser subscribes (from the script, once its person allowed notifications) and unsubscribes;
 /// Settings lists the browsers, removes one, sends a test notification, and saves what notifications may say;
-/// pages report whether they are visible (a person with a visible page is not pushed to). Subscriptions are
-/// not events: no page shows another person's, as with sessions.
+/// pages report whether they are visible (a person with a visible page is not pushed to). Every change is an
+/// ``AccountEvent`` through the router: a preference to appear offline holds on every instance.
 public struct PushRoutes: Sendable {
     public struct Dependencies: Sendable {
         let gate: SignInGate
         let pages: WebPages
         let store: any PushStore
+        let events: EventRouter
         let delivery: HTTPPushDelivery
         let queue: PushQueue
-        let presence: PresenceReporter
         let logger: Logger
 
         public init(
-            gate: SignInGate, pages: WebPages, store: any PushStore, delivery: HTTPPushDelivery, queue: PushQueue, presence: PresenceReporter,
-            logger: Logger
+            gate: SignInGate, pages: WebPages, store: any PushStore, events: EventRouter, delivery: HTTPPushDelivery, queue: PushQueue, logger: Logger
         ) {
+            self.events = events
             self.gate = gate
             self.pages = pages
             self.store = store
             self.delivery = delivery
             self.queue = queue
-            self.presence = presence
             self.logger = logger
         }
     }
@@ -63,8 +63,11 @@ public struct PushRoutes: Sendable {
         })
         router.post("/settings/notifications", bodyLimit: 4 * 1024, gate.signedIn { [self] request, signedIn in
             let preferences = NotificationPreferences(isPrivate: request.form["private"] == "1", appearsOffline: request.form["appearOffline"] == "1")
-            try await dependencies.store.setNotificationPreferences(preferences, of: signedIn.user.id)
-            dependencies.presence.preferenceChanged(signedIn.user.id, appearsOffline: preferences.appearsOffline)
+            // Every instance's presence hears the change from the bus (``StreamSessions``), this one's too.
+            let command = AccountEvent.changingPreferences(signedIn.user.id, preferences)
+            guard case .preferencesChanged = await dependencies.events.send(command, requestID: request.id.description) else {
+                throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+            }
             return .redirect(to: paths.settings + "?push=saved#notifications")
         })
     }
@@ -85,14 +88,16 @@ public struct PushRoutes: Sendable {
             dependencies.logger.info("push subscription refused", metadata: ["request": "\(request.id)", "why": "\(refusal)"])
             throw HTTPError(.badRequest, refusal)
         }
-        let stored = try await dependencies.store.addPushSubscription(PushSubscription(
+        let subscription = PushSubscription(
             id: 0, userID: signedIn.user.id, endpoint: fields.endpoint, p256dh: fields.p256dh, auth: fields.auth,
             label: BrowserLabel.label(userAgent: request.headers["User-Agent"]), createdAt: dependencies.pages.clock.now
-        ))
+        )
         // A person who keeps subscribing new browsers keeps the newest few.
-        let browsers = try await dependencies.store.pushSubscriptions(of: signedIn.user.id)
-        for old in browsers.dropLast(Self.browserLimit) { try await dependencies.store.removePushSubscription(old.id, of: signedIn.user.id) }
-        dependencies.logger.info("push subscription added", metadata: ["request": "\(request.id)", "subscription": "\(stored.id)"])
+        let command = AccountEvent.subscribingPush(subscription, limit: Self.browserLimit)
+        guard case .pushSubscriptionsChanged = await dependencies.events.send(command, requestID: request.id.description) else {
+            throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+        }
+        dependencies.logger.info("push subscription added", metadata: ["request": "\(request.id)", "user": "\(signedIn.user.id)"])
         return .text("Notifications are on in this browser.", status: .created)
     }
 
@@ -101,15 +106,21 @@ public struct PushRoutes: Sendable {
         let user = signedIn.user.id
         if let raw = request.form["subscription"] {
             guard let id = Int64(raw) else { throw HTTPError(.badRequest, "There is no such browser.") }
-            try await dependencies.store.removePushSubscription(id, of: user)
+            try await remove(PushRemoval(userID: user, which: .id(id)), request)
             return .redirect(to: paths.settings + "?push=removed#notifications")
         }
         guard let endpoint = request.form["endpoint"], endpoint.utf8.count <= SubscriptionFields.endpointLimit else {
             throw HTTPError(.badRequest, "Say which browser to remove.")
         }
-        for browser in try await dependencies.store.pushSubscriptions(of: user) where browser.endpoint == endpoint {
-            try await dependencies.store.removePushSubscription(browser.id, of: user)
-        }
+        try await remove(PushRemoval(userID: user, which: .endpoint(endpoint)), request)
         return .text("", status: .noContent)
+    }
+
+    /// Removes a browser; one that is gone already (removed in another tab) is no error.
+    private func remove(_ removal: PushRemoval, _ request: Request) async throws {
+        switch await dependencies.events.send(.unsubscribingPush(removal), requestID: request.id.description) {
+        case .pushSubscriptionsChanged, .refused(.notFound): return
+        default: throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+        }
     }
 }

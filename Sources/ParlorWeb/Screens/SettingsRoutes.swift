@@ -7,7 +7,7 @@ import ParlorImages
 import ParlorViews
 
 /// `/settings`: display name, time zone and locale, the password, and the photo a person shows. A change
-/// is a `UserEvent` like any other.
+/// is an event like any other (`UserEvent`, `AccountEvent`).
 public struct SettingsRoutes: Sendable {
     public struct Dependencies: Sendable {
         let gate: SignInGate
@@ -16,8 +16,6 @@ public struct SettingsRoutes: Sendable {
         let store: any ChatStore & AccountStore & AdministrationStore
         let passwords: PasswordHasher
         let throttle: SignInThrottle
-        /// Where the other sessions' open pages are closed when the password changes.
-        let accountStreams: AccountStreams
         let images: any ImageService
         let media: MediaFolder
         let maximumPhotoBytes: Int
@@ -29,7 +27,7 @@ public struct SettingsRoutes: Sendable {
 
         public init(
             gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatStore & AccountStore & AdministrationStore, passwords: PasswordHasher,
-            throttle: SignInThrottle, accountStreams: AccountStreams, images: any ImageService, media: MediaFolder, maximumPhotoBytes: Int,
+            throttle: SignInThrottle, images: any ImageService, media: MediaFolder, maximumPhotoBytes: Int,
             metrics: ParlorMetrics, push: (store: any PushStore, serverKey: String)? = nil, logger: Logger
         ) {
             self.push = push
@@ -39,7 +37,6 @@ public struct SettingsRoutes: Sendable {
             self.store = store
             self.passwords = passwords
             self.throttle = throttle
-            self.accountStreams = accountStreams
             self.images = images
             self.media = media
             self.maximumPhotoBytes = maximumPhotoBytes
@@ -199,9 +196,12 @@ public struct SettingsRoutes: Sendable {
         } catch {
             return try await again(PasswordHasher.busyMessage, .current, status: .serviceUnavailable)
         }
-        let ended = try await store.changePassword(of: signedIn.user.id, to: hash, keeping: signedIn.session.idHash)
-        dependencies.accountStreams.closeOthers(of: signedIn.user.id, except: signedIn.session.idHash)
-        dependencies.logger.info("password changed", metadata: ["request": "\(request.id)", "user": "\(signedIn.user.id)", "sessionsEnded": "\(ended)"])
+        // The other sessions end in the same change; their streams close on every instance when it is heard there.
+        let change = PasswordChange(userID: signedIn.user.id, passwordHash: hash, keeping: signedIn.session.idHash)
+        guard case .sessionsEnded(let ended) = await dependencies.events.send(.changingPassword(change), requestID: request.id.description) else {
+            return try await again(Refusal.unavailable.message, .current, status: .serviceUnavailable)
+        }
+        dependencies.logger.info("password changed", metadata: ["request": "\(request.id)", "user": "\(signedIn.user.id)", "sessionsEnded": "\(ended.count)"])
         return .redirect(to: paths.settings + "?password=changed#password")
     }
 

@@ -43,11 +43,23 @@ public final class AccountStreams: Sendable {
         stream.onClose { [weak self] in self?.remove(id, for: user) }
     }
 
-    /// Closes the streams of `user`'s sessions other than `session` (they were just ended): nothing more
-    /// reaches a browser that was signed out. Its page finds out when it reconnects.
-    func closeOthers(of user: UserID, except session: String) {
-        let others = open.withLock { open in open[user, default: []].filter { $0.session != session } }
-        for other in others { other.stream.close() }
+    /// The sessions of `user`'s open streams.
+    func sessions(of user: UserID) -> [String] {
+        open.withLock { open in Array(Set(open[user, default: []].map(\.session))) }
+    }
+
+    /// The sessions of every open stream.
+    func allSessions() -> [String] {
+        open.withLock { open in Array(Set(open.values.joined().map(\.session))) }
+    }
+
+    /// Closes the streams of `sessions` (they ended): nothing more reaches a browser that was signed out. Its page
+    /// finds out when it reconnects. Answers how many closed.
+    @discardableResult
+    func close(sessions: Set<String>) -> Int {
+        let closing = open.withLock { open in open.values.joined().filter { sessions.contains($0.session) } }
+        for stream in closing { stream.stream.close() }
+        return closing.count
     }
 
     private func remove(_ id: ObjectIdentifier, for user: UserID) {

@@ -35,8 +35,12 @@ public final class PresenceReporter: Sendable {
         case preference(UserID, appearsOffline: Bool)
     }
 
-    public init(pages: VisiblePages, events: EventRouter, preferences: any PushStore, logger: Logger) {
+    /// How often who is here is said again.
+    let refreshEvery: Duration
+
+    public init(pages: VisiblePages, events: EventRouter, preferences: any PushStore, refreshEvery: Duration = Presence.refreshEvery, logger: Logger) {
         instance = Int64.random(in: 1...Int64.max)
+        self.refreshEvery = refreshEvery
         self.pages = pages
         self.events = events
         self.preferences = preferences
@@ -92,7 +96,7 @@ public final class PresenceReporter: Sendable {
             }
             group.addTask {
                 while !Task.isCancelled {
-                    do { try await Task.sleep(for: Presence.refreshEvery) } catch { return }
+                    do { try await Task.sleep(for: self.refreshEvery) } catch { return }
                     await self.refresh()
                 }
             }

@@ -22,14 +22,9 @@ final class RunningParlor {
     /// Parlor's web front, wired as `parlor serve` wires it.
     let app: WebFront
     let server: HTTPServer
-    /// The live pages, run as `parlor serve` runs them, for as long as this Parlor lives.
-    private let liveUpdates: Task<Void, Never>
-    /// Parlor Bot at work, as `parlor serve` runs it.
-    private let botWork: Task<Void, Never>
-    /// The photo worker, as `parlor serve` runs it.
-    private let photoWork: Task<Void, Never>
-    /// Web Push: whom each message is pushed to, and the queue that sends them, as `parlor serve` runs them.
-    private let pushWork: Task<Void, Never>
+    /// The front's loops (``WebFront/liveLoop``, ``WebFront/workerLoops``) and Parlor Bot, the same ones `parlor serve`
+    /// runs, for as long as this Parlor lives.
+    private let loops: Task<Void, Never>
     let bot: ParlorBot
     let store: SQLiteChatStore
     /// Parlor's "now", moved on by tests of what expires.
@@ -65,20 +60,14 @@ final class RunningParlor {
         self.app = app
         self.store = store
         self.clock = clock
-        liveUpdates = Task { await app.live.run() }
-        photoWork = Task { await app.photoWorker.run() }
-        pushWork = Task {
-            await withDiscardingTaskGroup { group in
-                group.addTask { await app.pushQueue.run() }
-                group.addTask { await app.pushNotifier.run() }
-                group.addTask { await app.botWebhooks.run(router: app.events) }
-                group.addTask { await app.linkPreviewer.run(router: app.events) }
-                group.addTask { await app.presence.run() }
-            }
-        }
         let bot = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)
         self.bot = bot
-        botWork = Task { await bot.run() }
+        let running = [app.liveLoop] + app.workerLoops + [ParlorLoop("Parlor Bot") { await bot.run() }]
+        loops = Task {
+            await withDiscardingTaskGroup { group in
+                for loop in running { group.addTask { await loop.body() } }
+            }
+        }
         var server = ServerConfiguration()
         server.host = "127.0.0.1"
         server.port = 0
@@ -100,10 +89,7 @@ final class RunningParlor {
     /// Stops the server; the folder stays for a restart on the same file.
     func stop() async {
         await server.shutdown(gracePeriod: .seconds(2))
-        botWork.cancel()
-        photoWork.cancel()
-        pushWork.cancel()
-        liveUpdates.cancel()
+        loops.cancel()
     }
 
     /// Stops and deletes the folder.

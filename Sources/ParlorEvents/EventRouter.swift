@@ -59,13 +59,15 @@ public final class EventRouter: EventSink {
     }
 
     /// Runs one store operation, and tells the store timers how long it took, whether it succeeded or not.
+    /// Every write of the router's goes through here: the store can tell it from one that went around the router
+    /// (``RouterCommand``).
     func timed<Result>(_ operation: String, _ body: () async throws -> Result) async throws -> Result {
         let started = ContinuousClock.now
         defer {
             let elapsed = ContinuousClock.now - started
             for timer in storeTimers.withLock({ $0 }) { timer(operation, elapsed) }
         }
-        return try await body()
+        return try await RouterCommand.$current.withValue(operation) { try await body() }
     }
 
     /// Applies an event and answers how it ended.

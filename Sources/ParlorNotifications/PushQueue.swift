@@ -5,7 +5,7 @@ import ParlorDomain
 /// send, and a slow or failing push service delays only its own pushes. The queue is bounded: past `capacity`
 /// waiting, new pushes are dropped (and counted). A push the service asks to retry (429, 5xx, no connection) is
 /// tried again after a pause that grows, at most `attempts` times; a subscription the service says is gone is
-/// removed from the store.
+/// handed to `gone`, which removes it through the router.
 public final class PushQueue: Sendable {
     public struct Job: Sendable {
         public let payload: [UInt8]
@@ -24,7 +24,8 @@ public final class PushQueue: Sendable {
     public typealias Outcomes = @Sendable (String) -> Void
 
     let delivery: any PushDelivering
-    let store: any PushStore
+    /// Removes a subscription its push service said is gone (through the router: nothing else writes).
+    let gone: @Sendable (PushSubscription) async -> Void
     let concurrency: Int
     let attempts: Int
     let firstPause: Duration
@@ -34,11 +35,11 @@ public final class PushQueue: Sendable {
     private let waiting: AsyncStream<Job>.Continuation
 
     public init(
-        delivery: any PushDelivering, store: any PushStore, capacity: Int = 10_000, concurrency: Int = 8, attempts: Int = 4,
+        delivery: any PushDelivering, gone: @escaping @Sendable (PushSubscription) async -> Void, capacity: Int = 10_000, concurrency: Int = 8, attempts: Int = 4,
         firstPause: Duration = .seconds(2), logger: Logger, outcomes: @escaping Outcomes = { _ in }
     ) {
         self.delivery = delivery
-        self.store = store
+        self.gone = gone
         self.concurrency = max(1, concurrency)
         self.attempts = max(1, attempts)
         self.firstPause = firstPause
@@ -86,9 +87,7 @@ public final class PushQueue: Sendable {
             case .gone:
                 outcomes("gone")
                 logger.info("push subscription gone, removed", metadata: ["subscription": "\(job.subscription.id)"])
-                do { try await store.removePushSubscription(endpoint: job.subscription.endpoint) } catch {
-                    logger.warning("could not remove a push subscription", metadata: ["error": "\(error)"])
-                }
+                await gone(job.subscription)
                 return
             case .failed(let reason):
                 outcomes("failed")

@@ -14,7 +14,7 @@ extension SQLiteChatStore {
 
     public func createSession(_ session: StoredSession) async throws {
         let origin = origin
-        try await pool.write { db in
+        try await write { db in
             try db.cachedStatement(sql: "INSERT INTO session (idHash, userID, csrfToken, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)").execute(arguments: [
                 session.idHash, session.userID.rawValue, session.csrfToken,
                 session.createdAt.timeIntervalSince1970, session.expiresAt.timeIntervalSince1970,
@@ -62,7 +62,7 @@ extension SQLiteChatStore {
 
     public func changePassword(of user: UserID, to passwordHash: String, keeping idHash: String) async throws -> Int {
         let origin = origin
-        return try await pool.write { db in
+        return try await write { db in
             try db.cachedStatement(sql: "UPDATE user SET passwordHash = ? WHERE id = ? AND passwordHash IS NOT NULL")
                 .execute(arguments: [passwordHash, user.rawValue])
             guard db.changesCount == 1 else { throw Refusal.notFound }
@@ -75,7 +75,7 @@ extension SQLiteChatStore {
 
     public func deleteSession(idHash: String) async throws -> UserID? {
         let origin = origin
-        return try await pool.write { db in
+        return try await write { db in
             guard let user = try Int64.fetchOne(db, sql: "DELETE FROM session WHERE idHash = ? RETURNING userID", arguments: [idHash]) else { return nil }
             try Self.log(.sessionsEnded(SessionsEnded(userID: UserID(user), count: 1, cause: .signedOut)), db, origin: origin)
             return UserID(user)
@@ -84,7 +84,7 @@ extension SQLiteChatStore {
 
     public func endSessions(of user: UserID, keeping idHash: String?) async throws -> Int {
         let origin = origin
-        return try await pool.write { db in
+        return try await write { db in
             try db.execute(sql: "DELETE FROM session WHERE userID = ? AND idHash IS NOT ?", arguments: [user.rawValue, idHash])
             let ended = db.changesCount
             try Self.log(.sessionsEnded(SessionsEnded(userID: user, count: ended, cause: .signedOutEverywhere)), db, origin: origin)

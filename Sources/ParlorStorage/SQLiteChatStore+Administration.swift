@@ -57,7 +57,7 @@ extension SQLiteChatStore: AdministrationStore {
     }
 
     public func startSettings(signUpPolicy policy: SignUpPolicy) async throws -> ParlorSettings {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO parlorSetting (single, signUpPolicy) VALUES (1, ?)", arguments: [policy.rawValue])
             return try Self.settings(db)
         }
@@ -70,7 +70,7 @@ extension SQLiteChatStore: AdministrationStore {
     /// Changes the settings row, making it first when a Parlor never kept one (open, as it was).
     private func changeSettings(_ sql: String, _ arguments: StatementArguments, logging event: AccountEvent) async throws -> ParlorSettings {
         let origin = origin
-        return try await pool.write { db in
+        return try await write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO parlorSetting (single, signUpPolicy) VALUES (1, 'open')")
             try db.execute(sql: sql, arguments: arguments)
             try Self.log(event, db, origin: origin)
@@ -135,7 +135,7 @@ extension SQLiteChatStore: AdministrationStore {
 
     public func setRole(_ role: Role, of person: UserID) async throws -> Account {
         let origin = origin
-        return try await pool.write { db in
+        return try await write { db in
             guard let account = try Self.account(db, person) else { throw Refusal.notFound }
             if account.isActiveAdministrator, role != .administrator { try Self.requireAnotherAdministrator(db, besides: person) }
             try db.execute(sql: "UPDATE user SET role = ? WHERE id = ?", arguments: [role.rawValue, person.rawValue])
@@ -158,7 +158,7 @@ extension SQLiteChatStore: AdministrationStore {
     }
 
     public func deactivate(_ person: UserID, at date: Date) async throws -> AccountState {
-        try await pool.write { db in
+        try await write { db in
             guard let account = try Self.manageable(db, person), account.isActive else { throw Refusal.notFound }
             if account.role == .administrator { try Self.requireAnotherAdministrator(db, besides: person) }
             try db.execute(sql: "UPDATE user SET deactivatedAt = ? WHERE id = ?", arguments: [date.timeIntervalSince1970, person.rawValue])
@@ -177,7 +177,7 @@ extension SQLiteChatStore: AdministrationStore {
     }
 
     public func reactivate(_ person: UserID, at date: Date) async throws -> AccountState {
-        try await pool.write { db in
+        try await write { db in
             guard let account = try Self.manageable(db, person), !account.isActive else { throw Refusal.notFound }
             try db.execute(sql: "UPDATE user SET deactivatedAt = NULL WHERE id = ?", arguments: [person.rawValue])
             let rooms = try Self.joinOpenRooms(db, person, at: date)
@@ -187,7 +187,7 @@ extension SQLiteChatStore: AdministrationStore {
 
     public func resetPassword(handle: String, to passwordHash: String) async throws -> SessionsEnded {
         let origin = origin
-        return try await pool.write { db in
+        return try await write { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE handle = ? AND isBot = 0", arguments: [handle]) else {
                 throw Refusal.notFound
             }
@@ -229,7 +229,7 @@ extension SQLiteChatStore: AdministrationStore {
 
     public func replaceBotKey(of bot: UserID, keyHash: String) async throws {
         let origin = origin
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: "UPDATE botKey SET keyHash = ? WHERE userID = ?", arguments: [keyHash, bot.rawValue])
             guard db.changesCount == 1 else { throw Refusal.notFound }
             try Self.log(.botKeyReplaced(bot), db, origin: origin)

@@ -12,7 +12,7 @@ extension SQLiteChatStore: FeedStore {
         """
 
     public func subscribe(_ new: NewSubscription, limit: Int) async throws -> FeedSubscription {
-        try await pool.write { db in
+        try await write { db in
             guard try Self.isMember(db, new.chatID, new.subscriberID) else { throw Refusal.notFound }
             let urls = try String.fetchAll(db, sql: "SELECT url FROM feedSubscription WHERE chatID = ?", arguments: [new.chatID.rawValue])
             guard !urls.contains(new.url) else { throw Refusal.alreadySubscribed }
@@ -31,7 +31,7 @@ extension SQLiteChatStore: FeedStore {
     }
 
     public func unsubscribe(_ request: FeedRequest) async throws -> FeedSubscription {
-        try await pool.write { db in
+        try await write { db in
             let subscription = try Self.requested(db, request)
             try db.execute(sql: "DELETE FROM feedSubscription WHERE id = ?", arguments: [subscription.id.rawValue])
             return subscription
@@ -39,7 +39,7 @@ extension SQLiteChatStore: FeedStore {
     }
 
     public func retry(_ request: FeedRequest) async throws -> FeedSubscription {
-        try await pool.write { db in
+        try await write { db in
             let old = try Self.requested(db, request)
             let retried = FeedSubscription(
                 id: old.id, chatID: old.chatID, subscriberID: old.subscriberID, url: old.url, title: old.title, createdAt: old.createdAt,
@@ -76,7 +76,7 @@ extension SQLiteChatStore: FeedStore {
     }
 
     public func recordCheck(_ check: FeedCheck) async throws -> CheckedFeed? {
-        try await pool.write { db in
+        try await write { db in
             guard let old = try Self.subscription(db, check.subscriptionID) else { return nil }
             if let moved = check.movedURL, moved != old.url, let other = try Int64.fetchOne(
                 db, sql: "SELECT id FROM feedSubscription WHERE chatID = ? AND url = ? AND id <> ?", arguments: [old.chatID.rawValue, moved, old.id.rawValue]

@@ -52,7 +52,7 @@ extension SQLiteChatStore {
     }
 
     public func finishPhoto(_ result: PhotoResult) async throws -> Message? {
-        try await pool.write { db in
+        try await write { db in
             guard let message = try db.cachedStatement(sql: """
                     SELECT \(Columns.message(in: "message")) FROM message JOIN image ON image.id = message.photoID
                     WHERE image.id = ? AND image.state = 'pending'

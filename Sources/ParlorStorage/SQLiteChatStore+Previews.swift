@@ -6,7 +6,7 @@ import ParlorDomain
 
 extension SQLiteChatStore {
     public func recordPreview(_ result: PreviewResult) async throws -> Message? {
-        try await pool.write { db in
+        try await write { db in
             guard let message = try Self.message(db, result.messageID), !message.isDeleted, message.preview == nil,
                   message.body.contains(result.preview.url)
             else { return nil }
@@ -44,7 +44,7 @@ extension SQLiteChatStore {
     }
 
     public func removePreview(_ removal: PreviewRemoval) async throws -> Message {
-        try await pool.write { db in
+        try await write { db in
             guard let message = try Self.message(db, removal.messageID), let preview = message.preview, !preview.isRemoved else {
                 throw Refusal.notFound
             }

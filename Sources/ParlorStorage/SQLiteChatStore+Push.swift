@@ -7,7 +7,7 @@ import ParlorDomain
 extension SQLiteChatStore: PushStore {
     public func addPushSubscription(_ subscription: PushSubscription, keepingNewest limit: Int) async throws -> PushSubscription {
         let origin = origin
-        return try await pool.write { db in
+        return try await write { db in
             try db.execute(sql: "DELETE FROM pushSubscription WHERE endpoint = ?", arguments: [subscription.endpoint])
             try db.execute(
                 sql: "INSERT INTO pushSubscription (userID, endpoint, p256dh, auth, label, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
@@ -45,7 +45,7 @@ extension SQLiteChatStore: PushStore {
 
     public func removePushSubscription(_ removal: PushRemoval) async throws -> Bool {
         let origin = origin
-        return try await pool.write { db in
+        return try await write { db in
             switch removal.which {
             case .id(let id): try db.execute(sql: "DELETE FROM pushSubscription WHERE id = ? AND userID = ?", arguments: [id, removal.userID.rawValue])
             case .endpoint(let endpoint):
@@ -58,7 +58,7 @@ extension SQLiteChatStore: PushStore {
     }
 
     public func removePushSubscription(endpoint: String) async throws {
-        try await pool.write { db in try db.execute(sql: "DELETE FROM pushSubscription WHERE endpoint = ?", arguments: [endpoint]) }
+        try await write { db in try db.execute(sql: "DELETE FROM pushSubscription WHERE endpoint = ?", arguments: [endpoint]) }
     }
 
     public func pushRecipients(in chat: ChatID, excluding sender: UserID) async throws -> [PushRecipient] {
@@ -96,7 +96,7 @@ extension SQLiteChatStore: PushStore {
 
     public func setNotificationPreferences(_ preferences: NotificationPreferences, of user: UserID) async throws {
         let origin = origin
-        try await pool.write { db in
+        try await write { db in
             try db.execute(
                 sql: """
                     INSERT INTO notificationPreference (userID, isPrivate, appearsOffline) VALUES (?, ?, ?)
@@ -111,14 +111,14 @@ extension SQLiteChatStore: PushStore {
     public func vapidKey(generate: @Sendable () -> String) async throws -> String {
         if let key = try await pool.read({ db in try String.fetchOne(db, sql: "SELECT privateKey FROM vapidKey") }) { return key }
         let key = generate()
-        return try await pool.write { db in
+        return try await write { db in
             try db.execute(sql: "INSERT INTO vapidKey (single, privateKey) VALUES (1, ?) ON CONFLICT (single) DO NOTHING", arguments: [key])
             return try String.fetchOne(db, sql: "SELECT privateKey FROM vapidKey") ?? key
         }
     }
 
     public func replaceVapidKey(with key: String) async throws {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: "INSERT INTO vapidKey (single, privateKey) VALUES (1, ?) ON CONFLICT (single) DO UPDATE SET privateKey = excluded.privateKey", arguments: [key])
             try db.execute(sql: "DELETE FROM pushSubscription")
         }

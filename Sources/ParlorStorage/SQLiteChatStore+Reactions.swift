@@ -6,7 +6,7 @@ import ParlorDomain
 
 extension SQLiteChatStore {
     public func toggleReaction(_ toggle: ReactionToggle) async throws -> MessageReactions {
-        try await pool.write { db in
+        try await write { db in
             guard let message = try Self.message(db, toggle.messageID), !message.isDeleted, message.notice == nil,
                   try Self.isMember(db, message.chatID, toggle.userID)
             else { throw Refusal.notFound }

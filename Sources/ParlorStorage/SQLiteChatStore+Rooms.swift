@@ -6,7 +6,7 @@ import ParlorDomain
 
 extension SQLiteChatStore {
     public func addMembers(_ people: [UserID], to chat: ChatID, by: UserID, at date: Date) async throws -> RoomChange {
-        try await pool.write { db in
+        try await write { db in
             let room = try Self.room(db, chat, by: by, kinds: [.closed], otherwise: .membersFixed)
             var added: [UserID] = []
             for person in people where !room.hasMember(person) && !added.contains(person) { added.append(person) }
@@ -28,7 +28,7 @@ extension SQLiteChatStore {
     }
 
     public func removeMember(_ person: UserID, from chat: ChatID, by: UserID, at date: Date) async throws -> RoomChange {
-        try await pool.write { db in
+        try await write { db in
             let room = try Self.room(db, chat, by: by, kinds: [.closed], otherwise: .membersFixed)
             guard room.hasMember(person) else { throw Refusal.notFound }
             let notice = try Self.notice(db, person == by ? RoomNotice(kind: .left) : RoomNotice(kind: .removed, subject: person), in: chat, by: by, at: date)
@@ -39,7 +39,7 @@ extension SQLiteChatStore {
     }
 
     public func renameRoom(_ chat: ChatID, name: String, topic: String?, by: UserID, at date: Date) async throws -> RoomChange {
-        try await pool.write { db in
+        try await write { db in
             let room = try Self.room(db, chat, by: by, kinds: [.open, .closed], otherwise: .notARoom)
             var notices: [Message] = []
             if name != room.name { notices.append(try Self.notice(db, RoomNotice(kind: .renamed, text: name), in: chat, by: by, at: date)) }

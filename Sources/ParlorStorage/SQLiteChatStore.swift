@@ -13,6 +13,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     private let quickReads: DatabaseQueue
     /// Read-only connections for whole screens read on the request's thread (``readNowOrInPool(_:)``).
     let screenReaders: ScreenReaders
+    private let unroutedWrites = Mutex<(@Sendable (String) -> Void)?>(nil)
     /// This process among those that open the file: its own entries in the account log are not news to it.
     let origin = Int64.random(in: 1...Int64.max)
     /// How far this process has read the account log, and the writer connection's `data_version` then.
@@ -55,6 +56,25 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         return try await pool.read(read)
     }
 
+    /// A write transaction through the pool, told to the watcher of unrouted writes when no router command asked for it.
+    func write<Value: Sendable>(_ operation: String = #function, _ updates: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+        noteUnrouted(operation)
+        return try await pool.write(updates)
+    }
+
+    /// Tells the watcher, if any, of a write that went around the router.
+    func noteUnrouted(_ operation: String = #function) {
+        guard RouterCommand.current == nil, let watcher = unroutedWrites.withLock({ $0 }) else { return }
+        watcher(operation)
+    }
+
+    /// From now on, `watcher` hears the name of every store operation that writes outside a router command: the web
+    /// tests fail on any (nothing but the router writes; upkeep of derived data, such as the search index and the
+    /// account log's trim, is not an operation of the store's protocols and is not told).
+    public func watchUnroutedWrites(_ watcher: @escaping @Sendable (String) -> Void) {
+        unroutedWrites.withLock { $0 = watcher }
+    }
+
     /// A read on the calling thread, for small reads on the path of every request: GRDB's `async` read
     /// hops to a reader's queue and back, which costs more than the read. It goes through a connection of
     /// its own that nothing else uses, so it waits at most for another such read, never for the pool's
@@ -68,7 +88,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
 
     public func createUser(_ user: NewUser, at date: Date) async throws -> User {
         do {
-            return try await pool.write { db in
+            return try await write { db in
                 let role = try Self.admit(db, user, at: date)
                 try db.cachedStatement(sql: "INSERT INTO user (handle, displayName, timeZone, locale, isBot, createdAt, passwordHash, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: [
                     user.handle, user.displayName, user.timeZoneIdentifier, user.localeIdentifier, user.isBot,
@@ -120,7 +140,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     public func updateProfile(_ change: ProfileChange) async throws -> User {
-        try await pool.write { db in
+        try await write { db in
             let avatar = try change.avatar.map { image in try Self.insert(db, image) }
             try db.cachedStatement(sql: """
                 UPDATE user SET displayName = IFNULL(?, displayName), timeZone = IFNULL(?, timeZone), locale = IFNULL(?, locale),
@@ -141,7 +161,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         let members = Array(Set(people)).sorted()
         guard members.count > 2 else { throw Refusal.notFound }
         let key = Chat.directKey(members)
-        return try await pool.write { db in
+        return try await write { db in
             if let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE pairKey = ?"), arguments: [key]) {
                 throw Refusal.chatExists(ChatID(existing))
             }
@@ -162,7 +182,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         guard first != second else { throw Refusal.chatWithYourself }
         let members = [first, second].sorted()
         let pairKey = Chat.directKey(members)
-        return try await pool.write { db in
+        return try await write { db in
             if let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE pairKey = ?"), arguments: [pairKey]) {
                 throw Refusal.chatExists(ChatID(existing))
             }
@@ -180,11 +200,11 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     public func createRoom(_ room: NewRoom) async throws -> Chat {
-        try await pool.write { db in try Self.insert(db, room) }
+        try await write { db in try Self.insert(db, room) }
     }
 
     public func createFirstRoom(_ room: NewRoom) async throws -> Chat? {
-        try await pool.write { db in
+        try await write { db in
             guard try !(Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM chat WHERE kind = 'open')")) ?? false) else { return nil }
             return try Self.insert(db, room)
         }
@@ -310,7 +330,8 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     // MARK: Messages
 
     public func send(_ message: OutgoingMessage) async throws -> Message {
-        try await sends.submit(message)
+        noteUnrouted()
+        return try await sends.submit(message)
     }
 
     /// The message, when `person` sent it: `notFound` unless they are a member of its chat (ids cannot be
@@ -326,7 +347,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     public func edit(_ edit: MessageEdit) async throws -> Message {
-        try await pool.write { db in
+        try await write { db in
             let old = try Self.ownMessage(db, edit.messageID, of: edit.editorID)
             guard !old.isDeleted else { throw Refusal.messageDeleted }
             // A new text's link is read again; a card the sender removed stays removed.
@@ -342,7 +363,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     public func delete(_ deletion: MessageDeletion) async throws -> DeletedMessage {
-        let deleted = try await pool.write { db in
+        let deleted = try await write { db in
             let old = try Self.ownMessage(db, deletion.messageID, of: deletion.requesterID)
             guard !old.isDeleted else { return DeletedMessage(message: old, deletedNow: false) }
             try db.cachedStatement(sql: """
@@ -420,7 +441,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     public func markRead(_ report: ReadReport) async throws -> MessageID? {
-        try await pool.write { db in
+        try await write { db in
             guard try Self.isMember(db, report.chatID, report.readerID) else { throw Refusal.notFound }
             try db.cachedStatement(sql: """
                 UPDATE member SET lastReadMessageID = MAX(IFNULL(lastReadMessageID, 0),
@@ -455,7 +476,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     public func setInvolvement(_ involvement: Involvement, in chat: ChatID, for user: UserID) async throws -> Membership {
-        try await pool.write { db in
+        try await write { db in
             try db.cachedStatement(sql: "UPDATE member SET involvement = ? WHERE chatID = ? AND userID = ?")
                 .execute(arguments: [involvement.rawValue, chat.rawValue, user.rawValue])
             guard db.changesCount == 1, let membership = try Self.membership(db, chat, user) else { throw Refusal.notFound }

@@ -132,7 +132,17 @@ final class WebFront: Sendable {
             throw PushKeyError()
         }
         let delivery = HTTPPushDelivery(vapid: vapid, policy: AddressPolicy(ports: configuration.pushPorts, allowsLoopback: configuration.pushAllowsLoopback))
-        let pushQueue = PushQueue(delivery: delivery, store: pushStore, logger: logger) { [metrics] outcome in metrics.pushed(outcome) }
+        let pushQueue = PushQueue(
+            delivery: delivery,
+            gone: { [events, logger] subscription in
+                let removal = PushRemoval(userID: subscription.userID, which: .endpoint(subscription.endpoint))
+                switch await events.send(.unsubscribingPush(removal)) {
+                case .pushSubscriptionsChanged, .refused(.notFound): break
+                default: logger.warning("could not remove a push subscription", metadata: ["subscription": "\(subscription.id)"])
+                }
+            },
+            logger: logger
+        ) { [metrics] outcome in metrics.pushed(outcome) }
         let presence = PresenceReporter(
             pages: visiblePages, events: events, preferences: pushStore, refreshEvery: configuration.presenceRefresh, logger: logger
         )

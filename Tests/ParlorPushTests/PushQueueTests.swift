@@ -40,7 +40,7 @@ import Testing
             timeout: .seconds(30)
         )
         return PushQueue(
-            delivery: delivery, store: store, capacity: capacity, concurrency: 2, attempts: 3, firstPause: .milliseconds(10),
+            delivery: delivery, gone: { subscription in _ = try? await store.removePushSubscription(subscription.id, of: subscription.userID) }, capacity: capacity, concurrency: 2, attempts: 3, firstPause: .milliseconds(10),
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, outcomes: outcomes.record
         )
     }

@@ -115,6 +115,12 @@ public struct Router: Sendable {
         withSecrets.map { mountPath + $0.description }
     }
 
+    /// Every route that may change something (any method but GET), as "POST /rooms/{id}/read", below the mount
+    /// path: what a test that every change goes one way walks through.
+    public var stateChangingRoutes: [String] {
+        routes.filter { $0.method != .get && $0.method != .head }.map { "\($0.method) \(mountPath)\($0.pattern.description)" }
+    }
+
     /// Finds the route for a request.
     /// Every route is served below this path ("/chat"; empty: at the root), as a proxy that keeps the
     /// prefix forwards it. Set before the server starts.

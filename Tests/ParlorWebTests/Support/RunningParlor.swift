@@ -1,4 +1,5 @@
 import ServerSentEvents
+import Synchronization
 import Foundation
 import HTTPTestSupport
 import Logging
@@ -31,6 +32,9 @@ final class RunningParlor {
     let clock: ManualClock
     /// Everything this Parlor logged at info and above.
     let log = CapturedLog()
+    /// Store operations that wrote outside a router command once serving began (every test that starts a Parlor fails
+    /// on any: nothing but the router writes).
+    let unroutedWrites = UnroutedWrites()
     /// The routes whose paths carry a secret, as the log may show them.
     let patternsWithSecrets: [String]
     var port: UInt16 { server.port ?? 0 }
@@ -59,6 +63,8 @@ final class RunningParlor {
         )
         self.app = app
         self.store = store
+        // Writes made while starting (the settings kept for a new Parlor, the push key) are the start's own.
+        store.watchUnroutedWrites { [unroutedWrites] operation in unroutedWrites.operations.withLock { $0.append(operation) } }
         self.clock = clock
         let bot = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)
         self.bot = bot
@@ -114,10 +120,17 @@ final class RunningParlor {
             await parlor.finish()
             let leaked = parlor.linesShowingSecrets
             guard leaked.isEmpty else { throw ClientError(description: "the log shows a path's secret:\n" + leaked.joined(separator: "\n")) }
+            let unrouted = parlor.unroutedWrites.operations.withLock { $0 }
+            guard unrouted.isEmpty else { throw ClientError(description: "the store was written around the router: \(unrouted)") }
             return result
         } catch {
             await parlor.finish()
             throw error
         }
     }
+}
+
+/// The store operations a Parlor wrote around the router.
+final class UnroutedWrites: Sendable {
+    let operations = Mutex<[String]>([])
 }

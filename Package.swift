@@ -68,8 +68,8 @@ let package = Package(
             ])],
             linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
         ),
-        // Threads of their own for slow, blocking work, with a waiting limit: password hashes, images; and the
-        // batching queue of the stores' group commits.
+        // Threads of their own for slow, blocking work, with a waiting limit: password hashes, images; the batching
+        // queue of the stores' group commits; and the one queue every background worker waits in (WorkerQueue).
         .target(name: "BoundedWork"),
         // The image service on libvips: accepted by their bytes, bounded by their headers, stripped, resized.
         .target(name: "ParlorImages", dependencies: ["CVips", "ParlorDomain", "BoundedWork", .product(name: "Logging", package: "swift-log")]),
@@ -157,7 +157,7 @@ let package = Package(
         .target(
             name: "ParlorNotifications",
             dependencies: [
-                "ParlorPush", "ParlorDomain", "ParlorFeeds", "ParlorFeedsHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "ParlorPush", "ParlorDomain", "ParlorFeeds", "ParlorFeedsHTTP", "BoundedWork", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -176,6 +176,8 @@ let package = Package(
         // A raw-socket HTTP client for tests that must control connections byte by byte.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
         .testTarget(name: "ByteOutputTests", dependencies: ["ByteOutput"]),
+        // The workers' queue, without a server.
+        .testTarget(name: "BoundedWorkTests", dependencies: ["BoundedWork"]),
         // The domain's rules as pure values: mentions, room names.
         .testTarget(name: "ParlorDomainTests", dependencies: ["ParlorDomain"]),
         // Writes messages until it is killed; the crash test kills it and checks what it acknowledged.

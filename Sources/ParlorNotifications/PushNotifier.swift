@@ -1,3 +1,4 @@
+import BoundedWork
 import Logging
 import ParlorDomain
 
@@ -15,12 +16,13 @@ public final class PushNotifier: EventObserver {
     /// A message's text as a person reads it (formatting marks gone; a feed post's title), drawn as Parlor's lists do.
     let words: @Sendable (Message) -> String
     let logger: Logger
-    private let sent: AsyncStream<Message>
-    private let arriving: AsyncStream<Message>.Continuation
+    /// Sent messages waiting to be looked at, one at a time (in order).
+    let sent: WorkerQueue<Message>
 
+    /// `refused` is told how many messages were turned away so far, each time one is (the queue was full).
     public init(
         store: any PushStore, chats: any ChatStore, visibility: any PageVisibility, queue: PushQueue, pathPrefix: String,
-        words: @escaping @Sendable (Message) -> String, logger: Logger
+        words: @escaping @Sendable (Message) -> String, logger: Logger, refused: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.store = store
         self.chats = chats
@@ -29,22 +31,25 @@ public final class PushNotifier: EventObserver {
         self.pathPrefix = pathPrefix
         self.words = words
         self.logger = logger
-        (sent, arriving) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .bufferingOldest(10_000))
+        sent = WorkerQueue(high: 10_000, concurrency: 1, refused: refused)
     }
 
     public func observe(_ event: DomainEvent, router: any EventSink) {
         guard case .message(.sent(let message, _)) = event, message.notice == nil else { return }
-        arriving.yield(message)
+        sent.submit(message)
     }
 
     /// Decides whom each sent message is pushed to, in order, until cancelled.
     public func run() async {
-        for await message in sent {
+        await sent.run { [self] message in
             do { try await notify(message) } catch {
                 logger.warning("could not decide whom to notify", metadata: ["message": "\(message.id)", "error": "\(error)"])
             }
         }
     }
+
+    /// Returns once every message observed so far was looked at.
+    public func settled() async { await sent.settled() }
 
     /// Queues the pushes of one message; answers how many.
     @discardableResult

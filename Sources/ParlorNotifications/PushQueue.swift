@@ -1,3 +1,4 @@
+import BoundedWork
 import Logging
 import ParlorDomain
 
@@ -31,12 +32,11 @@ public final class PushQueue: Sendable {
     let firstPause: Duration
     let outcomes: Outcomes
     let logger: Logger
-    private let jobs: AsyncStream<Job>
-    private let waiting: AsyncStream<Job>.Continuation
+    private let jobs: WorkerQueue<Job>
 
     public init(
         delivery: any PushDelivering, gone: @escaping @Sendable (PushSubscription) async -> Void, capacity: Int = 10_000, concurrency: Int = 8, attempts: Int = 4,
-        firstPause: Duration = .seconds(2), logger: Logger, outcomes: @escaping Outcomes = { _ in }
+        firstPause: Duration = .seconds(2), logger: Logger, refused: @escaping @Sendable (Int) -> Void = { _ in }, outcomes: @escaping Outcomes = { _ in }
     ) {
         self.delivery = delivery
         self.gone = gone
@@ -45,36 +45,26 @@ public final class PushQueue: Sendable {
         self.firstPause = firstPause
         self.logger = logger
         self.outcomes = outcomes
-        (jobs, waiting) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .bufferingOldest(max(1, capacity)))
+        jobs = WorkerQueue(high: max(1, capacity), concurrency: max(1, concurrency), refused: refused)
     }
 
     /// Queues a push; false (and counted as dropped) when the queue is full.
     @discardableResult
     public func enqueue(_ job: Job) -> Bool {
-        switch waiting.yield(job) {
-        case .enqueued: return true
-        case .dropped, .terminated:
+        guard jobs.submit(job) else {
             outcomes("dropped")
             return false
-        @unknown default: return false
         }
+        return true
     }
 
     /// Sends what is queued, `concurrency` at a time, until cancelled.
     public func run() async {
-        await withTaskGroup(of: Void.self) { group in
-            var running = 0
-            for await job in jobs {
-                if running >= concurrency {
-                    await group.next()
-                    running -= 1
-                }
-                group.addTask { await self.send(job) }
-                running += 1
-            }
-            group.cancelAll()
-        }
+        await jobs.run { [self] job in await send(job) }
     }
+
+    /// Returns once every push queued so far has been sent, retried to the end, or given up.
+    public func settled() async { await jobs.settled() }
 
     /// One push, with its retries.
     func send(_ job: Job) async {

@@ -132,6 +132,9 @@ final class WebFront: Sendable {
             throw PushKeyError()
         }
         let delivery = HTTPPushDelivery(vapid: vapid, policy: AddressPolicy(ports: configuration.pushPorts, allowsLoopback: configuration.pushAllowsLoopback))
+        let refused: @Sendable (String) -> @Sendable (Int) -> Void = { [metrics] worker in
+            { total in metrics.workerRefused(worker, total: total, logger: logger) }
+        }
         let pushQueue = PushQueue(
             delivery: delivery,
             gone: { [events, logger] subscription in
@@ -141,7 +144,7 @@ final class WebFront: Sendable {
                 default: logger.warning("could not remove a push subscription", metadata: ["subscription": "\(subscription.id)"])
                 }
             },
-            logger: logger
+            logger: logger, refused: refused("push_queue")
         ) { [metrics] outcome in metrics.pushed(outcome) }
         let presence = PresenceReporter(
             pages: visiblePages, events: events, preferences: pushStore, refreshEvery: configuration.presenceRefresh, logger: logger
@@ -153,14 +156,14 @@ final class WebFront: Sendable {
         let visibility = EveryInstanceVisibility(here: presence, everywhere: live)
         let pushNotifier = PushNotifier(
             store: pushStore, chats: liveStore ?? store, visibility: visibility, queue: pushQueue, pathPrefix: configuration.basePath,
-            words: { MessageCellBuilder.previewText($0) }, logger: logger
+            words: { MessageCellBuilder.previewText($0) }, logger: logger, refused: refused("push_notifier")
         )
         events.addObserver(pushNotifier)
         let botWebhooks = BotWebhooks(
             store: store, delivery: HTTPWebhookDelivery(
                 policy: AddressPolicy(ports: configuration.webhookPorts, allowsLoopback: configuration.webhookAllowsLoopback), timeout: configuration.webhookTimeout
             ),
-            templates: { templates.current }, paths: paths, clock: clock, logger: logger
+            templates: { templates.current }, paths: paths, clock: clock, logger: logger, refused: refused("bot_webhooks")
         )
         events.addObserver(botWebhooks)
         let outsideImages = OutsideImages(images: images, media: media, logger: logger)
@@ -169,7 +172,7 @@ final class WebFront: Sendable {
                 policy: AddressPolicy(ports: configuration.linkPreviewPorts, allowsLoopback: configuration.linkPreviewsAllowLoopback),
                 timeout: configuration.linkPreviewTimeout
             ),
-            pictures: outsideImages, logger: logger
+            pictures: outsideImages, logger: logger, refused: refused("link_previews")
         )
         if configuration.linkPreviews { events.addObserver(linkPreviewer) }
         routes = Routes(
@@ -261,7 +264,7 @@ final class WebFront: Sendable {
         try StaticFiles(folder: configuration.publicFolder).register(on: &router, at: "/public")
         try routes.operations.register(on: &router)
         routes.accounts.register(on: &router)
-        // `/rooms/new` before `/rooms/{id}`: the first matching route answers.
+        // `/rooms/new` answers before `/rooms/{id}` whatever the order here: the router tries literal segments first.
         routes.rooms.register(on: &router)
         routes.chats.register(on: &router)
         routes.oldChatLinks.register(on: &router)

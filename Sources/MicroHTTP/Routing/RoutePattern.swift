@@ -51,6 +51,18 @@ struct RoutePattern: Sendable, CustomStringConvertible {
         self.description = "/" + written.joined(separator: "/")
     }
 
+    /// How specific each segment is: 0 for a literal, 1 for a parameter, 2 for the rest of a path. Of two patterns that
+    /// match one path, the one that is less at the first segment where they differ is the one meant.
+    var specificity: [Int] {
+        segments.map { segment in
+            switch segment {
+            case .literal: 0
+            case .parameter: 1
+            case .remainder: 2
+            }
+        }
+    }
+
     /// The captured parameters if `pathSegments` matches, else nil.
     func match(_ pathSegments: [Substring]) -> [String: String]? {
         var parameters: [String: String] = [:]

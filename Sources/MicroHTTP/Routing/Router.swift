@@ -41,8 +41,18 @@ public struct Router: Sendable {
     }
 
     private(set) var routes: [Route] = [] {
-        didSet { withSecrets = routes.map(\.pattern).filter(\.carriesSecret) }
+        didSet {
+            withSecrets = routes.map(\.pattern).filter(\.carriesSecret)
+            // The most specific first, whatever the order of registration; routes alike keep theirs.
+            matchOrder = routes.enumerated().sorted { first, second in
+                first.element.pattern.specificity.lexicographicallyPrecedes(second.element.pattern.specificity)
+                    || (first.element.pattern.specificity == second.element.pattern.specificity && first.offset < second.offset)
+            }.map(\.element)
+        }
     }
+    /// ``routes`` as they are tried: a literal segment before a parameter before the rest of a path, at the first
+    /// segment where two patterns differ (`/rooms/new` answers before `/rooms/{id}`, registered in either order).
+    private var matchOrder: [Route] = []
     /// The patterns of ``routes`` with a secret in their paths: a request's log line looks at these alone.
     private var withSecrets: [RoutePattern] = []
 
@@ -140,7 +150,7 @@ public struct Router: Sendable {
         }
         let wanted = method == .head ? HTTPMethod.get : method
         var allowed: [HTTPMethod] = []
-        for route in routes {
+        for route in matchOrder {
             guard let parameters = route.pattern.match(segments) else { continue }
             if route.method == wanted { return .found(route, parameters: parameters) }
             if !allowed.contains(route.method) { allowed.append(route.method) }

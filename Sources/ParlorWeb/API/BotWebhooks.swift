@@ -1,3 +1,4 @@
+import BoundedWork
 import Foundation
 import Logging
 import ParlorBots
@@ -19,17 +20,15 @@ public final class BotWebhooks: EventObserver {
     let paths: Paths
     let clock: any WallClock
     let logger: Logger
-    private let sent: AsyncStream<Message>
-    private let arriving: AsyncStream<Message>.Continuation
-    /// Deliveries under way; past ``deliveryLimit`` more wait for one to end.
-    private let inFlight = Mutex(0)
+    /// Sent messages waiting to be told to the bots they concern, ``deliveryLimit`` at once.
+    let sent: WorkerQueue<Message>
     static let deliveryLimit = 32
     /// Deliveries that ended, by how (for tests and metrics).
     public let outcomes = Mutex<[String: Int]>([:])
 
     public init(
         store: any ChatStore & AdministrationStore, delivery: any WebhookDelivering, templates: @escaping @Sendable () -> TemplateSet, paths: Paths,
-        clock: any WallClock, logger: Logger
+        clock: any WallClock, logger: Logger, refused: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.clock = clock
         self.store = store
@@ -37,36 +36,33 @@ public final class BotWebhooks: EventObserver {
         self.templates = templates
         self.paths = paths
         self.logger = logger
-        (sent, arriving) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .bufferingOldest(10_000))
+        sent = WorkerQueue(high: 10_000, concurrency: Self.deliveryLimit, refused: refused)
     }
 
     public func observe(_ event: DomainEvent, router: any EventSink) {
         guard case .message(.sent(let message, _)) = event, message.notice == nil, message.feed == nil, !message.isDeleted else { return }
-        arriving.yield(message)
+        sent.submit(message)
     }
 
     /// Delivers each message to the bots it concerns, several at once, until cancelled. `router` takes the replies.
     public func run(router: any EventSink) async {
-        await withDiscardingTaskGroup { group in
-            for await message in sent {
-                let calls: [(Bot, [UInt8])]
-                do {
-                    calls = try await self.calls(for: message)
-                } catch {
-                    logger.warning("could not decide which bots to tell", metadata: ["message": "\(message.id)", "error": "\(error)"])
-                    continue
-                }
-                for (bot, body) in calls {
-                    while inFlight.withLock({ $0 >= Self.deliveryLimit }) { try? await Task.sleep(for: .milliseconds(20)) }
-                    inFlight.withLock { $0 += 1 }
-                    group.addTask {
-                        await self.deliver(body, to: bot, about: message, router: router)
-                        self.inFlight.withLock { $0 -= 1 }
-                    }
-                }
+        await sent.run { [self] message in
+            let calls: [(Bot, [UInt8])]
+            do {
+                calls = try await self.calls(for: message)
+            } catch {
+                logger.warning("could not decide which bots to tell", metadata: ["message": "\(message.id)", "error": "\(error)"])
+                return
+            }
+            // A message that names several bots tells them side by side.
+            await withDiscardingTaskGroup { group in
+                for (bot, body) in calls { group.addTask { await self.deliver(body, to: bot, about: message, router: router) } }
             }
         }
     }
+
+    /// Returns once every message observed so far was told to its bots (and their replies sent on).
+    public func settled() async { await sent.settled() }
 
     /// The bots with a webhook that `message` concerns (``BotAudience``: named in it, or the other side of its direct
     /// chat; members of its chat now), each with the body to post. None for a bot's own words.

@@ -38,8 +38,14 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     private let feedChecks: [String: Counter]
     private let pushes: [String: Counter]
     private let botsLimited: [String: Counter]
+    private let workersRefused: [String: Counter]
+    /// When each worker's refusals were last said in the log.
+    private let refusalsLogged = Mutex<[String: (at: ContinuousClock.Instant, total: Int)]>([:])
     let feedItemsPosted: Counter
     private let requests = Mutex<[String: Counter]>([:])
+
+    /// The background workers whose queues may turn jobs away, the label of `parlor_worker_jobs_refused_total`.
+    public static let workers = ["link_previews", "bot_webhooks", "push_notifier", "push_queue"]
 
     /// The kinds of stored event, the label of `parlor_events_published_total`.
     static let eventKinds = [
@@ -95,6 +101,9 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
         feedItemsPosted = Counter(label: "parlor_feed_items_posted_total", factory: factory)
         pushes = Dictionary(uniqueKeysWithValues: Self.pushOutcomes.map {
             ($0, Counter(label: "parlor_pushes_total", dimensions: [("outcome", $0)], factory: factory))
+        })
+        workersRefused = Dictionary(uniqueKeysWithValues: Self.workers.map {
+            ($0, Counter(label: "parlor_worker_jobs_refused_total", dimensions: [("worker", $0)], factory: factory))
         })
         botsLimited = Dictionary(uniqueKeysWithValues: Self.botLimitKinds.map {
             ($0, Counter(label: "parlor_bot_requests_limited_total", dimensions: [("kind", $0)], factory: factory))
@@ -245,6 +254,20 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     /// Brings the gauges read from the process up to date (before `/metrics` answers).
     /// Adds a gauge read whenever `/metrics` is asked: how far a service the composition root runs has got
     /// (Parlor Bot's work, the feed poller's rounds). Made once, here, like every other metric.
+    /// A worker's queue was full and turned a job away (its `total` so far): counted, and said in the log at most once
+    /// a minute for each worker while it goes on.
+    public func workerRefused(_ worker: String, total: Int, logger: Logger, now: ContinuousClock.Instant = .now) {
+        workersRefused[worker]?.increment()
+        let since: Int? = refusalsLogged.withLock { logged in
+            if let last = logged[worker], now - last.at < .seconds(60) { return nil }
+            defer { logged[worker] = (now, total) }
+            return total - (logged[worker]?.total ?? 0)
+        }
+        if let since {
+            logger.warning("a worker's queue is full; jobs are refused", metadata: ["worker": "\(worker)", "refused": "\(since)", "total": "\(total)"])
+        }
+    }
+
     public func addProgressGauge(_ label: String, _ read: @escaping @Sendable () -> Int) {
         let gauge = Gauge(label: label, factory: factory)
         progressGauges.withLock { $0.append((gauge, read)) }

@@ -1,3 +1,4 @@
+import BoundedWork
 import Foundation
 import Logging
 import ParlorDomain
@@ -54,9 +55,12 @@ public final class LinkPreviewer: EventObserver {
     let fetcher: any PageFetching
     let pictures: (any PictureMaking)?
     let logger: Logger
-    /// Each message with the link found in it as it was observed.
-    private let arriving: AsyncStream<(Message, String)>.Continuation
-    private let messages: AsyncStream<(Message, String)>
+    /// Each message with the link found in it as it was observed, ``fetchLimit`` fetched at once.
+    let messages: WorkerQueue<Link>
+    struct Link: Sendable {
+        let message: Message
+        let url: String
+    }
     /// What a link gave: the page's card and its picture's versions (written to the media folder by hash, so one
     /// picture serves every message that links the page).
     private struct Card {
@@ -64,7 +68,6 @@ public final class LinkPreviewer: EventObserver {
         let picture: [StoredImageVersion]
     }
     private let known = Mutex<[String: (card: Card?, at: ContinuousClock.Instant)]>([:])
-    private let inFlight = Mutex(0)
     static let fetchLimit = 8
     static let cacheLimit = 1_000
     static let cacheLifetime = Duration.seconds(3_600)
@@ -73,19 +76,20 @@ public final class LinkPreviewer: EventObserver {
     /// Links whose card (or lack of one) came from what was kept, not from a fetch.
     public let cacheHits = Atomic(0)
 
-    /// Without `pictures`, cards have no picture.
-    public init(fetcher: any PageFetching, pictures: (any PictureMaking)?, logger: Logger) {
+    /// Without `pictures`, cards have no picture. `refused` is told how many links were turned away so far, each
+    /// time one is (the queue was full).
+    public init(fetcher: any PageFetching, pictures: (any PictureMaking)?, logger: Logger, refused: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.fetcher = fetcher
         self.pictures = pictures
         self.logger = logger
-        (messages, arriving) = AsyncStream.makeStream(of: (Message, String).self, bufferingPolicy: .bufferingOldest(10_000))
+        messages = WorkerQueue(high: 10_000, concurrency: Self.fetchLimit, refused: refused)
     }
 
     public func observe(_ event: DomainEvent, router: any EventSink) {
         switch event {
         case .message(.sent(let message, _)), .message(.edited(let message)):
             guard message.notice == nil, message.feed == nil, !message.isDeleted, message.preview == nil, let url = Self.link(in: message.body) else { return }
-            arriving.yield((message, url))
+            messages.submit(Link(message: message, url: url))
         default:
             break
         }
@@ -99,17 +103,11 @@ public final class LinkPreviewer: EventObserver {
 
     /// Makes each message's card, several at once, until cancelled; `router` stores them.
     public func run(router: any EventSink) async {
-        await withDiscardingTaskGroup { group in
-            for await (message, url) in messages {
-                while inFlight.withLock({ $0 >= Self.fetchLimit }) { try? await Task.sleep(for: .milliseconds(20)) }
-                inFlight.withLock { $0 += 1 }
-                group.addTask {
-                    await self.preview(message, url: url, router: router)
-                    self.inFlight.withLock { $0 -= 1 }
-                }
-            }
-        }
+        await messages.run { [self] link in await preview(link.message, url: link.url, router: router) }
     }
+
+    /// Returns once every link observed so far has its card, or none.
+    public func settled() async { await messages.settled() }
 
     func preview(_ message: Message, url: String, router: any EventSink) async {
         var card: Card?

@@ -67,13 +67,15 @@ public final class WorkerQueue<Job: Sendable>: Sendable {
         /// The runner was waiting: the job goes straight to it.
         case handed(CheckedContinuation<Job?, Never>)
         case refused(Int)
+        /// The runner stopped (shutting down): nothing is taken, and nothing counted.
+        case stopped
     }
 
-    /// Queues a job; false (and counted) when the queue is refusing, or stopped.
+    /// Queues a job; false when the queue is refusing (counted) or its runner stopped (not counted: shutting down).
     @discardableResult
     public func submit(_ job: Job) -> Bool {
         let outcome: Admission = state.withLock { state in
-            if state.stopped { return .refused(state.refusedSoFar) }
+            if state.stopped { return .stopped }
             if state.refusing, state.waiting > low { state.refusedSoFar += 1; return .refused(state.refusedSoFar) }
             state.refusing = false
             if state.waiting >= high {
@@ -96,6 +98,8 @@ public final class WorkerQueue<Job: Sendable>: Sendable {
             return true
         case .refused(let count):
             refused(count)
+            return false
+        case .stopped:
             return false
         }
     }

@@ -14,7 +14,7 @@ public struct HTTPFeedFetcher: FeedFetcher {
     public let timeout: Duration
     public let byteLimit: Int
     public static let redirectLimit = 5
-    let resolver = HostResolver()
+    let resolver = HostResolver.shared
 
     public init(policy: AddressPolicy = AddressPolicy(), timeout: Duration = .seconds(20), byteLimit: Int = FeedParser.byteLimit) {
         self.policy = policy

@@ -16,7 +16,7 @@ public struct OutboundAddress: Sendable, Hashable {
     /// Checks `url`'s scheme and port, resolves its host and picks an address `policy` allows; `schemes` are
     /// the ones accepted (a push service: https only, unless the policy allows loopback for tests).
     public static func pinned(
-        _ url: String, policy: AddressPolicy, schemes: Set<String> = ["http", "https"], resolver: HostResolver = HostResolver()
+        _ url: String, policy: AddressPolicy, schemes: Set<String> = ["http", "https"], resolver: HostResolver = .shared
     ) async throws(FeedFetchError) -> OutboundAddress {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(), schemes.contains(scheme),
               let rawHost = components.host, !rawHost.isEmpty, components.user == nil

@@ -147,7 +147,8 @@ final class WebFront: Sendable {
             logger: logger, refused: refused("push_queue")
         ) { [metrics] outcome in metrics.pushed(outcome) }
         let presence = PresenceReporter(
-            pages: visiblePages, events: events, preferences: pushStore, refreshEvery: configuration.presenceRefresh, logger: logger
+            pages: visiblePages, events: events, preferences: pushStore, refreshEvery: configuration.presenceRefresh, logger: logger,
+            refused: refused("presence")
         )
         let streamSessions = StreamSessions(
             streams: accountStreams, accounts: store, clock: clock, presence: presence, interval: configuration.sessionCheckInterval, logger: logger

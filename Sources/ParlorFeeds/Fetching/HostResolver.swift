@@ -3,18 +3,26 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
+import BoundedWork
 
 /// Turns a host name into its addresses with the system's resolver, off the caller's thread (getaddrinfo
-/// blocks and cannot be cancelled).
+/// blocks and cannot be cancelled): on a few threads of its own, with a bounded wait, so a flood of lookups of slow
+/// hosts holds neither Swift's threads nor an unbounded number of the system's.
 public struct HostResolver: Sendable {
-    public init() {}
+    let lookups: BoundedWorkQueue
 
-    /// The addresses of `host` (4 or 16 bytes each), IPv4 first; empty when it has none.
+    /// The resolver every outbound request of this process uses: feeds, pushes, webhooks, link cards.
+    public static let shared = HostResolver(concurrency: 8, waitingLimit: 512)
+
+    /// At most `concurrency` lookups at once, and `waitingLimit` waiting; past that a lookup finds nothing.
+    public init(concurrency: Int, waitingLimit: Int) {
+        lookups = BoundedWorkQueue(label: "parlor.dns", concurrency: concurrency, waitingLimit: waitingLimit)
+    }
+
+    /// The addresses of `host` (4 or 16 bytes each), IPv4 first; empty when it has none, or when too many lookups
+    /// wait already.
     public func addresses(of host: String) async -> [[UInt8]] {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Self.lookUp(host)) }
-        }
+        await lookups.run { Self.lookUp(host) } ?? []
     }
 
     static func lookUp(_ host: String) -> [[UInt8]] {

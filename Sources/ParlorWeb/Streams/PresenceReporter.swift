@@ -1,3 +1,4 @@
+import BoundedWork
 import Foundation
 import Logging
 import ParlorDomain
@@ -26,8 +27,8 @@ public final class PresenceReporter: Sendable {
     /// What one person's pages may say in all (``PresenceRoutes``): a burst as tabs change, four a second after that.
     static let pageReportRate = Rate(burst: 10, every: .milliseconds(250))
     private let pageReports = RateBudget<UserID>(pageReportRate)
-    private let waiting: AsyncStream<Change>
-    private let arriving: AsyncStream<Change>.Continuation
+    /// What the pages said, sent on one at a time in order.
+    private let changes: WorkerQueue<Change>
 
     enum Change: Sendable {
         case state(UserID, LocalPresence)
@@ -38,19 +39,22 @@ public final class PresenceReporter: Sendable {
     /// How often who is here is said again.
     let refreshEvery: Duration
 
-    public init(pages: VisiblePages, events: EventRouter, preferences: any PushStore, refreshEvery: Duration = Presence.refreshEvery, logger: Logger) {
+    public init(
+        pages: VisiblePages, events: EventRouter, preferences: any PushStore, refreshEvery: Duration = Presence.refreshEvery, logger: Logger,
+        refused: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
         instance = Int64.random(in: 1...Int64.max)
         self.refreshEvery = refreshEvery
         self.pages = pages
         self.events = events
         self.preferences = preferences
         self.logger = logger
-        (waiting, arriving) = AsyncStream.makeStream(of: Change.self, bufferingPolicy: .bufferingNewest(100_000))
+        changes = WorkerQueue(high: 100_000, concurrency: 1, refused: refused)
     }
 
     /// A page's stream opened; `visible` and `idle` as the page says.
     public func opened(_ user: UserID, page: String, visible: Bool, idle: Bool = false) {
-        if let state = pages.opened(user, page: page, visible: visible, idle: idle) { arriving.yield(.state(user, state)) }
+        if let state = pages.opened(user, page: page, visible: visible, idle: idle) { changes.submit(.state(user, state)) }
     }
 
     /// Whether one more report of `user`'s pages is within their budget (then spent): nil, or how long to wait.
@@ -62,33 +66,33 @@ public final class PresenceReporter: Sendable {
     @discardableResult
     public func reported(_ user: UserID, page: String, visible: Bool, idle: Bool) -> Bool {
         let known = pages.openPages(of: user) > 0
-        if let state = pages.reported(user, page: page, visible: visible, idle: idle) { arriving.yield(.state(user, state)) }
+        if let state = pages.reported(user, page: page, visible: visible, idle: idle) { changes.submit(.state(user, state)) }
         return known
     }
 
     public func closed(_ user: UserID, page: String) {
-        if let state = pages.closed(user, page: page) { arriving.yield(.state(user, state)) }
+        if let state = pages.closed(user, page: page) { changes.submit(.state(user, state)) }
     }
 
     /// The person chose to appear offline, or not (their pages here, if any, say so at once).
     public func preferenceChanged(_ user: UserID, appearsOffline: Bool) {
-        arriving.yield(.preference(user, appearsOffline: appearsOffline))
+        changes.submit(.preference(user, appearsOffline: appearsOffline))
     }
 
     /// Sends the reports as they come, and every minute who is here, until cancelled.
     public func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask {
-                for await change in self.waiting {
+                await self.changes.run { change in
                     switch change {
                     case .state(let user, let state):
-                        guard self.mayReport(user) else { continue }
+                        guard self.mayReport(user) else { return }
                         let appearsOffline = await self.appearsOffline(user)
                         if state == .gone { _ = self.hidden.withLock { $0.removeValue(forKey: user) } }
                         await self.send(user, state, appearsOffline: appearsOffline)
                     case .preference(let user, let appearsOffline):
                         let state = self.pages.localState(of: user)
-                        guard state != .gone else { continue }
+                        guard state != .gone else { return }
                         self.hidden.withLock { $0[user] = appearsOffline }
                         await self.send(user, state, appearsOffline: appearsOffline)
                     }

@@ -240,23 +240,25 @@ extension String {
     }
 }
 
-/// Waits until `condition` holds, checking every 5 ms for at most `seconds` (a bound, not a speed: see
-/// `RawClient`'s timeout). When the whole suite starts at once on two cores, the tasks that would make the condition
-/// true can be held back as long as this loop is; so the bound is also counted in checks made (as many as a quarter
-/// of the bound's time would make), up to three times the bound in all.
-public func eventually(within seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
+/// Waits until `condition` holds, checking every `every` (5 ms unless told) for at most `seconds` (a bound, not a
+/// speed: see `RawClient`'s timeout): the one waiting loop of the tests. When the whole suite starts at once on two
+/// cores, the tasks that would make the condition true can be held back as long as this loop is; so the bound is also
+/// counted in checks made (as many as a quarter of the bound's time would make), up to three times the bound in all.
+public func eventually(
+    within seconds: Double = 20, every interval: Duration = .milliseconds(5), _ condition: () async throws -> Bool
+) async rethrows -> Bool {
     let start = ContinuousClock.now
     let bound = Duration.milliseconds(Int64(seconds * 1000))
-    let fewestChecks = Int(seconds * 1000 / 5 / 4)
+    let fewestChecks = max(1, Int(bound / interval) / 4)
     var checks = 0
     while true {
-        if condition() { return true }
+        if try await condition() { return true }
         checks += 1
         let waited = ContinuousClock.now - start
         if waited >= bound * 3 || (waited >= bound && checks >= fewestChecks) { break }
-        try? await Task.sleep(for: .milliseconds(5))
+        try? await Task.sleep(for: interval)
     }
-    return condition()
+    return try await condition()
 }
 
 extension Sequence {

@@ -51,14 +51,8 @@ import Testing
     }
 
     static func eventually(_ what: Comment, within seconds: Double = 20, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("not within \(seconds) s: \(what)")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        if await HTTPTestSupport.eventually(within: seconds, every: .milliseconds(20), condition) { return }
+        Issue.record("not within \(seconds) s: \(what)")
     }
 
     /// An event's kind and the id of what it is about.

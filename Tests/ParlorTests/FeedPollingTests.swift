@@ -99,11 +99,7 @@ import Testing
 
     /// Asks until `condition` holds (at most 10 s).
     static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        if try await HTTPTestSupport.eventually(within: 10, every: .milliseconds(100), condition) { return }
         Issue.record("never: \(what)")
         throw ClientError(description: "never: \(what)")
     }

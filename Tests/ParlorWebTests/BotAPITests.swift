@@ -349,10 +349,7 @@ import Testing
 
     /// Waits (at most 10 s) until `check` holds.
     static func eventually(_ what: Comment, _ check: () async throws -> Bool) async throws {
-        for _ in 0..<500 {
-            if try await check() { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        if try await HTTPTestSupport.eventually(within: 10, every: .milliseconds(20), check) { return }
         Issue.record("never: \(what)")
     }
 

@@ -175,6 +175,8 @@ let package = Package(
         ),
         // A raw-socket HTTP client for tests that must control connections byte by byte.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
+        // The stores in memory, for tests only: the reference the store behaviour suite holds SQLite and PostgreSQL to.
+        .target(name: "InMemoryStores", dependencies: ["ParlorDomain"], path: "Tests/InMemoryStores"),
         .testTarget(name: "ByteOutputTests", dependencies: ["ByteOutput"]),
         // The workers' queue, without a server.
         .testTarget(name: "BoundedWorkTests", dependencies: ["BoundedWork"]),
@@ -184,13 +186,14 @@ let package = Package(
         .executableTarget(name: "parlor-store-writer", dependencies: ["ParlorStorage", "ParlorDomain"], path: "Tests/StoreWriter"),
         .testTarget(
             name: "ParlorStorageTests",
-            dependencies: ["ParlorStorage", "ParlorPostgres", "ParlorEvents", "ParlorDomain", "HTTPTestSupport", "parlor-store-writer",
+            dependencies: ["InMemoryStores", "ParlorStorage", "ParlorPostgres", "ParlorEvents", "ParlorDomain", "HTTPTestSupport", "parlor-store-writer",
                 .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(
             name: "ParlorEventsTests",
             dependencies: [
+                "InMemoryStores",
                 "ParlorEvents", "ParlorLive", "ParlorBots", "ParlorStorage", "ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput",
                 "ParlorFeeds",
                 .product(name: "Logging", package: "swift-log"),
@@ -217,6 +220,7 @@ let package = Package(
         .testTarget(
             name: "ParlorPushTests",
             dependencies: [
+                "InMemoryStores",
                 "ParlorPush", "ParlorNotifications", "ParlorDomain", "ParlorFeeds", "HTTPTestSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -5,13 +5,12 @@ import ParlorDomain
 
 extension EventRouter {
     /// Each command answers its stored outcome (`signedIn`, `sessionsEnded`, `roleChanged`, `settingsChanged`,
-    /// `joinLinkReplaced`, `botKeyReplaced`, `pushSubscriptionsChanged`, `preferencesChanged`) or `refused`.
-    /// Signing out of a session that is gone already answers `sessionsEnded` with a count of 0 and tells nobody.
+    /// `joinLinkReplaced`, `botKeyReplaced`, `pushSubscriptionsChanged`, `preferencesChanged`) or `refused`
+    /// (`notFound` for signing out of a session that is gone already, or removing a browser that is).
     @discardableResult
     public func send(_ event: AccountEvent, requestID: String? = nil) async -> AccountEvent {
         do {
             guard let outcome = try await apply(event) else { return event }
-            if case .sessionsEnded(let ended) = outcome, ended.count == 0, ended.cause == .signedOut { return outcome }
             return await publish(.account(outcome), outcome, requestID)
         } catch {
             return .refused(refusal(error, DomainEvent.account(event).kind, requestID))
@@ -25,9 +24,7 @@ extension EventRouter {
             try await timed("create_session") { try await accountStore().createSession(session) }
             return .signedIn(session.userID)
         case .signingOut(let hash):
-            guard let user = try await timed("end_session", { try await accountStore().deleteSession(idHash: hash) }) else {
-                return .sessionsEnded(SessionsEnded(userID: UserID(0), count: 0, cause: .signedOut))
-            }
+            guard let user = try await timed("end_session", { try await accountStore().deleteSession(idHash: hash) }) else { throw Refusal.notFound }
             return .sessionsEnded(SessionsEnded(userID: user, count: 1, cause: .signedOut))
         case .signingOutEverywhere(let user, let keeping):
             let count = try await timed("end_sessions") { try await accountStore().endSessions(of: user, keeping: keeping) }

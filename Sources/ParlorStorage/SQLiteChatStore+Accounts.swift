@@ -101,7 +101,7 @@ extension SQLiteChatStore {
                 try String.fetchAll(db, sql: """
                     SELECT session.idHash FROM session JOIN user ON user.id = session.userID
                     WHERE session.idHash IN (\(databaseQuestionMarks(count: slice.count))) AND session.expiresAt > ? AND user.deactivatedAt IS NULL
-                    """, arguments: StatementArguments(slice + [String(now.timeIntervalSince1970)]))
+                    """, arguments: StatementArguments(slice) + [now.timeIntervalSince1970])
             }
             live.formUnion(found)
         }

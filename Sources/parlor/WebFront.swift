@@ -81,7 +81,7 @@ final class WebFront: Sendable {
         immediate: (any ImmediateReads)? = nil, liveStore: (any ChatStore & FeedStore)? = nil, bus: any EventBus = InProcessEventBus(),
         clock: any WallClock = SystemClock(),
         metrics: ParlorMetrics = ParlorMetrics(), changes: ChangeCounters = ChangeCounters(), signInFailures: (any SignInFailureStore)? = nil,
-        busHealth: (@Sendable () -> Bool)? = nil, push: (any PushStore)? = nil, logger: Logger
+        busHealth: (@Sendable () -> Bool)? = nil, push: any PushStore, logger: Logger
     ) async throws {
         let templates = try PageTemplates(folder: configuration.templatesFolder, reloads: configuration.reloadTemplates, logger: logger)
         let paths = Paths(basePath: configuration.basePath)
@@ -97,7 +97,7 @@ final class WebFront: Sendable {
         )
         // The policy `--signup` names is kept for a new Parlor; one that has a policy keeps its own.
         _ = try await store.startSettings(signUpPolicy: configuration.signUpPolicy)
-        let pushStore = push ?? InMemoryPushStore(chats: store)
+        let pushStore = push
         let events = EventRouter(
             store: store, feeds: store, administration: store, accounts: store, push: pushStore, bus: bus, clock: clock, changes: changes, logger: logger
         )

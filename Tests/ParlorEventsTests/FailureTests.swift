@@ -1,3 +1,4 @@
+import InMemoryStores
 import Foundation
 import Logging
 import ParlorDomain

@@ -1,3 +1,4 @@
+import InMemoryStores
 import Foundation
 import ParlorDomain
 @testable import ParlorEvents

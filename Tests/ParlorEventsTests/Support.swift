@@ -1,3 +1,4 @@
+import InMemoryStores
 import ByteOutput
 import Foundation
 import ParlorDomain

@@ -1,3 +1,4 @@
+import InMemoryStores
 import Crypto
 import Foundation
 import HTTPTestSupport

@@ -127,3 +127,27 @@ enum SessionsSupport {
         return try await browser.post("/signin", [("handle", handle), ("password", "correct horse battery")]).status
     }
 }
+
+/// A session that expires stops streaming by the next check of the streams' sessions, though nothing was said of it:
+/// Parlor's clock is moved past the session's lifetime, and the check (every 100 ms here) closes the stream.
+@Suite struct ExpiredSessionStreamTests {
+    @Test func anExpiredSessionsStreamIsClosedAtTheNextCheck() async throws {
+        try await RunningParlor.with(configure: { $0.sessionCheckInterval = .milliseconds(100); $0.sessionLifetime = 3_600 }) { parlor in
+            let ana = Visitor(port: parlor.port)
+            #expect(try await ana.signUp("ana").status == 303)
+            let general = try await ana.chat(named: "General")
+            let (stream, head) = try await ana.openEvents("/events?chat=\(general.split(separator: "/").last!)")
+            #expect(head.status == 200)
+            _ = try await stream.read(until: "action=\"badge\"")
+            let checked = parlor.app.streamSessions.checksMade
+            #expect(await eventually { parlor.app.streamSessions.checksMade >= checked + 2 }, "checked while the session lives")
+            // Still streaming after those checks: a live session's stream stays.
+            #expect(try await ana.say("Still here after the checks", in: general).status == 303)
+            _ = try await stream.read(until: "Still here after the checks")
+            parlor.clock.advance(by: 3_601)
+            stream.setTimeout(20)
+            #expect((try? await stream.readToEnd()) != nil, "the stream of the expired session ended")
+            #expect(try await ana.get("/chats").header("Location") == "/signin")
+        }
+    }
+}

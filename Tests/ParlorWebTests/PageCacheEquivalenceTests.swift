@@ -185,9 +185,11 @@ final class TwinParlors {
         // The kept pages are served on the connection's thread when they can be; the fresh ones always on the pool.
         cachedApp = try await WebFront(
             configuration: configuration(pageCacheBytes: 8 * 1024 * 1024), store: store, images: InMemoryImageService(), immediate: store, clock: clock,
-            logger: logger
+            push: store, logger: logger
         )
-        freshApp = try await WebFront(configuration: configuration(pageCacheBytes: 0), store: store, images: InMemoryImageService(), clock: clock, logger: logger)
+        freshApp = try await WebFront(
+            configuration: configuration(pageCacheBytes: 0), store: store, images: InMemoryImageService(), clock: clock, push: store, logger: logger
+        )
         let app = cachedApp
         liveUpdates = Task { await app.live.run() }
         var servers: [HTTPServer] = []

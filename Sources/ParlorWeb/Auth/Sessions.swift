@@ -72,8 +72,10 @@ public struct Sessions: Sendable {
     /// Ends the request's session (its streams close on every instance); the answer carries the expired cookie.
     func end(_ request: Request) async throws -> SetCookie {
         if let idHash = Self.sessionIDHash(request) {
-            guard case .sessionsEnded = await events.send(.signingOut(sessionHash: idHash), requestID: request.id.description) else {
-                throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
+            switch await events.send(.signingOut(sessionHash: idHash), requestID: request.id.description) {
+            // Ended already (signed out in another tab): the cookie goes all the same.
+            case .sessionsEnded, .refused(.notFound): break
+            default: throw HTTPError(.serviceUnavailable, Refusal.unavailable.message)
             }
         }
         return SetCookie.expired(Self.cookieName, path: cookiePath)

@@ -1,4 +1,5 @@
 import Foundation
+import ParlorDomain
 
 extension InMemoryChatStore: AdministrationStore {
     /// As the SQLite store's: a bot always; the first person as administrator; then anyone while sign-up is open,

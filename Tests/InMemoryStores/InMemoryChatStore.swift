@@ -1,7 +1,9 @@
 import Foundation
+import ParlorDomain
 import Synchronization
 
-/// A ``ChatStore`` in memory: the same behaviour as the SQLite store, for tests and for trying Parlor out.
+/// A ``ChatStore`` in memory: the same behaviour as the SQLite store, for tests (the store behaviour suite holds it
+/// to the others; it is no part of what Parlor serves).
 /// Every method runs under one lock, so each is atomic like a transaction.
 public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedStore {
     struct State {

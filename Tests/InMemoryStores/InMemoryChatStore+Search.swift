@@ -1,4 +1,5 @@
 import Foundation
+import ParlorDomain
 
 extension InMemoryChatStore: SearchStore {
     /// Reads every message of the viewer's chats: the reference the other stores' indexes are tested against.

@@ -1,4 +1,5 @@
 import Foundation
+import ParlorDomain
 
 extension InMemoryChatStore {
     public func subscribe(_ new: NewSubscription, limit: Int) async throws -> FeedSubscription {

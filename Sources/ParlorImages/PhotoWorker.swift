@@ -1,3 +1,4 @@
+import BoundedWork
 import Foundation
 import Logging
 import ParlorDomain
@@ -22,8 +23,7 @@ public final class PhotoWorker: Sendable {
     private let store: any ImageStore
     private let events: any EventSink
     private let logger: Logger
-    private let queue: AsyncStream<Job>
-    private let queueInput: AsyncStream<Job>.Continuation
+    private let queue: WorkerQueue<Job>
     private let progress = Mutex(Progress())
 
     struct Job: Sendable {
@@ -44,7 +44,7 @@ public final class PhotoWorker: Sendable {
 
     public init(
         images: any ImageService, media: MediaFolder, store: any ImageStore, events: any EventSink, logger: Logger,
-        concurrency: Int = 4, queueLimit: Int = 1_000
+        concurrency: Int = 4, queueLimit: Int = 1_000, refused: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.images = images
         self.media = media
@@ -53,7 +53,7 @@ public final class PhotoWorker: Sendable {
         self.logger = logger
         self.concurrency = max(1, concurrency)
         self.queueLimit = max(1, queueLimit)
-        (queue, queueInput) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .bufferingOldest(self.queueLimit))
+        queue = WorkerQueue(high: self.queueLimit, concurrency: self.concurrency, refused: refused)
     }
 
     /// Queues a stored message's pending photo; `done` runs once it is processed, failed or given up (at once
@@ -65,9 +65,9 @@ public final class PhotoWorker: Sendable {
             return true
         }
         guard isNew else { return done() }
-        if case .dropped = queueInput.yield(Job(photo: photo, done: done)) {
+        guard queue.submit(Job(photo: photo, done: done)) else {
             logger.error("photo queue full: the photo stays pending until the next start", metadata: ["image": "\(photo.imageID)"])
-            finished(photo.imageID, done)
+            return finished(photo.imageID, done)
         }
     }
 
@@ -82,19 +82,9 @@ public final class PhotoWorker: Sendable {
             logger.error("pending photos not read", metadata: ["error": "\(error)"])
         }
         release { $0.resumed = true }
-        await withTaskGroup(of: Void.self) { group in
-            var running = 0
-            for await job in queue {
-                if running >= concurrency {
-                    await group.next()
-                    running -= 1
-                }
-                running += 1
-                group.addTask { [self] in
-                    await process(job.photo)
-                    finished(job.photo.imageID, job.done)
-                }
-            }
+        await queue.run { [self] job in
+            await process(job.photo)
+            finished(job.photo.imageID, job.done)
         }
     }
 

@@ -114,9 +114,13 @@ final class WebFront: Sendable {
         let throttle = SignInThrottle(limits: configuration.signInLimits, shared: signInFailures)
         let accountStreams = AccountStreams(limit: configuration.eventStreamsPerAccount, evictedRetry: configuration.evictedStreamRetry)
         let sessions = Sessions(accounts: store, events: events, immediate: immediate, clock: clock, lifetime: configuration.sessionLifetime, basePath: configuration.basePath)
+        // Each worker's refusals (its queue was full), counted by worker and logged at most once a minute.
+        let refused: @Sendable (String) -> @Sendable (Int) -> Void = { [metrics] worker in
+            { total in metrics.workerRefused(worker, total: total, logger: logger) }
+        }
         let photoWorker = PhotoWorker(
             images: images, media: media, store: store, events: events, logger: logger, concurrency: configuration.photoWorkers,
-            queueLimit: max(1, configuration.photosInProgress)
+            queueLimit: max(1, configuration.photosInProgress), refused: refused("photos")
         )
         let readiness = Readiness(busHealth: busHealth)
 
@@ -132,9 +136,6 @@ final class WebFront: Sendable {
             throw PushKeyError()
         }
         let delivery = HTTPPushDelivery(vapid: vapid, policy: AddressPolicy(ports: configuration.pushPorts, allowsLoopback: configuration.pushAllowsLoopback))
-        let refused: @Sendable (String) -> @Sendable (Int) -> Void = { [metrics] worker in
-            { total in metrics.workerRefused(worker, total: total, logger: logger) }
-        }
         let pushQueue = PushQueue(
             delivery: delivery,
             gone: { [events, logger] subscription in

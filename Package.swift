@@ -42,6 +42,8 @@ let package = Package(
         // Test-only: the reference Mustache renderer Parlor's output must equal byte for byte.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
+        // Clocks as values: the live pages, workers and streams take an AnyClock; tests drive a TestClock.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         // libmicrohttpd from Debian (libmicrohttpd-dev), plus the few inline shims Swift cannot express.
@@ -106,6 +108,7 @@ let package = Package(
             dependencies: [
                 "ParlorEvents", "ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput", "ServerSentEvents",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         // Event sources outside the core: Parlor Bot. They see the router as an `EventSink` and nothing of views.
@@ -136,6 +139,7 @@ let package = Package(
                 "ParlorTemplates", "ByteOutput", "BoundedWork", "ParlorPush", "ParlorNotifications", "ParlorFeeds", "ParlorFeedsHTTP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         // libxml2 from Debian (libxml2-dev): feeds' XML, read into a tree, through an opaque header (libxml2's
@@ -159,6 +163,7 @@ let package = Package(
             dependencies: [
                 "ParlorPush", "ParlorDomain", "ParlorFeeds", "ParlorFeedsHTTP", "BoundedWork", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         .executableTarget(
@@ -171,6 +176,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         // A raw-socket HTTP client for tests that must control connections byte by byte.
@@ -196,7 +202,7 @@ let package = Package(
                 "InMemoryStores",
                 "ParlorEvents", "ParlorLive", "ParlorBots", "ParlorStorage", "ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput",
                 "ParlorFeeds",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         .testTarget(
@@ -223,6 +229,7 @@ let package = Package(
                 "InMemoryStores",
                 "ParlorPush", "ParlorNotifications", "ParlorDomain", "ParlorFeeds", "HTTPTestSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         .testTarget(name: "ParlorFeedsTests", dependencies: ["ParlorFeeds", "ParlorFeedsHTTP", "ParlorDomain", "HTTPTestSupport"]),
@@ -236,6 +243,7 @@ let package = Package(
                 "BoundedWork", "ParlorPush", "ParlorNotifications",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         // Real libvips on files the tests make.

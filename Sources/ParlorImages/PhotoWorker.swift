@@ -71,6 +71,9 @@ public final class PhotoWorker: Sendable {
         }
     }
 
+    /// Photos waiting for a worker now (not those being made).
+    public var waiting: Int { queue.waiting }
+
     /// Resumes the photos the last run left pending, then processes the queue, ``concurrency`` at a time,
     /// until cancelled (graceful shutdown): what is under way then stays pending for the next start.
     public func run() async {

@@ -52,7 +52,7 @@ extension EventHandler {
     /// their lane, until cancelled.
     func sweepPresence() async {
         while !Task.isCancelled {
-            do { try await Task.sleep(for: .seconds(1)) } catch { return }
+            do { try await timer.sleep(for: .seconds(1)) } catch { return }
             for user in presence.changed() {
                 // Queued past `route`: the board has nothing new to take, only a dot to send.
                 queue(PublishedEvent(.presence(.presenceChanged(PresenceReport(userID: user, instance: 0, state: .gone)))))

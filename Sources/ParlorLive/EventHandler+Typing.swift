@@ -48,7 +48,7 @@ extension EventHandler {
     /// Twice a second, the names whose time is up are taken off, through their chats' lanes, until cancelled.
     func sweepTyping() async {
         while !Task.isCancelled {
-            do { try await Task.sleep(for: .milliseconds(500)) } catch { return }
+            do { try await timer.sleep(for: .milliseconds(500)) } catch { return }
             for report in typing.expired() {
                 queue(PublishedEvent(.presence(.typing(report))))
             }

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Logging
 import ParlorDomain
@@ -21,6 +22,8 @@ public final class EventHandler: Sendable {
     /// Where the feeds screens read their subscriptions; nil where no feeds are served (their pages are 404).
     let feeds: (any FeedStore)?
     let clock: any WallClock
+    /// Times what passes: typing lines and presence dots that age, and the sweeps that look for them.
+    let timer: AnyClock<Duration>
     let paths: Paths
     let renderer: FragmentRenderer
     let logger: Logger
@@ -35,7 +38,7 @@ public final class EventHandler: Sendable {
     /// pages to reload after a failed update.
     let known = KnownValues()
     /// Who is typing in each chat.
-    let typing = TypingBoard()
+    let typing: TypingBoard
     /// Who is around, from every instance's reports.
     let presence: PresenceBoard
     /// Whether the bus hands on each chat's messages in id order: then a chat's newest message handed on
@@ -49,15 +52,18 @@ public final class EventHandler: Sendable {
     public static var defaultLaneCount: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 64) }
 
     /// `lanes`: how many chats' events are applied at once. `laneLimit`: how far one lane may be behind
-    /// before the sources of its chats' events wait (``room(for:)``).
+    /// before the sources of its chats' events wait (``room(for:)``). `clock` is the pages' "now" (dates shown);
+    /// `timer` times what ages and the sweeps (a test drives it).
     public init(
-        store: any ChatStore, feeds: (any FeedStore)? = nil, clock: any WallClock, basePath: String = "", logger: Logger = Logger(label: "parlor.events"),
+        store: any ChatStore, feeds: (any FeedStore)? = nil, clock: any WallClock, timer: AnyClock<Duration> = AnyClock(ContinuousClock()), basePath: String = "", logger: Logger = Logger(label: "parlor.events"),
         dateLabels: DateLabels.Cache = DateLabels.Cache(), bus: any EventBus, templates: @escaping @Sendable () -> TemplateSet,
         encoding: (any UpdateEncoding)? = nil, lanes: Int = EventHandler.defaultLaneCount, laneLimit: Int = 1_000,
         fanOutPartSize: Int = EventHandler.defaultFanOutPartSize, offlineAfter: Duration = Presence.offlineAfter
     ) {
         self.fanOutPartSize = max(1, fanOutPartSize)
-        presence = PresenceBoard(offlineAfter: offlineAfter)
+        presence = PresenceBoard(clock: timer, offlineAfter: offlineAfter)
+        typing = TypingBoard(clock: timer)
+        self.timer = timer
         self.store = store
         self.feeds = feeds
         self.dateLabels = dateLabels

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import ParlorDomain
 import Synchronization
@@ -47,7 +48,8 @@ public final class RowPacer: Sendable {
     /// Seconds a row (or the badge) of a page waits at most after its last change went out.
     public let interval: Double
     let tick: Duration
-    private let start = ContinuousClock.now
+    private let clock: AnyClock<Duration>
+    private let start: AnyClock<Duration>.Instant
     private let waiting = Mutex<Waiting>(Waiting())
 
     private struct Waiting {
@@ -55,14 +57,17 @@ public final class RowPacer: Sendable {
         var running = false
     }
 
-    public init(interval: Double, tick: Duration = .milliseconds(50)) {
+    /// `clock` times the intervals and the ticks (a test drives it).
+    public init(interval: Double, tick: Duration = .milliseconds(50), clock: AnyClock<Duration> = AnyClock(ContinuousClock())) {
         self.interval = interval
         self.tick = tick
+        self.clock = clock
+        start = clock.now
     }
 
     /// Seconds since the pacer began, the time every page of it is paced by.
     func now() -> Double {
-        let elapsed = ContinuousClock.now - start
+        let elapsed = clock.now - start
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
@@ -77,7 +82,7 @@ public final class RowPacer: Sendable {
 
     private func flushWhileHolding() async {
         while true {
-            try? await Task.sleep(for: tick)
+            try? await clock.sleep(for: tick)
             let now = now()
             let due = waiting.withLock { waiting in waiting.pages.values.filter { $0.due <= now }.map(\.page) }
             var later: [(PacedListener, Double?)] = []

@@ -1,3 +1,4 @@
+import Clocks
 import ParlorDomain
 import Synchronization
 
@@ -8,10 +9,10 @@ import Synchronization
 final class PresenceBoard: Sendable {
     private struct Person: Sendable {
         /// Each instance's last report, and when it came.
-        var reports: [Int64: (state: LocalPresence, at: ContinuousClock.Instant)] = [:]
+        var reports: [Int64: (state: LocalPresence, at: AnyClock<Duration>.Instant)] = [:]
         var appearsOffline = false
         /// When the last page closed everywhere; nil while one is open.
-        var goneSince: ContinuousClock.Instant?
+        var goneSince: AnyClock<Duration>.Instant?
         /// What the pages were last told.
         var delivered: PresenceState = .offline
     }
@@ -19,14 +20,21 @@ final class PresenceBoard: Sendable {
     let offlineAfter: Duration
     let reportLifetime: Duration
     private let people = Mutex<[UserID: Person]>([:])
+    private let clock: AnyClock<Duration>
 
-    init(offlineAfter: Duration = Presence.offlineAfter, reportLifetime: Duration = Presence.reportLifetime) {
+    /// `clock` times the grace and the reports' lifetime.
+    init(clock: AnyClock<Duration>, offlineAfter: Duration = Presence.offlineAfter, reportLifetime: Duration = Presence.reportLifetime) {
+        self.clock = clock
         self.offlineAfter = offlineAfter
         self.reportLifetime = reportLifetime
     }
 
     /// Takes an instance's report.
-    func apply(_ report: PresenceReport, now: ContinuousClock.Instant = .now) {
+    func apply(_ report: PresenceReport) {
+        apply(report, now: clock.now)
+    }
+
+    private func apply(_ report: PresenceReport, now: AnyClock<Duration>.Instant) {
         people.withLock { people in
             var person = people[report.userID, default: Person()]
             let wasPresent = Self.isPresent(person)
@@ -42,24 +50,27 @@ final class PresenceBoard: Sendable {
     }
 
     /// An instance says again who is present there: their reports are renewed.
-    func refresh(_ reports: [PresenceReport], now: ContinuousClock.Instant = .now) {
+    func refresh(_ reports: [PresenceReport]) {
+        let now = clock.now
         for report in reports { apply(report, now: now) }
     }
 
     /// Whether a page of `user`'s is in front of them on an instance other than `instance`, whatever they chose to
     /// show others.
-    func isActive(_ user: UserID, elsewhereThan instance: Int64, now: ContinuousClock.Instant = .now) -> Bool {
-        people.withLock { people in
+    func isActive(_ user: UserID, elsewhereThan instance: Int64) -> Bool {
+        let now = clock.now
+        return people.withLock { people in
             people[user]?.reports.contains { $0.key != instance && $0.value.state == .active && now - $0.value.at < reportLifetime } ?? false
         }
     }
 
     /// What others see of `user` now.
-    func shown(_ user: UserID, now: ContinuousClock.Instant = .now) -> PresenceState {
-        people.withLock { people in people[user].map { shown($0, now: now) } ?? .offline }
+    func shown(_ user: UserID) -> PresenceState {
+        let now = clock.now
+        return people.withLock { people in people[user].map { shown($0, now: now) } ?? .offline }
     }
 
-    private func shown(_ person: Person, now: ContinuousClock.Instant) -> PresenceState {
+    private func shown(_ person: Person, now: AnyClock<Duration>.Instant) -> PresenceState {
         if person.appearsOffline { return .offline }
         let live = person.reports.values.filter { now - $0.at < reportLifetime }
         if live.contains(where: { $0.state == .active }) { return .active }
@@ -84,8 +95,9 @@ final class PresenceBoard: Sendable {
 
     /// The people whose shown state is not what the pages were told (time passed: a grace ended, a report aged);
     /// those long offline are forgotten.
-    func changed(now: ContinuousClock.Instant = .now) -> [UserID] {
-        people.withLock { people in
+    func changed() -> [UserID] {
+        let now = clock.now
+        return people.withLock { people in
             var changed: [UserID] = []
             for (user, person) in people {
                 let state = shown(person, now: now)

@@ -1,4 +1,5 @@
 import BoundedWork
+import Clocks
 import Logging
 import ParlorDomain
 
@@ -30,19 +31,22 @@ public final class PushQueue: Sendable {
     let concurrency: Int
     let attempts: Int
     let firstPause: Duration
+    /// Times the pauses between attempts (a test drives it).
+    let timer: AnyClock<Duration>
     let outcomes: Outcomes
     let logger: Logger
     private let jobs: WorkerQueue<Job>
 
     public init(
         delivery: any PushDelivering, gone: @escaping @Sendable (PushSubscription) async -> Void, capacity: Int = 10_000, concurrency: Int = 8, attempts: Int = 4,
-        firstPause: Duration = .seconds(2), logger: Logger, refused: @escaping @Sendable (Int) -> Void = { _ in }, outcomes: @escaping Outcomes = { _ in }
+        firstPause: Duration = .seconds(2), timer: AnyClock<Duration> = AnyClock(ContinuousClock()), logger: Logger, refused: @escaping @Sendable (Int) -> Void = { _ in }, outcomes: @escaping Outcomes = { _ in }
     ) {
         self.delivery = delivery
         self.gone = gone
         self.concurrency = max(1, concurrency)
         self.attempts = max(1, attempts)
         self.firstPause = firstPause
+        self.timer = timer
         self.logger = logger
         self.outcomes = outcomes
         jobs = WorkerQueue(high: max(1, capacity), concurrency: max(1, concurrency), refused: refused)
@@ -85,7 +89,7 @@ public final class PushQueue: Sendable {
                 return
             case .retry(let after):
                 guard attempt < attempts else { break }
-                do { try await Task.sleep(for: max(after ?? pause, pause)) } catch { return }
+                do { try await timer.sleep(for: max(after ?? pause, pause)) } catch { return }
                 pause *= 4
             }
         }

@@ -1,3 +1,4 @@
+import Clocks
 import Logging
 import ParlorDomain
 import ParlorEvents
@@ -12,6 +13,7 @@ struct AccountLogReader {
     let changes: ChangeCounters
     let logger: Logger
     var every: Duration = .milliseconds(250)
+    var timer = AnyClock(ContinuousClock())
 
     func run() async {
         var failing = false
@@ -27,7 +29,7 @@ struct AccountLogReader {
                 if !failing { logger.error("the account log could not be read; retrying", metadata: ["error": "\(error)"]) }
                 failing = true
             }
-            do { try await Task.sleep(for: every) } catch { return }
+            do { try await timer.sleep(for: every) } catch { return }
         }
     }
 }

@@ -1,3 +1,4 @@
+import Clocks
 import Logging
 import MicroHTTP
 import ParlorDomain
@@ -75,11 +76,13 @@ final class WebFront: Sendable {
     /// can read the signed-in pages on the calling thread; `liveStore`, when given, for the live pages' reads)
     /// and `bus`. Throws ``TemplateLoadError`` for a template mistake. Several
     /// instances on one database share `changes` with their bus (which counts other instances' changes),
-    /// keep sign-in failures in `signInFailures`, and report the bus's `busHealth` on `/readyz`.
+    /// keep sign-in failures in `signInFailures`, and report the bus's `busHealth` on `/readyz`. `clock` is Parlor's "now"
+    /// (dates, expiries of sessions and links); `timer` times what waits and what ages: typing, presence, the chat
+    /// lists' pace, push retries, the streams' session checks (a test drives it).
     init(
         configuration: WebConfiguration, store: any ChatStore & AccountStore & ImageStore & FeedStore & SearchStore & AdministrationStore, images: any ImageService,
         immediate: (any ImmediateReads)? = nil, liveStore: (any ChatStore & FeedStore)? = nil, bus: any EventBus = InProcessEventBus(),
-        clock: any WallClock = SystemClock(),
+        clock: any WallClock = SystemClock(), timer: AnyClock<Duration> = AnyClock(ContinuousClock()),
         metrics: ParlorMetrics = ParlorMetrics(), changes: ChangeCounters = ChangeCounters(), signInFailures: (any SignInFailureStore)? = nil,
         busHealth: (@Sendable () -> Bool)? = nil, push: any PushStore, logger: Logger
     ) async throws {
@@ -91,7 +94,7 @@ final class WebFront: Sendable {
         // The live pages may read through a store of their own (the same data on other connections), so a crowd
         // of requests never queues the fan-out behind its reads.
         let live = EventHandler(
-            store: liveStore ?? store, feeds: liveStore ?? store, clock: clock, basePath: configuration.basePath, logger: logger, dateLabels: dateLabels,
+            store: liveStore ?? store, feeds: liveStore ?? store, clock: clock, timer: timer, basePath: configuration.basePath, logger: logger, dateLabels: dateLabels,
             bus: bus, templates: { templates.current }, encoding: encoder, lanes: configuration.liveLanes,
             fanOutPartSize: configuration.fanOutPartSize, offlineAfter: configuration.presenceOfflineAfter
         )
@@ -145,14 +148,15 @@ final class WebFront: Sendable {
                 default: logger.warning("could not remove a push subscription", metadata: ["subscription": "\(subscription.id)"])
                 }
             },
-            logger: logger, refused: refused("push_queue")
+            timer: timer, logger: logger, refused: refused("push_queue")
         ) { [metrics] outcome in metrics.pushed(outcome) }
         let presence = PresenceReporter(
-            pages: visiblePages, events: events, preferences: pushStore, refreshEvery: configuration.presenceRefresh, logger: logger,
+            pages: visiblePages, events: events, preferences: pushStore, refreshEvery: configuration.presenceRefresh, timer: timer, logger: logger,
             refused: refused("presence")
         )
         let streamSessions = StreamSessions(
-            streams: accountStreams, accounts: store, clock: clock, presence: presence, interval: configuration.sessionCheckInterval, logger: logger
+            streams: accountStreams, accounts: store, clock: clock, presence: presence, interval: configuration.sessionCheckInterval, timer: timer,
+            logger: logger
         )
         bus.subscribe { [streamSessions] in streamSessions.receive($0) }
         let visibility = EveryInstanceVisibility(here: presence, everywhere: live)
@@ -194,7 +198,7 @@ final class WebFront: Sendable {
             )),
             streams: EventStreamRoutes(.init(
                 sessions: sessions, live: live, encoder: encoder, accountStreams: accountStreams,
-                pacer: configuration.listPace > 0 ? RowPacer(interval: configuration.listPace) : nil, presence: presence, logger: logger
+                pacer: configuration.listPace > 0 ? RowPacer(interval: configuration.listPace, clock: timer) : nil, presence: presence, logger: logger
             )),
             settings: SettingsRoutes(.init(
                 gate: gate, pages: pages, events: events, store: store, passwords: passwords, throttle: throttle,

@@ -54,7 +54,9 @@ def main():
 
         # 3. Ben's open page goes to sign-in the moment Ana deactivates him; his sign-in says why.
         ben.get(base + "/chats")
-        general = ben.find_element(By.XPATH, "//li[contains(@class,'chat-list-item')][.//span[text()='General']]/a").get_attribute("href")
+        # Read inside a wait: the live list may swap the row between finding it and reading it.
+        general = wait_for(ben, lambda d: d.find_element(By.XPATH, "//li[contains(@class,'chat-list-item')][.//span[text()='General']]/a").get_attribute("href"),
+                           "Ben's link to General")
         ben.get(general)
         wait_for(ben, lambda d: d.execute_script("return document.documentElement.dataset.live === 'open'")
                  or d.execute_script("return !!window.EventSource"), "Ben's page is live")

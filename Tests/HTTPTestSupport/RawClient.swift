@@ -195,6 +195,37 @@ public final class RawClient {
         }
     }
 
+    /// Whether `marker` has arrived in a chunked stream body, looking only at what the socket holds now (never
+    /// waits); the text up to it is then taken, as ``read(until:)`` takes it. For a loop that moves a test clock on
+    /// until something shows.
+    public func hasReceived(_ marker: String) throws -> Bool {
+        _ = try takeWhatArrived()
+        guard let range = decoded.firstRange(of: Array(marker.utf8)) else { return false }
+        decoded.removeFirst(range.upperBound)
+        return true
+    }
+
+    /// Whether a chunked stream body has ended (its last chunk, or the connection closed), looking only at what the
+    /// socket holds now (never waits).
+    public func hasEnded() throws -> Bool {
+        try !takeWhatArrived() || streamEnded
+    }
+
+    /// Moves what the socket holds now into the decoded body; false when the peer closed the connection.
+    private func takeWhatArrived() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        var open = true
+        while true {
+            let count = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
+            if count > 0 { pending.append(contentsOf: chunk[0..<count]); continue }
+            if count == 0 || errno == ECONNRESET { open = false; break }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else { throw ClientError(description: "recv: \(errno)") }
+            break
+        }
+        decodeChunks()
+        return open
+    }
+
     /// Reads a chunked stream body to its end; returns the decoded rest.
     public func readToEnd() async throws -> String {
         while true {

@@ -1,5 +1,6 @@
-import InMemoryStores
+import Clocks
 import Crypto
+import InMemoryStores
 import Foundation
 import HTTPTestSupport
 import Logging
@@ -33,7 +34,10 @@ import Testing
         )
     }
 
-    static func queue(_ service: ScriptedServer, outcomes: Outcomes, capacity: Int = 100, store: any PushStore = InMemoryPushStore(chats: InMemoryChatStore())) -> PushQueue {
+    static func queue(
+        _ service: ScriptedServer, outcomes: Outcomes, capacity: Int = 100, store: any PushStore = InMemoryPushStore(chats: InMemoryChatStore()),
+        timer: AnyClock<Duration> = AnyClock(ContinuousClock()), firstPause: Duration = .milliseconds(10)
+    ) -> PushQueue {
         let delivery = HTTPPushDelivery(
             vapid: VAPID(key: P256.Signing.PrivateKey(), subject: "mailto:test@example.org"),
             policy: AddressPolicy(ports: [service.port], allowsLoopback: true),
@@ -41,12 +45,19 @@ import Testing
             timeout: .seconds(30)
         )
         return PushQueue(
-            delivery: delivery, gone: { subscription in _ = try? await store.removePushSubscription(subscription.id, of: subscription.userID) }, capacity: capacity, concurrency: 2, attempts: 3, firstPause: .milliseconds(10),
-            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, outcomes: outcomes.record
+            delivery: delivery, gone: { subscription in _ = try? await store.removePushSubscription(subscription.id, of: subscription.userID) }, capacity: capacity, concurrency: 2, attempts: 3, firstPause: firstPause,
+            timer: timer, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, outcomes: outcomes.record
         )
     }
 
-    @Test func aPushTheServiceIsTooBusyForIsTriedAgainThenGivenUp() async throws {
+    /// Waits until something sleeps on `clock` (a retry waiting for its pause).
+    static func sleeping(on clock: TestClock<Duration>) async -> Bool {
+        await eventually {
+            do { try await clock.checkSuspension(); return false } catch { return true }
+        }
+    }
+
+    @Test func aPushTheServiceIsTooBusyForIsTriedAgainAfterPausesThatGrowThenGivenUp() async throws {
         let answered = Atomic(0)
         let service = try ScriptedServer { path, _ in
             let count = answered.add(1, ordering: .relaxed).newValue
@@ -57,18 +68,38 @@ import Testing
         }
         defer { service.stop() }
         let outcomes = Outcomes()
-        let queue = Self.queue(service, outcomes: outcomes)
+        let clock = TestClock<Duration>()
+        let queue = Self.queue(service, outcomes: outcomes, timer: AnyClock(clock), firstPause: .seconds(2))
         let running = Task { await queue.run() }
         defer { running.cancel() }
 
+        // 503 (its Retry-After shorter than the pause): tried again two seconds later by the queue's clock, not sooner.
         #expect(queue.enqueue(PushQueue.Job(payload: Array("{}".utf8), subscription: Self.subscription(service.url("/retried")))))
+        #expect(await Self.sleeping(on: clock), "the retry waits for its pause")
+        #expect(service.received.count == 1)
+        await clock.advance(by: .milliseconds(1_999))
+        #expect(service.received.count == 1 && outcomes.all.isEmpty, "the pause is not over")
+        await clock.advance(by: .milliseconds(1))
+        #expect(await eventually { service.received.count == 2 }, "429")
+        // The pause grows fourfold: eight seconds, then taken.
+        #expect(await Self.sleeping(on: clock))
+        await clock.advance(by: .milliseconds(7_999))
+        #expect(service.received.count == 2)
+        await clock.advance(by: .milliseconds(1))
         #expect(try await outcomes.wait(for: 1) == ["sent"], "503, then 429, then taken")
         #expect(service.received.count == 3)
+
+        // Three 500s: given up after its pauses; a 400 is not tried again.
         queue.enqueue(PushQueue.Job(payload: Array("{}".utf8), subscription: Self.subscription(service.url("/busy"))))
+        for pause in [Duration.seconds(2), .seconds(8)] {
+            #expect(await Self.sleeping(on: clock))
+            await clock.advance(by: pause)
+        }
         #expect(try await outcomes.wait(for: 2).last == "dropped", "three 500s: given up")
         #expect(service.received.filter { $0.path == "/busy" }.count == 3)
         queue.enqueue(PushQueue.Job(payload: Array("{}".utf8), subscription: Self.subscription(service.url("/refused"))))
         #expect(try await outcomes.wait(for: 3).last == "failed", "400: not tried again")
+        await queue.settled()
         #expect(service.received.filter { $0.path == "/refused" }.count == 1)
     }
 

@@ -376,7 +376,7 @@ import Testing
             #expect(try await BotAPITests.call(parlor, "GET", "/api/rooms", key: key).status == 401, "its key opens nothing")
             #expect(try await parlor.store.membership(ChatID(1), bot.id) == nil, "out of the open room")
             #expect(try await ben.say("status now?", in: direct).status == 303)
-            try await Task.sleep(for: .milliseconds(300))
+            await parlor.app.botWebhooks.settled()
             #expect(server.received.count == 1, "a deactivated bot's webhook hears nothing")
 
             // Reactivated: its key opens again, and its webhook hears.
@@ -420,7 +420,7 @@ import Testing
             #expect(server.received.count == 1)
             // A message that does not name it tells nobody either.
             _ = try await ben.say("lunch?", in: room)
-            try await Task.sleep(for: .milliseconds(200))
+            await parlor.app.botWebhooks.settled()
             #expect(server.received.count == 1)
         }
     }

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import HTTPTestSupport
 import ParlorDomain
@@ -131,8 +132,10 @@ enum SessionsSupport {
 /// A session that expires stops streaming by the next check of the streams' sessions, though nothing was said of it:
 /// Parlor's clock is moved past the session's lifetime, and the check (every 100 ms here) closes the stream.
 @Suite struct ExpiredSessionStreamTests {
-    @Test func anExpiredSessionsStreamIsClosedAtTheNextCheck() async throws {
-        try await RunningParlor.with(configure: { $0.sessionCheckInterval = .milliseconds(100); $0.sessionLifetime = 3_600 }) { parlor in
+    @Test func anExpiredSessionsStreamIsClosedAtTheNextCheckByParlorsClocks() async throws {
+        // The checks are timed by the test's clock, the session's expiry by Parlor's "now": both moved on here.
+        let timer = TestClock<Duration>()
+        try await RunningParlor.with(configure: { $0.sessionCheckInterval = .seconds(30); $0.sessionLifetime = 3_600 }, timer: AnyClock(timer)) { parlor in
             let ana = Visitor(port: parlor.port)
             #expect(try await ana.signUp("ana").status == 303)
             let general = try await ana.chat(named: "General")
@@ -140,13 +143,14 @@ enum SessionsSupport {
             #expect(head.status == 200)
             _ = try await stream.read(until: "action=\"badge\"")
             let checked = parlor.app.streamSessions.checksMade
-            #expect(await eventually { parlor.app.streamSessions.checksMade >= checked + 2 }, "checked while the session lives")
+            let twice = await timer.advance(by: .seconds(5), until: { parlor.app.streamSessions.checksMade >= checked + 2 })
+            #expect(try #require(twice, "checked twice while the session lives") >= .seconds(60), "one check per interval")
             // Still streaming after those checks: a live session's stream stays.
             #expect(try await ana.say("Still here after the checks", in: general).status == 303)
             _ = try await stream.read(until: "Still here after the checks")
             parlor.clock.advance(by: 3_601)
-            stream.setTimeout(20)
-            #expect((try? await stream.readToEnd()) != nil, "the stream of the expired session ended")
+            let ended = try await timer.advance(by: .seconds(5), until: { try stream.hasEnded() })
+            #expect(try #require(ended, "the stream of the expired session ended") <= .seconds(35), "at the next check")
             #expect(try await ana.get("/chats").header("Location") == "/signin")
         }
     }

@@ -80,9 +80,8 @@ import Testing
             for index in 0..<5 {
                 #expect(try await MessagePhotoTests.sendPhoto(ana, in: chat, text: "Photo \(index)").status == 303)
             }
-            #expect(await eventually { images.held == workers })
-            // Given time, no more start than there are workers.
-            try await Task.sleep(for: .milliseconds(100))
+            // As many as there are workers are being made; the others wait in the worker's queue, not started.
+            #expect(await eventually { images.held == workers && parlor.app.photoWorker.waiting == 5 - workers })
             #expect(images.held == workers)
             images.open()
             await parlor.app.photoWorker.settled()

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import HTTPTestSupport
 import ParlorDomain
@@ -52,28 +53,54 @@ import Testing
             #expect(try await ben.post("/settings/notifications", []).status == 303)
             _ = try await watching.read(until: Self.dot(benID, "active", "Ben Okafor is active"))
 
-            // His last page closes: away at once (a reload is no departure), offline after the grace (1 s here).
+            // His last page closes: away at once (a reload is no departure), offline after the grace (1 s here; how
+            // long, by Parlor's clock: ``theGraceAndThePaceOfPresenceGoByParlorsClock``).
             page.close()
-            let closed = ContinuousClock.now
             _ = try await watching.read(until: Self.dot(benID, "away", "Ben Okafor is away"))
             _ = try await watching.read(until: Self.dot(benID, "offline", "Ben Okafor is offline"))
-            let offlineAfter = ContinuousClock.now - closed
-            #expect(offlineAfter >= .seconds(1) && offlineAfter < .seconds(5), "offline \(offlineAfter) after the page closed")
-
-            // A page flipped in and out of view twenty times in a moment: at most one report a second goes out.
-            let reports = Reports()
-            parlor.app.events.addObserver(reports)
-            let (flipping, _) = try await ben.openEvents("/events?page=ben-2&visible=1")
-            _ = try await watching.read(until: Self.dot(benID, "active", "Ben Okafor is active"))
-            let flipped = ContinuousClock.now
-            for index in 0..<20 { _ = try await ben.post("/presence", [("page", "ben-2"), ("visible", index.isMultiple(of: 2) ? "0" : "1")]) }
-            try await Task.sleep(for: .milliseconds(1_600))
-            let seconds = Double((ContinuousClock.now - flipped).components.seconds) + 1
-            #expect(reports.count.load(ordering: .relaxed) <= Int(seconds) + 1, "\(reports.count.load(ordering: .relaxed)) reports in \(seconds) s")
-            flipping.close()
 
             // A bad report is refused.
             #expect(try await ben.post("/presence", [("page", "ben-1"), ("visible", "1"), ("idle", "maybe")]).status == 400)
+            watching.close()
+        }
+    }
+
+    @Test func theGraceAndThePaceOfPresenceGoByParlorsClock() async throws {
+        let clock = TestClock<Duration>()
+        // The server's heartbeat (its own, real time) notices a closed stream soon.
+        try await RunningParlor.with(configureServer: { $0.heartbeatInterval = .milliseconds(300) }, timer: AnyClock(clock)) { parlor in
+            let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)
+            let benID = try #require(try await parlor.store.user(handle: "ben")?.id)
+            let reports = Reports()
+            parlor.app.events.addObserver(reports)
+            let (watching, _) = try await ana.openEvents("/events?watch=\(benID)")
+            _ = try await watching.read(until: "action=\"badge\"")
+            try await ben.get(chat)
+            let (page, _) = try await ben.openEvents("/events?page=ben-1&visible=1")
+            let active = Self.dot(benID, "active", "Ben Okafor is active")
+            #expect(try await clock.advance(by: .milliseconds(250), until: { try watching.hasReceived(active) }) != nil)
+            await parlor.app.presence.settled()
+            let before = reports.count.load(ordering: .relaxed)
+
+            // Flipped out of view and back eight times while Parlor's clock stands still (within the pages' budget of
+            // reports): nothing more goes out within the second of the last report; once it ends, one report, of the
+            // state at its end (away).
+            for index in 0..<8 {
+                #expect(try await ben.post("/presence", [("page", "ben-1"), ("visible", index.isMultiple(of: 2) ? "0" : "1")]).status == 204)
+            }
+            #expect(try await ben.post("/presence", [("page", "ben-1"), ("visible", "0")]).status == 204)
+            await parlor.app.presence.settled()
+            #expect(reports.count.load(ordering: .relaxed) == before, "within the second")
+            let away = Self.dot(benID, "away", "Ben Okafor is away")
+            let paced = try await clock.advance(by: .milliseconds(250), until: { try watching.hasReceived(away) })
+            #expect(try #require(paced) >= .seconds(1) && reports.count.load(ordering: .relaxed) == before + 1, "one report, after \(paced!)")
+
+            // His last page closes: away still, and offline a minute later (the grace), by Parlor's clock.
+            page.close()
+            #expect(await clock.advance(by: .milliseconds(250), until: { reports.count.load(ordering: .relaxed) == before + 2 }) != nil)
+            let offline = Self.dot(benID, "offline", "Ben Okafor is offline")
+            let grace = try #require(try await clock.advance(by: .milliseconds(500), until: { try watching.hasReceived(offline) }))
+            #expect(grace >= Presence.offlineAfter - .seconds(1) && grace <= Presence.offlineAfter + .seconds(2), "offline \(grace) after the page closed")
             watching.close()
         }
     }

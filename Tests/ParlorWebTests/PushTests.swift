@@ -6,6 +6,7 @@ import ParlorNotifications
 import ParlorPush
 import ParlorWeb
 import Testing
+@testable import parlor
 
 /// Web Push through the real server and a push service on 127.0.0.1 that keeps what Parlor sends: each push is
 /// decrypted with the browser's private key, and its VAPID token checked (signature, audience, expiry).
@@ -28,6 +29,13 @@ import Testing
     }
 
     static let chrome = "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"
+
+    /// Returns once every message sent so far has been through whom-to-push and its pushes sent or given up: what the
+    /// service has then is all it will have of them.
+    static func settled(_ parlor: RunningParlor) async {
+        await parlor.app.pushNotifier.settled()
+        await parlor.app.pushQueue.settled()
+    }
 
     /// The pushes to `browser`, once the service has had `count` in all (within 10 s), decrypted; those to `path`
     /// only, when given.
@@ -108,7 +116,7 @@ import Testing
             let (stream, opened) = try await ben.openEvents("/events?page=ben-tab-1&visible=1")
             #expect(opened.status == 200)
             #expect(try await ana.say("Are you there?", in: chat).status == 303)
-            try await Task.sleep(for: .milliseconds(700))
+            await Self.settled(parlor)
             #expect(service.receivedBodies.count == 1, "not pushed while a page of Ben's is visible")
             // Hidden (another tab in front): pushed again.
             #expect(try await ben.post("/presence", [("page", "ben-tab-1"), ("visible", "0")]).status == 204)
@@ -117,7 +125,7 @@ import Testing
             // Visible again, then closed: pushed once the page is gone.
             #expect(try await ben.post("/presence", [("page", "ben-tab-1"), ("visible", "1")]).status == 204)
             #expect(try await ana.say("Still here?", in: chat).status == 303)
-            try await Task.sleep(for: .milliseconds(500))
+            await Self.settled(parlor)
             #expect(service.receivedBodies.count == 2)
             stream.close()
             let deadline = ContinuousClock.now + .seconds(5)
@@ -157,7 +165,7 @@ import Testing
             #expect(try await ana.say("Budget numbers are in", in: room).status == 303)
             #expect(try await ana.say("@ben can you check them?", in: room).status == 303)
             let pushed = try await Self.pushes(service, count: 1, for: browser)
-            try await Task.sleep(for: .milliseconds(300))
+            await Self.settled(parlor)
             #expect(service.receivedBodies.count == 1, "a room followed for mentions: only the one that names Ben")
             #expect(pushed[0].payload.title == "Ana Lima in #Launch" && pushed[0].payload.body == "@ben can you check them?")
 
@@ -172,7 +180,7 @@ import Testing
             let roomID = try #require(room.split(separator: "/").last)
             #expect(try await ben.post("/rooms/\(roomID)/follow", [("follow", "nothing")]).status == 303)
             #expect(try await ana.say("@ben muted?", in: room).status == 303)
-            try await Task.sleep(for: .milliseconds(500))
+            await Self.settled(parlor)
             #expect(service.receivedBodies.count == 2)
         }
     }

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import HTTPTestSupport
 import ParlorDomain
@@ -27,30 +28,49 @@ import Testing
             let empty = "<p class=\"typing\" id=\"typing-\(id)\"></p>"
             _ = try await stream.read(until: empty)
 
-            // A start and nothing more: gone five seconds later (the sweep looks twice a second).
-            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")]).status == 204)
-            _ = try await stream.read(until: "Ana Lima is typing…")
-            let started = ContinuousClock.now
-            _ = try await stream.read(until: empty)
-            let gone = ContinuousClock.now - started
-            #expect(gone >= .milliseconds(4_500) && gone <= .milliseconds(6_500), "gone after \(gone)")
-
-            // "Stop" hides it at once, and does not let the next start through sooner.
-            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")]).status == 204)
+            // "Stop" hides it at once, and does not let the next start through sooner (a start alone, and its
+            // end five seconds later: ``aStartAloneShowsForFiveSecondsOfParlorsClock``).
+            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")]).status == 204, "the message sent started the clock anew")
             _ = try await stream.read(until: "Ana Lima is typing…")
             #expect(try await ana.post("/rooms/\(id)/typing", [("state", "stop")]).status == 204)
             _ = try await stream.read(until: empty)
             #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")]).status == 429, "a stop does not reset the start's clock")
             stream.close()
 
-            // Not a member, a chat that does not exist, a state that is not one: refused.
+            // Not a member, a chat that does not exist, a state that is not one: refused (asked by Ben, whose budget of
+            // reports Ana's have not spent).
             let chloe = Visitor(port: parlor.port)
             try await chloe.signUp("chloe", name: "Chloé Martin")
             try await chloe.get("/chats")
             #expect(try await chloe.post("/rooms/\(id)/typing", [("state", "start")]).status == 404)
-            #expect(try await ana.post("/rooms/999999/typing", [("state", "start")]).status == 404)
-            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "maybe")]).status == 400)
-            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")], csrf: "forged").status == 403)
+            #expect(try await ben.post("/rooms/999999/typing", [("state", "start")]).status == 404)
+            #expect(try await ben.post("/rooms/\(id)/typing", [("state", "maybe")]).status == 400)
+            #expect(try await ben.post("/rooms/\(id)/typing", [("state", "start")], csrf: "forged").status == 403)
+        }
+    }
+
+    @Test func aStartAloneShowsForFiveSecondsOfParlorsClock() async throws {
+        let clock = TestClock<Duration>()
+        try await RunningParlor.with(timer: AnyClock(clock)) { parlor in
+            let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)
+            let id = String(chat.split(separator: "/").last!)
+            let (stream, _) = try await ben.openEvents("/events?chat=\(id)")
+            _ = try await stream.read(until: "target=\"messages-\(id)\"")
+            try await ana.get(chat)
+            #expect(try await ana.post("/rooms/\(id)/typing", [("state", "start")]).status == 204)
+            _ = try await stream.read(until: "Ana Lima is typing…")
+
+            // Four and a half seconds on: still shown (a page of the chat opening now is told).
+            await clock.advance(by: .milliseconds(4_500))
+            let (late, _) = try await ben.openEvents("/events?chat=\(id)")
+            _ = try await late.read(until: "Ana Lima is typing…")
+            late.close()
+            // Then gone as the five seconds end: the sweep looks twice a second.
+            let empty = "<p class=\"typing\" id=\"typing-\(id)\"></p>"
+            let more = try await clock.advance(by: .milliseconds(100), until: { try stream.hasReceived(empty) })
+            let gone = try #require(more, "the line never went") + .milliseconds(4_500)
+            #expect(gone >= Typing.shownFor && gone <= Typing.shownFor + .seconds(1), "gone after \(gone) of Parlor's clock")
+            stream.close()
         }
     }
 

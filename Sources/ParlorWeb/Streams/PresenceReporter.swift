@@ -1,8 +1,10 @@
 import BoundedWork
+import Clocks
 import Foundation
 import Logging
 import ParlorDomain
 import ParlorEvents
+import ParlorLive
 import Synchronization
 
 /// This instance's side of presence: what its pages say (a stream opened or closed, a page hidden, shown or idle)
@@ -21,7 +23,9 @@ public final class PresenceReporter: Sendable {
     /// Whether each person here chose to appear offline, read once while they have pages open.
     private let hidden = Mutex<[UserID: Bool]>([:])
     /// When each person's last report went, and those whose next one waits for the second to end.
-    private let paced = Mutex<(sent: [UserID: ContinuousClock.Instant], waiting: Set<UserID>)>(([:], []))
+    private let paced = Mutex<(sent: [UserID: AnyClock<Duration>.Instant], waiting: Set<UserID>)>(([:], []))
+    /// Times the pacing of reports and the refresh.
+    let timer: AnyClock<Duration>
     /// Least time between two reports of one person.
     static let reportInterval: Duration = .seconds(1)
     /// What one person's pages may say in all (``PresenceRoutes``): a burst as tabs change, four a second after that.
@@ -40,10 +44,11 @@ public final class PresenceReporter: Sendable {
     let refreshEvery: Duration
 
     public init(
-        pages: VisiblePages, events: EventRouter, preferences: any PushStore, refreshEvery: Duration = Presence.refreshEvery, logger: Logger,
-        refused: @escaping @Sendable (Int) -> Void = { _ in }
+        pages: VisiblePages, events: EventRouter, preferences: any PushStore, refreshEvery: Duration = Presence.refreshEvery,
+        timer: AnyClock<Duration> = AnyClock(ContinuousClock()), logger: Logger, refused: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         instance = Int64.random(in: 1...Int64.max)
+        self.timer = timer
         self.refreshEvery = refreshEvery
         self.pages = pages
         self.events = events
@@ -79,6 +84,9 @@ public final class PresenceReporter: Sendable {
         changes.submit(.preference(user, appearsOffline: appearsOffline))
     }
 
+    /// Returns once what the pages said so far has been handled (sent, or left waiting for its second).
+    public func settled() async { await changes.settled() }
+
     /// Sends the reports as they come, and every minute who is here, until cancelled.
     public func run() async {
         await withDiscardingTaskGroup { group in
@@ -100,14 +108,14 @@ public final class PresenceReporter: Sendable {
             }
             group.addTask {
                 while !Task.isCancelled {
-                    do { try await Task.sleep(for: self.refreshEvery) } catch { return }
+                    do { try await self.timer.sleep(for: self.refreshEvery) } catch { return }
                     await self.refresh()
                 }
             }
             // The reports that waited for their second: the state each person is in now.
             group.addTask {
                 while !Task.isCancelled {
-                    do { try await Task.sleep(for: Self.reportInterval / 4) } catch { return }
+                    do { try await self.timer.sleep(for: Self.reportInterval / 4) } catch { return }
                     for user in self.due() {
                         let state = self.pages.localState(of: user)
                         let appearsOffline = await self.appearsOffline(user)
@@ -120,8 +128,9 @@ public final class PresenceReporter: Sendable {
     }
 
     /// Whether a report of `user` may go now; if not, it waits for ``due()``.
-    private func mayReport(_ user: UserID, now: ContinuousClock.Instant = .now) -> Bool {
-        paced.withLock { paced in
+    private func mayReport(_ user: UserID) -> Bool {
+        let now = timer.now
+        return paced.withLock { paced in
             if let last = paced.sent[user], now - last < Self.reportInterval {
                 paced.waiting.insert(user)
                 return false
@@ -133,8 +142,9 @@ public final class PresenceReporter: Sendable {
     }
 
     /// The people whose waiting report may go now.
-    private func due(now: ContinuousClock.Instant = .now) -> [UserID] {
-        paced.withLock { paced in
+    private func due() -> [UserID] {
+        let now = timer.now
+        return paced.withLock { paced in
             let ready = paced.waiting.filter { user in paced.sent[user].map { now - $0 >= Self.reportInterval } ?? true }
             for user in ready { paced.sent[user] = now }
             paced.waiting.subtract(ready)

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Logging
 import ParlorDomain
@@ -15,6 +16,8 @@ public final class StreamSessions: Sendable {
     let clock: any WallClock
     let presence: PresenceReporter?
     let interval: Duration
+    /// Times the interval (a test drives it); `clock` is the "now" sessions expire by.
+    let timer: AnyClock<Duration>
     let logger: Logger
     /// What the bus said and the loop has yet to act on: coalesced, so nothing waiting is ever dropped and a burst
     /// costs one check per person.
@@ -26,8 +29,10 @@ public final class StreamSessions: Sendable {
     public var checksMade: Int { checks.load(ordering: .acquiring) }
 
     public init(
-        streams: AccountStreams, accounts: any AccountStore, clock: any WallClock, presence: PresenceReporter?, interval: Duration, logger: Logger
+        streams: AccountStreams, accounts: any AccountStore, clock: any WallClock, presence: PresenceReporter?, interval: Duration,
+        timer: AnyClock<Duration> = AnyClock(ContinuousClock()), logger: Logger
     ) {
+        self.timer = timer
         self.streams = streams
         self.accounts = accounts
         self.clock = clock
@@ -69,7 +74,7 @@ public final class StreamSessions: Sendable {
             }
             group.addTask {
                 while !Task.isCancelled {
-                    do { try await Task.sleep(for: self.interval) } catch { return }
+                    do { try await self.timer.sleep(for: self.interval) } catch { return }
                     await self.check(self.streams.allSessions())
                 }
             }

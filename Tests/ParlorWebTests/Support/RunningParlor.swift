@@ -1,6 +1,7 @@
+import Clocks
+import Foundation
 import ServerSentEvents
 import Synchronization
-import Foundation
 import HTTPTestSupport
 import Logging
 import MicroHTTP
@@ -42,7 +43,7 @@ final class RunningParlor {
     init(
         folder: URL? = nil, images: any ImageService = InMemoryImageService(), configure: (inout WebConfiguration) -> Void = { _ in },
         configureServer: (inout ServerConfiguration) -> Void = { _ in }, metrics: ParlorMetrics = ParlorMetrics(),
-        signInFailures: (any SignInFailureStore)? = nil
+        signInFailures: (any SignInFailureStore)? = nil, timer: AnyClock<Duration>? = nil
     ) async throws {
         let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("parlor-web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -59,7 +60,8 @@ final class RunningParlor {
         // A fixed "now", so dates read the same on every run.
         let store = try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         let clock = ManualClock(Self.now)
-        let app = try await WebFront(configuration: configuration, store: store, images: images, immediate: store, clock: clock, metrics: metrics, signInFailures: signInFailures, push: store, logger: logger
+        let app = try await WebFront(configuration: configuration, store: store, images: images, immediate: store, clock: clock, timer: timer ?? AnyClock(ContinuousClock()), metrics: metrics,
+            signInFailures: signInFailures, push: store, logger: logger
         )
         self.app = app
         self.store = store
@@ -108,13 +110,14 @@ final class RunningParlor {
     var linesShowingSecrets: [String] { log.linesShowingSecrets(of: patternsWithSecrets) }
 
     /// Runs `body` with a fresh Parlor, stopping it and removing its files however `body` ends. Then fails if
-    /// the log shows a secret of a path (every test that starts a Parlor scans its log).
+    /// the log shows a secret of a path (every test that starts a Parlor scans its log). `timer`, when given, times
+    /// what waits and ages (typing, presence, pacing, retries, session checks): a test that drives a `TestClock`.
     static func with<Result>(
         images: any ImageService = InMemoryImageService(), configure: (inout WebConfiguration) -> Void = { _ in },
         configureServer: (inout ServerConfiguration) -> Void = { _ in }, metrics: ParlorMetrics = ParlorMetrics(),
-        _ body: (RunningParlor) async throws -> Result
+        timer: AnyClock<Duration>? = nil, _ body: (RunningParlor) async throws -> Result
     ) async throws -> Result {
-        let parlor = try await RunningParlor(images: images, configure: configure, configureServer: configureServer, metrics: metrics)
+        let parlor = try await RunningParlor(images: images, configure: configure, configureServer: configureServer, metrics: metrics, timer: timer)
         do {
             let result = try await body(parlor)
             await parlor.finish()

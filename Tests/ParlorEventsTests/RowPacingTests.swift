@@ -1,4 +1,5 @@
 import ByteOutput
+import Clocks
 import Foundation
 import ParlorDomain
 import ParlorViews
@@ -91,14 +92,25 @@ import Testing
 
     @Test func aPacedPageReceivesTheNewestRowAfterTheIntervalOnItsOwn() async throws {
         let recorder = RecordingListener()
-        let page = PacedListener(recorder, openChat: ChatID(7), pacer: RowPacer(interval: 0.2, tick: .milliseconds(10)))
+        let clock = TestClock<Duration>()
+        let page = PacedListener(recorder, openChat: ChatID(7), pacer: RowPacer(interval: 0.2, tick: .milliseconds(10), clock: AnyClock(clock)))
         page.receive(Self.move(9, "one"))
         page.receive(Self.move(9, "two"))
         page.receive(Self.move(9, "three"))
         #expect(recorder.updates.count == 2, "the first move at once, the rest held")
-        // Generous: the pacer's task shares the cooperative pool with every suite running beside this one.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while recorder.updates.count < 4, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        // Nothing more while the pacer's clock stands still; the newest move once 200 ms of it have passed. Each step
+        // waits for the pacer's task to sleep on the clock (the pool it shares with every suite may hold it back).
+        var moved = Duration.zero
+        while recorder.updates.count < 4, moved < .seconds(2) {
+            for _ in 0..<20_000 {
+                do { try await clock.checkSuspension() } catch { break }
+                await Task.yield()
+            }
+            #expect(recorder.updates.count == 2 || moved >= .milliseconds(200), "held until the interval ends")
+            await clock.advance(by: .milliseconds(10))
+            moved += .milliseconds(10)
+        }
+        #expect(moved >= .milliseconds(200) && moved <= .milliseconds(300), "sent after \(moved) of the pacer's clock")
         #expect(Self.labels(recorder.updates) == ["remove 9", "top 9 one", "remove 9", "top 9 three"])
     }
 }

@@ -146,7 +146,12 @@ let package = Package(
         // own include ICU's, which clash with Foundation's).
         .target(name: "CXML2", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])], linkerSettings: [.linkedLibrary("xml2")]),
         // Feeds: RSS, RDF, Atom and JSON Feed read into what a subscription posts.
-        .target(name: "ParlorFeeds", dependencies: ["CXML2", "ParlorDomain", "BoundedWork", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "ParlorFeeds",
+            dependencies: [
+                "CXML2", "ParlorDomain", "BoundedWork", .product(name: "Logging", package: "swift-log"), .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
         // The feed fetcher on AsyncHTTPClient, apart so the parsers' fuzz targets build without it.
         .target(
             name: "ParlorFeedsHTTP",

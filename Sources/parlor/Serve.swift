@@ -337,7 +337,8 @@ struct Serve: AsyncParsableCommand {
             let account = try await FeedPoller.account(router: app.events, store: store)
             poller = FeedPoller(
                 sink: app.events, store: store, checker: feeds.checker(icons: app.feedIcons), clock: clock, author: account.id, postLimit: feeds.feedPostLimit,
-                round: .milliseconds(Int64(feeds.feedRound * 1_000)), logger: logger
+                round: .milliseconds(Int64(feeds.feedRound * 1_000)), logger: logger,
+                refused: { [metrics = app.metrics] total in metrics.workerRefused("feed_checks", total: total, logger: logger) }
             )
             app.events.addObserver(poller)
         } catch {

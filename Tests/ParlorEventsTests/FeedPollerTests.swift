@@ -37,6 +37,9 @@ import Testing
             sink: world.events, store: world.store, checker: FeedChecker(fetcher: fetcher), clock: world.clock,
             author: account.id, postLimit: 2
         )
+        // Its checks wait in the workers' queue, made while this runs (``FeedPoller/run()`` runs it beside the rounds).
+        let checking = Task { await poller.runChecks() }
+        defer { checking.cancel() }
         world.events.addObserver(poller)
 
         // Ana's feeds screen: the empty list first; Ben may not open it.
@@ -89,6 +92,9 @@ import Testing
         let poller = FeedPoller(
             sink: world.events, store: world.store, checker: FeedChecker(fetcher: fetcher), clock: world.clock, author: account.id
         )
+        // Its checks wait in the workers' queue, made while this runs (``FeedPoller/run()`` runs it beside the rounds).
+        let checking = Task { await poller.runChecks() }
+        defer { checking.cancel() }
         let screen = RecordingListener()
         _ = try await world.handler.register(screen, for: PageSubscription(viewer: world.ben.id, feedsOf: chat.id))
         guard case .subscribed(let subscription) = await world.router.send(

@@ -1,12 +1,15 @@
+import BoundedWork
+import Clocks
 import Foundation
 import Logging
 import ParlorDomain
 import Synchronization
 
-/// The feed poller: an event source like Parlor Bot. Each round it reads the subscriptions that are due,
-/// checks a few at a time, and sends each finding to the router as `FeedEvent.checking`, which stores
-/// the new items as messages from the feeds' account. Its state (validators, seen keys, next check,
-/// failures) lives in the store, so a restart resumes where it stopped. Run ``run()`` as a service.
+/// The feed poller: an event source like Parlor Bot. Each round it reads the subscriptions that are due and
+/// queues their checks in the workers' queue (``WorkerQueue``), checked a few at a time; each finding goes to the
+/// router as `FeedEvent.checking`, which stores the new items as messages from the feeds' account. The next round
+/// waits until the queue has settled. Its state (validators, seen keys, next check, failures) lives in the store,
+/// so a restart resumes where it stopped. Run ``run()`` as a service.
 public final class FeedPoller: EventObserver {
     /// The feeds' account: the author of every post.
     public static let handle = "parlor_feeds"
@@ -17,25 +20,29 @@ public final class FeedPoller: EventObserver {
     private let clock: any WallClock
     private let author: UserID
     private let postLimit: Int
-    private let concurrency: Int
     private let round: Duration
     private let logger: Logger
-    private let wakeup = Wakeup()
+    private let wakeup: Wakeup
+    /// The checks of the round under way.
+    private let checks: WorkerQueue<FeedSubscription>
 
     /// - Parameters:
     ///   - postLimit: the most items one check posts (the rest wait for the next).
-    ///   - round: the longest pause between two looks at what is due.
+    ///   - round: the longest pause between two looks at what is due, by `timer` (a test drives it).
+    ///   - refused: told the count so far when a check finds the queue full (never in a round of its own size).
     public init(
         sink: any EventSink, store: any FeedStore, checker: FeedChecker, clock: any WallClock, author: UserID, postLimit: Int = 3,
-        concurrency: Int = 4, round: Duration = .seconds(15), logger: Logger = Logger(label: "parlor.feeds")
+        concurrency: Int = 4, round: Duration = .seconds(15), timer: AnyClock<Duration> = AnyClock(ContinuousClock()),
+        logger: Logger = Logger(label: "parlor.feeds"), refused: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
+        wakeup = Wakeup(clock: timer)
+        checks = WorkerQueue(high: Self.roundLimit * 2, concurrency: max(1, concurrency), refused: refused)
         self.sink = sink
         self.store = store
         self.checker = checker
         self.clock = clock
         self.author = author
         self.postLimit = max(1, postLimit)
-        self.concurrency = max(1, concurrency)
         self.round = round
         self.logger = logger
     }
@@ -76,16 +83,27 @@ public final class FeedPoller: EventObserver {
     /// Checks due subscriptions until cancelled. A check in flight when cancelled is dropped, not
     /// recorded: the subscription stays due and is checked after the restart.
     public func run() async {
-        while !Task.isCancelled {
-            // A full round may have left more due: look again at once.
-            let checked = await pollOnce()
-            guard !Task.isCancelled else { return }
-            roundsDone.add(1, ordering: .relaxed)
-            if checked < Self.roundLimit { await wakeup.wait(for: round) }
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.runChecks() }
+            group.addTask {
+                while !Task.isCancelled {
+                    // A full round may have left more due: look again at once.
+                    let checked = await self.pollOnce()
+                    guard !Task.isCancelled else { return }
+                    self.roundsDone.add(1, ordering: .relaxed)
+                    if checked < Self.roundLimit { await self.wakeup.wait(for: self.round) }
+                }
+            }
         }
     }
 
-    /// One round: every subscription due now, `concurrency` at a time. Returns the number checked.
+    /// Makes the checks queued by ``pollOnce()``, `concurrency` at a time, until cancelled (``run()`` runs it).
+    public func runChecks() async {
+        await checks.run { [self] subscription in await check(subscription) }
+    }
+
+    /// One round: every subscription due now, queued for its check; returns once they are checked (or the queue
+    /// stopped), with the number queued. Needs ``runChecks()`` running (``run()`` runs both).
     @discardableResult
     public func pollOnce() async -> Int {
         let due: [FeedSubscription]
@@ -95,18 +113,12 @@ public final class FeedPoller: EventObserver {
             logger.error("due feeds not read", metadata: ["error": "\(error)"])
             return 0
         }
-        var checked = 0
-        for start in stride(from: 0, to: due.count, by: concurrency) {
-            guard !Task.isCancelled else { break }
-            let batch = due[start..<min(start + concurrency, due.count)]
-            await withTaskGroup(of: Void.self) { group in
-                for subscription in batch {
-                    group.addTask { await self.check(subscription) }
-                }
-            }
-            checked += batch.count
+        var queued = 0
+        for subscription in due where !Task.isCancelled {
+            if checks.submit(subscription) { queued += 1 }
         }
-        return checked
+        await checks.settled()
+        return queued
     }
 
     private func check(_ subscription: FeedSubscription) async {

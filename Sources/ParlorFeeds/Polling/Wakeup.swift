@@ -1,3 +1,4 @@
+import Clocks
 import Synchronization
 
 /// A signal one waiter sleeps on with a time limit: the poller waits for its next round, and is woken
@@ -10,6 +11,12 @@ final class Wakeup: Sendable {
     }
 
     private let state = Mutex(State())
+    private let clock: AnyClock<Duration>
+
+    /// `clock` times the waits.
+    init(clock: AnyClock<Duration>) {
+        self.clock = clock
+    }
 
     func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
@@ -26,7 +33,7 @@ final class Wakeup: Sendable {
     /// Returns after `duration`, on a signal, or when cancelled, whichever comes first.
     func wait(for duration: Duration) async {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: duration) }
+            group.addTask { [clock] in try? await clock.sleep(for: duration) }
             group.addTask { await self.signalled() }
             await group.next()
             group.cancelAll()

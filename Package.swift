@@ -136,7 +136,7 @@ let package = Package(
             name: "ParlorWeb",
             dependencies: [
                 "MicroHTTP", "ServerSentEvents", "CSodium", "ParlorDomain", "ParlorEvents", "ParlorLive", "ParlorViews", "ParlorImages", "ParlorBots",
-                "ParlorTemplates", "ByteOutput", "BoundedWork", "ParlorPush", "ParlorNotifications", "ParlorFeeds", "ParlorFeedsHTTP",
+                "ParlorTemplates", "ByteOutput", "BoundedWork", "ParlorPush", "ParlorNotifications", "ParlorFeeds", "ParlorFeedsHTTP", "OutboundHTTP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Clocks", package: "swift-clocks"),
@@ -152,21 +152,25 @@ let package = Package(
                 "CXML2", "ParlorDomain", "BoundedWork", .product(name: "Logging", package: "swift-log"), .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
-        // The feed fetcher on AsyncHTTPClient, apart so the parsers' fuzz targets build without it.
+        // Requests to addresses people and bots give Parlor, under one set of rules (the address policy, pinned
+        // resolution, redirects checked hop by hop, size and time limits), on AsyncHTTPClient: what feeds, link cards,
+        // Web Push and bots' webhooks send through. Apart from the parsers, so their fuzz targets build without it.
         .target(
-            name: "ParlorFeedsHTTP",
+            name: "OutboundHTTP",
             dependencies: [
-                "ParlorFeeds", "ParlorDomain", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "BoundedWork", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
+        // The feed fetcher: a conditional GET through the outbound rules.
+        .target(name: "ParlorFeedsHTTP", dependencies: ["ParlorFeeds", "ParlorDomain", "OutboundHTTP"]),
         // Web Push (RFC 8291 payload encryption, RFC 8292 VAPID): what a notification to a closed tab needs.
         .target(name: "ParlorPush", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // Who is told of a message by Web Push, and the queue that sends the pushes through the feeds' outbound rules.
         .target(
             name: "ParlorNotifications",
             dependencies: [
-                "ParlorPush", "ParlorDomain", "ParlorFeeds", "ParlorFeedsHTTP", "BoundedWork", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "ParlorPush", "ParlorDomain", "ParlorFeeds", "OutboundHTTP", "BoundedWork",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
@@ -176,7 +180,7 @@ let package = Package(
             dependencies: [
                 "MicroHTTP", "ServerSentEvents", "ParlorWeb", "ParlorTemplates", "ParlorStorage", "ParlorBots", "ParlorDomain", "ParlorEvents",
                 "ParlorFixtures", "ParlorViews", "ParlorImages", "CMalloc", "ParlorFeeds", "ParlorFeedsHTTP", "ParlorPostgres", "ParlorLive",
-                "ParlorPush", "ParlorNotifications",
+                "ParlorPush", "ParlorNotifications", "OutboundHTTP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -232,12 +236,14 @@ let package = Package(
             name: "ParlorPushTests",
             dependencies: [
                 "InMemoryStores",
-                "ParlorPush", "ParlorNotifications", "ParlorDomain", "ParlorFeeds", "HTTPTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "OutboundHTTP", "ParlorPush", "ParlorNotifications", "ParlorDomain", "ParlorFeeds", "HTTPTestSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
-        .testTarget(name: "ParlorFeedsTests", dependencies: ["ParlorFeeds", "ParlorFeedsHTTP", "ParlorDomain", "HTTPTestSupport"]),
+        .testTarget(name: "ParlorFeedsTests", dependencies: ["ParlorFeeds", "ParlorFeedsHTTP", "OutboundHTTP", "ParlorDomain", "HTTPTestSupport"]),
+        // The outbound rules and client, against a scripted server on loopback.
+        .testTarget(name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "HTTPTestSupport"]),
         .testTarget(name: "ParlorTests", dependencies: ["parlor", "HTTPTestSupport", "ParlorStorage", "ParlorDomain"]),
         // The web front in process, over HTTP on loopback, with a real SQLite file, wired as `parlor` wires it.
         .testTarget(

@@ -1,9 +1,7 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
+import OutboundHTTP
 import ParlorDomain
 import ParlorFeeds
-import ParlorFeedsHTTP
 import ParlorPush
 
 /// How one push ended.
@@ -24,44 +22,38 @@ public protocol PushDelivering: Sendable {
 }
 
 /// Web Push over HTTP (RFC 8030): the payload encrypted for the browser (RFC 8291), signed for the push service
-/// with Parlor's VAPID key (RFC 8292), sent with AsyncHTTPClient through the same outbound rules as feeds: https
-/// on the policy's ports to a public address it pinned (plain http only to loopback, when the policy allows it
-/// for tests).
+/// with Parlor's VAPID key (RFC 8292), sent through the outbound rules (``OutboundClient``): https on the policy's
+/// ports to a public address it pinned (plain http only to loopback, when the policy allows it for tests), no
+/// redirects, `timeout` for all of it.
 public struct HTTPPushDelivery: PushDelivering {
     public let vapid: VAPID
-    public let policy: AddressPolicy
-    public let timeout: Duration
+    let client: OutboundClient
     /// How long a push service keeps a push for a browser that is offline.
     public static let timeToLive = 24 * 60 * 60
 
     public init(vapid: VAPID, policy: AddressPolicy, timeout: Duration = .seconds(10)) {
         self.vapid = vapid
-        self.policy = policy
-        self.timeout = timeout
+        client = OutboundClient(
+            policy: policy, schemes: policy.allowsLoopback ? ["https", "http"] : ["https"], timeout: timeout,
+            byteLimit: OutboundClient.otherBodyLimit, secureUnlessLoopback: true
+        )
     }
+
+    public var policy: AddressPolicy { client.policy }
+    public var timeout: Duration { client.timeout }
 
     /// Whether Parlor would send to `endpoint`: the checks of a delivery, without sending. Nil when it would;
     /// otherwise why not, in words for the person whose browser subscribed.
     public func refusal(of endpoint: String) async -> String? {
         do {
-            _ = try await Self.pinned(endpoint, policy: policy)
+            _ = try await client.pinned(endpoint)
             return nil
         } catch {
             return Self.words(error)
         }
     }
 
-    static func pinned(_ endpoint: String, policy: AddressPolicy) async throws(FeedFetchError) -> OutboundAddress {
-        let target = try await OutboundAddress.pinned(endpoint, policy: policy, schemes: policy.allowsLoopback ? ["https", "http"] : ["https"])
-        // Plain http is for a test push service on this machine only.
-        if target.url.lowercased().hasPrefix("http:"), let bytes = AddressPolicy.bytes(of: target.address),
-           AddressPolicy(ports: policy.ports, allowsLoopback: false).allows(bytes) {
-            throw .invalidAddress
-        }
-        return target
-    }
-
-    static func words(_ error: FeedFetchError) -> String {
+    static func words(_ error: OutboundError) -> String {
         switch error {
         case .invalidAddress: "The push service's address is not an https address."
         case .portNotAllowed(let port): "Parlor does not send notifications to port \(port)."
@@ -72,12 +64,6 @@ public struct HTTPPushDelivery: PushDelivering {
     }
 
     public func deliver(_ payload: [UInt8], to subscription: PushSubscription, urgency: String) async -> PushOutcome {
-        let target: OutboundAddress
-        do {
-            target = try await Self.pinned(subscription.endpoint, policy: policy)
-        } catch {
-            return .failed(Self.words(error))
-        }
         let body: [UInt8]
         let authorization: String
         do {
@@ -88,31 +74,18 @@ public struct HTTPPushDelivery: PushDelivering {
         } catch {
             return .failed("could not encrypt: \(error)")
         }
-        var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .disallow
-        let seconds = Int64(timeout.components.seconds)
-        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(seconds), read: .seconds(seconds))
-        configuration.dnsOverride = [target.host: target.address]
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        var request = HTTPClientRequest(url: target.url)
-        request.method = .POST
-        request.headers.add(name: "TTL", value: String(Self.timeToLive))
-        request.headers.add(name: "Urgency", value: urgency)
-        request.headers.add(name: "Content-Encoding", value: "aes128gcm")
-        request.headers.add(name: "Content-Type", value: "application/octet-stream")
-        request.headers.add(name: "Authorization", value: authorization)
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let outcome: PushOutcome
+        let request = OutboundRequest(.post, subscription.endpoint, headers: [
+            ("TTL", String(Self.timeToLive)), ("Urgency", urgency), ("Content-Encoding", "aes128gcm"),
+            ("Content-Type", "application/octet-stream"), ("Authorization", authorization),
+        ], body: body)
         do {
-            let response = try await client.execute(request, timeout: .seconds(seconds))
             // The answer's body says nothing Parlor uses; a little is read so the connection closes cleanly.
-            _ = try? await response.body.collect(upTo: 4_096)
-            outcome = Self.outcome(Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"))
+            let response = try await client.send(request)
+            return Self.outcome(response.status, retryAfter: response.header("Retry-After"))
         } catch {
-            outcome = .retry(after: nil)
+            // An address refused is refused for good (nothing was sent); a failed exchange is worth another try.
+            return error.isRefusedAddress ? .failed(Self.words(error)) : .retry(after: nil)
         }
-        try? await client.shutdown()
-        return outcome
     }
 
     /// What a push service's answer means.

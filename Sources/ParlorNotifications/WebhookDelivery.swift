@@ -1,8 +1,6 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
+import OutboundHTTP
 import ParlorFeeds
-import ParlorFeedsHTTP
 
 /// What a bot's webhook answered.
 public enum WebhookOutcome: Hashable, Sendable {
@@ -19,67 +17,38 @@ public protocol WebhookDelivering: Sendable {
     func post(_ body: [UInt8], to url: String) async -> WebhookOutcome
 }
 
-/// Webhooks over HTTP through the outbound rules feeds follow: a public address Parlor resolved and pinned (loopback
-/// only when the policy allows it, for tests), on the policy's ports, no redirects (one could lead anywhere), a
-/// bounded answer, and 7 seconds for all of it.
+/// Webhooks over HTTP through the outbound rules (``OutboundClient``): a public address Parlor resolved and pinned
+/// (loopback only when the policy allows it, for tests), on the policy's ports, no redirects (one could lead
+/// anywhere), a bounded answer, and 7 seconds for all of it (a webhook that trickles is cut off).
 public struct HTTPWebhookDelivery: WebhookDelivering {
-    public let policy: AddressPolicy
-    public let timeout: Duration
-    /// The most bytes of an answer read; a longer reply is cut to what a message holds anyway.
+    let client: OutboundClient
+    /// The most bytes of an answer read (more than a message holds); a longer one is refused.
     public static let answerLimit = 64 * 1024
 
     public init(policy: AddressPolicy, timeout: Duration = .seconds(7)) {
-        self.policy = policy
-        self.timeout = timeout
+        client = OutboundClient(policy: policy, timeout: timeout, byteLimit: Self.answerLimit)
     }
 
+    public var policy: AddressPolicy { client.policy }
+    public var timeout: Duration { client.timeout }
+
     public func post(_ body: [UInt8], to url: String) async -> WebhookOutcome {
-        let target: OutboundAddress
+        let request = OutboundRequest(.post, url, headers: [("Content-Type", "application/json"), ("User-Agent", "Parlor webhook")], body: body)
+        let response: OutboundResponse
         do {
-            target = try await OutboundAddress.pinned(url, policy: policy)
+            response = try await client.send(request)
+        } catch .timedOut {
+            return .failed("webhook took longer than \(client.timeout)")
+        } catch .tooLarge {
+            return .failed("webhook answered more than \(Self.answerLimit) bytes")
         } catch {
-            return .failed("address refused: \(error)")
+            return error.isRefusedAddress ? .failed("address refused: \(error)") : .failed("webhook not reached: \(error)")
         }
-        var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .disallow
-        let milliseconds = Int64(timeout.components.seconds) * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .milliseconds(milliseconds), read: .milliseconds(milliseconds))
-        configuration.dnsOverride = [target.host: target.address]
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        var request = HTTPClientRequest(url: target.url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "User-Agent", value: "Parlor webhook")
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let ready = request
-        let outcome: WebhookOutcome
-        do {
-            // The whole exchange, answer's body included, within the time: a webhook that trickles is cut off.
-            outcome = try await withThrowingTaskGroup(of: WebhookOutcome.self) { group in
-                group.addTask {
-                    let response = try await client.execute(ready, timeout: .milliseconds(milliseconds))
-                    let status = Int(response.status.code)
-                    let type = response.headers.first(name: "Content-Type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-                    guard status == 200, type == "text/plain" || type == "text/html" else {
-                        _ = try? await response.body.collect(upTo: 4_096)
-                        return (200...299).contains(status) ? .noReply : .failed("webhook answered \(status)")
-                    }
-                    var buffer = try await response.body.collect(upTo: Self.answerLimit)
-                    return Self.reply(buffer.readBytes(length: buffer.readableBytes) ?? [], isHTML: type == "text/html")
-                }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    return .failed("webhook took longer than \(timeout)")
-                }
-                let first = try await group.next() ?? .failed("no answer")
-                group.cancelAll()
-                return first
-            }
-        } catch {
-            outcome = .failed("webhook not reached: \(Swift.type(of: error))")
+        let type = response.mediaType
+        guard response.status == 200, type == "text/plain" || type == "text/html" else {
+            return response.isSuccess ? .noReply : .failed("webhook answered \(response.status)")
         }
-        try? await client.shutdown()
-        return outcome
+        return Self.reply(response.body, isHTML: type == "text/html")
     }
 
     /// An answer's bytes as the text of a reply: UTF-8 (repaired), HTML made plain, white space trimmed; nothing

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OutboundHTTP
 import ParlorDomain
 import ParlorFeeds
 import ParlorFeedsHTTP

@@ -1,6 +1,7 @@
 import Clocks
 import Logging
 import MicroHTTP
+import OutboundHTTP
 import ParlorDomain
 import ParlorEvents
 import ParlorImages

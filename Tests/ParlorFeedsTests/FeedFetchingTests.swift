@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTestSupport
+import OutboundHTTP
 import ParlorDomain
 import Testing
 @testable import ParlorFeeds

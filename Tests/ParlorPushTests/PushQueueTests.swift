@@ -1,9 +1,10 @@
 import Clocks
 import Crypto
-import InMemoryStores
 import Foundation
 import HTTPTestSupport
+import InMemoryStores
 import Logging
+import OutboundHTTP
 import ParlorDomain
 import ParlorFeeds
 import ParlorNotifications

@@ -1,9 +1,9 @@
 import BoundedWork
 import Foundation
 import Logging
+import OutboundHTTP
 import ParlorDomain
 import ParlorFeeds
-import ParlorFeedsHTTP
 import ParlorViews
 import Synchronization
 
@@ -15,24 +15,29 @@ public protocol PageFetching: Sendable {
     func picture(_ url: String) async -> [UInt8]?
 }
 
-/// Pages fetched as feeds are: a public address Parlor resolved and pinned (loopback only when the policy allows
-/// it), redirects followed by hand and checked again, at most five; 5 seconds and 1 MB for everything, 3 MB for a
-/// page's picture.
+/// Pages fetched through the outbound rules (``OutboundClient``): a public address Parlor resolved and pinned
+/// (loopback only when the policy allows it), redirects followed by hand and checked again, at most five; 5 seconds
+/// and 1 MB for everything, 3 MB for a page's picture.
 public struct HTTPPageFetcher: PageFetching {
-    let pages: HTTPFeedFetcher
-    let pictures: HTTPFeedFetcher
+    let pages: OutboundClient
+    let pictures: OutboundClient
+    static let userAgent = "Parlor link preview"
 
     public init(policy: AddressPolicy, timeout: Duration = .seconds(5), byteLimit: Int = 1_000_000, pictureByteLimit: Int = 3_000_000) {
-        pages = HTTPFeedFetcher(policy: policy, timeout: timeout, byteLimit: byteLimit)
-        pictures = HTTPFeedFetcher(policy: policy, timeout: timeout, byteLimit: pictureByteLimit)
+        pages = OutboundClient(policy: policy, timeout: timeout, byteLimit: byteLimit, redirectLimit: 5, inflates: true)
+        pictures = OutboundClient(policy: policy, timeout: timeout, byteLimit: pictureByteLimit, redirectLimit: 5, inflates: true)
     }
 
     public func page(_ url: String) async -> FetchedFeed? {
-        try? await pages.fetch(url, validators: FeedValidators())
+        let headers = [(name: "User-Agent", value: Self.userAgent), (name: "Accept", value: "text/html, application/xhtml+xml;q=0.9, */*;q=0.1")]
+        guard let response = try? await pages.send(OutboundRequest(.get, url, headers: headers)), response.isSuccess else { return nil }
+        return FetchedFeed(body: response.body, url: response.url, contentType: response.header("Content-Type"))
     }
 
     public func picture(_ url: String) async -> [UInt8]? {
-        try? await pictures.fetch(url, validators: FeedValidators()).body
+        let headers = [(name: "User-Agent", value: Self.userAgent), (name: "Accept", value: "image/*")]
+        guard let response = try? await pictures.send(OutboundRequest(.get, url, headers: headers)), response.isSuccess else { return nil }
+        return response.body
     }
 }
 

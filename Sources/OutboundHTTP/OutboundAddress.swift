@@ -1,9 +1,7 @@
 import Foundation
-import ParlorDomain
-import ParlorFeeds
 
-/// An address Parlor may send a request to, with the one IP address it may be sent to: what a feed and a push
-/// service are both reached through. Only http and https on the policy's ports; the host resolved here and
+/// An address Parlor may send a request to, with the one IP address it may be sent to: what every outbound request
+/// is sent through (``OutboundClient``). Only http and https on the policy's ports; the host resolved here and
 /// checked against the ``AddressPolicy``, then connected to at exactly the address checked (no second lookup a
 /// rebinding DNS server could answer differently).
 public struct OutboundAddress: Sendable, Hashable {
@@ -17,7 +15,7 @@ public struct OutboundAddress: Sendable, Hashable {
     /// the ones accepted (a push service: https only, unless the policy allows loopback for tests).
     public static func pinned(
         _ url: String, policy: AddressPolicy, schemes: Set<String> = ["http", "https"], resolver: HostResolver = .shared
-    ) async throws(FeedFetchError) -> OutboundAddress {
+    ) async throws(OutboundError) -> OutboundAddress {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(), schemes.contains(scheme),
               let rawHost = components.host, !rawHost.isEmpty, components.user == nil
         else { throw .invalidAddress }

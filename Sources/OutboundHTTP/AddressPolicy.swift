@@ -4,13 +4,14 @@ import Glibc
 import Darwin
 #endif
 
-/// Which addresses and ports a feed may be fetched from: public unicast addresses on the web's ports.
-/// A feed's address is typed by anyone in a chat, so without this a member could make Parlor read the
-/// host's own services, the cloud's metadata address or the private network behind it.
+/// Which addresses and ports Parlor may send a request to: public unicast addresses on the web's ports. The
+/// addresses it is asked to reach (a feed, a linked page, a push service, a bot's webhook) are typed by people
+/// and bots, so without this anyone could make Parlor read the host's own services, the cloud's metadata address
+/// or the private network behind it.
 public struct AddressPolicy: Sendable, Hashable {
-    /// The ports a feed may use (80 and 443).
+    /// The ports a request may go to (80 and 443 unless told).
     public let ports: Set<Int>
-    /// Loopback allowed: for tests, whose feeds are served on 127.0.0.1.
+    /// Loopback allowed: for tests, whose servers listen on 127.0.0.1.
     public let allowsLoopback: Bool
 
     public init(ports: Set<Int> = [80, 443], allowsLoopback: Bool = false) {

@@ -1,7 +1,7 @@
 import Testing
-@testable import ParlorFeeds
+@testable import OutboundHTTP
 
-/// Which addresses a feed may be fetched from: public unicast only, whatever way it is written.
+/// Which addresses a request may go to: public unicast only, whatever way it is written.
 @Suite struct AddressPolicyTests {
     static let refused = [
         "0.0.0.0", "10.0.0.1", "100.64.0.1", "100.127.255.254", "127.0.0.1", "127.8.9.10", "169.254.169.254", "172.16.0.1", "172.31.255.255",

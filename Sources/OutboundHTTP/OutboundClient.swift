@@ -69,7 +69,9 @@ public struct OutboundClient: Sendable {
     static let redirects: Set<Int> = [301, 302, 303, 307, 308]
 
     /// One hop, within what is left of the time.
-    private func exchange(_ request: OutboundRequest, at target: OutboundAddress, deadline: ContinuousClock.Instant) async throws(OutboundError) -> OutboundResponse {
+    private func exchange(
+        _ request: OutboundRequest, at target: OutboundAddress, deadline: ContinuousClock.Instant
+    ) async throws(OutboundError) -> OutboundResponse {
         let left = deadline - ContinuousClock.now
         guard left > .zero else { throw .timedOut }
         var configuration = HTTPClient.Configuration()

@@ -18,32 +18,10 @@ import Synchronization
 /// message it has): a message reaches it exactly once and in order, however the events that announce
 /// them were ordered. Run ``run()`` for as long as pages are served.
 public final class EventHandler: Sendable {
-    let store: any ChatStore
-    /// Where the feeds screens read their subscriptions; nil where no feeds are served (their pages are 404).
-    let feeds: (any FeedStore)?
-    let clock: any WallClock
-    /// Times what passes: typing lines and presence dots that age, and the sweeps that look for them.
-    let timer: AnyClock<Duration>
-    let paths: Paths
-    let renderer: FragmentRenderer
-    let logger: Logger
-    /// Date labels per (locale, time zone), shared with the pages the app renders.
-    let dateLabels: DateLabels.Cache
-    private let registry = Mutex(ListenerRegistry())
+    /// What the screens' updaters share.
+    let live: LiveContext
     private let lanes: LiveLanes
-    /// The chat lists of the people with a page open.
-    let lists = ViewerLists()
     private let fanOutTimers = Mutex<[@Sendable (Duration, Int) -> Void]>([])
-    /// Chats and people read for earlier events; also who is in the chats that events touched, for telling
-    /// pages to reload after a failed update.
-    let known = KnownValues()
-    /// Who is typing in each chat.
-    let typing: TypingBoard
-    /// Who is around, from every instance's reports.
-    let presence: PresenceBoard
-    /// Whether the bus hands on each chat's messages in id order: then a chat's newest message handed on
-    /// and the new ones are all a page needs.
-    let messagesInOrder: Bool
 
     /// How many messages a conversation shows at first.
     public static let historyPageSize = 50
@@ -55,33 +33,33 @@ public final class EventHandler: Sendable {
     /// before the sources of its chats' events wait (``room(for:)``). `clock` is the pages' "now" (dates shown);
     /// `timer` times what ages and the sweeps (a test drives it).
     public init(
-        store: any ChatStore, feeds: (any FeedStore)? = nil, clock: any WallClock, timer: AnyClock<Duration> = AnyClock(ContinuousClock()), basePath: String = "", logger: Logger = Logger(label: "parlor.events"),
+        store: any ChatStore, feeds: (any FeedStore)? = nil, clock: any WallClock, timer: AnyClock<Duration> = AnyClock(ContinuousClock()),
+        basePath: String = "", logger: Logger = Logger(label: "parlor.events"),
         dateLabels: DateLabels.Cache = DateLabels.Cache(), bus: any EventBus, templates: @escaping @Sendable () -> TemplateSet,
         encoding: (any UpdateEncoding)? = nil, lanes: Int = EventHandler.defaultLaneCount, laneLimit: Int = 1_000,
         fanOutPartSize: Int = EventHandler.defaultFanOutPartSize, offlineAfter: Duration = Presence.offlineAfter
     ) {
-        self.fanOutPartSize = max(1, fanOutPartSize)
-        presence = PresenceBoard(clock: timer, offlineAfter: offlineAfter)
-        typing = TypingBoard(clock: timer)
-        self.timer = timer
-        self.store = store
-        self.feeds = feeds
-        self.dateLabels = dateLabels
-        self.logger = logger
-        self.clock = clock
-        self.paths = Paths(basePath: basePath)
-        self.renderer = FragmentRenderer(templates: templates, encoding: encoding)
-        self.lanes = LiveLanes(count: lanes, limit: laneLimit)
-        messagesInOrder = bus.deliversEachChatsMessagesInOrder
+        let lanes = LiveLanes(count: lanes, limit: laneLimit)
+        self.lanes = lanes
+        live = LiveContext(
+            store: store, feeds: feeds, clock: clock, timer: timer, paths: Paths(basePath: basePath),
+            renderer: FragmentRenderer(templates: templates, encoding: encoding), logger: logger, dateLabels: dateLabels, offlineAfter: offlineAfter,
+            messagesInOrder: bus.deliversEachChatsMessagesInOrder, fanOutPartSize: fanOutPartSize, laneCount: lanes.count
+        )
         bus.subscribe { [weak self] event in self?.route(event) }
         bus.onMissedEvents { [weak self] in self?.refreshAll() }
     }
 
     /// How many lanes apply events side by side.
     public var laneCount: Int { lanes.count }
-    /// A room with more members than this has a message's fan-out split into one part per lane, side by side.
-    let fanOutPartSize: Int
     public static let defaultFanOutPartSize = 2_000
+
+    var conversations: ConversationUpdater { ConversationUpdater(live: live) }
+    var chatList: ChatListUpdater { ChatListUpdater(live: live) }
+    var rooms: RoomHeadingUpdater { RoomHeadingUpdater(live: live) }
+    var presence: PresenceUpdater { PresenceUpdater(live: live) }
+    var typing: TypingUpdater { TypingUpdater(live: live) }
+    var feedScreens: FeedsUpdater { FeedsUpdater(live: live) }
 
     /// Each lane applies its events and registers its pages, in order, until cancelled. Events published
     /// meanwhile wait in the lane's queue and are taken in batches: stored messages of one chat that wait
@@ -91,8 +69,8 @@ public final class EventHandler: Sendable {
             for queue in lanes.queues {
                 group.addTask { await self.consume(queue) }
             }
-            group.addTask { await self.sweepTyping() }
-            group.addTask { await self.sweepPresence() }
+            group.addTask { await self.typing.sweep(queue: self.queue) }
+            group.addTask { await self.presence.sweep(queue: self.queue) }
         }
     }
 
@@ -118,8 +96,8 @@ public final class EventHandler: Sendable {
     func route(_ published: PublishedEvent) {
         // Presence reports are taken at once (a few dictionary operations); the person's lane tells their watchers.
         switch published.event {
-        case .presence(.presenceChanged(let report)): presence.apply(report)
-        case .presence(.presenceRefreshed(let reports)): presence.refresh(reports)
+        case .presence(.presenceChanged(let report)): live.presence.apply(report)
+        case .presence(.presenceRefreshed(let reports)): live.presence.refresh(reports)
         default: break
         }
         switch published.event.lane {
@@ -181,8 +159,8 @@ public final class EventHandler: Sendable {
                 case .message(.sent(let message, _)):
                     guard delivered.insert(message.chatID).inserted, let group = sends[message.chatID] else { continue }
                     await apply(published) {
-                        try await self.showSent(group)
-                        try await self.stoppedTypingBySending(group.map(\.message))
+                        try await self.conversations.showSent(group)
+                        try await self.typing.stoppedTypingBySending(group.map(\.message))
                     }
                 case .message(.sending(let outgoing)) where stored.contains(outgoing.token):
                     continue  // stored in the same batch: "Sending" would be replaced at once
@@ -204,28 +182,28 @@ public final class EventHandler: Sendable {
     /// Events were lost on the way here: once every lane is done with what came before, every open page
     /// reloads, and the lists are read again.
     private func refreshAll() {
-        lanes.pushEverywhere(LaneBarrier(lanes: lanes.count) { [self] in
-            known.forgetWhatEventsChange()
-            for (_, entry) in lists.all { entry.forget() }
-            let refresh = renderer.update(.refresh, "page", nil)
-            let pages = registry.withLock { registry in
+        lanes.pushEverywhere(LaneBarrier(lanes: lanes.count) { [live] in
+            live.known.forgetWhatEventsChange()
+            for (_, entry) in live.lists.all { entry.forget() }
+            let refresh = live.renderer.update(.refresh, "page", nil)
+            let pages = live.registry.withLock { registry in
                 (registry.byViewer.values.flatMap(\.values) + registry.byFeeds.values.flatMap(\.values)).reduce(into: [ObjectIdentifier: any Listener]()) {
                     $0[ObjectIdentifier($1.listener)] = $1.listener
                 }
             }
             for listener in pages.values { listener.receive(refresh) }
-            logger.warning("events were missed; every open page was told to reload", metadata: ["pages": "\(pages.count)"])
+            live.logger.warning("events were missed; every open page was told to reload", metadata: ["pages": "\(pages.count)"])
         })
     }
 
     /// Fragments rendered since start: with many pages on one chat this grows per variant, not per page.
-    public var renderCount: Int { renderer.renders.load(ordering: .relaxed) }
+    public var renderCount: Int { live.renderer.renders.load(ordering: .relaxed) }
 
     /// Pages listening now.
-    public var listenerCount: Int { registry.withLock { $0.count } }
+    public var listenerCount: Int { live.registry.withLock { $0.count } }
 
     /// Whether no page is registered, and no index entry is left behind.
-    public var hasNoListeners: Bool { registry.withLock { $0.isEmpty } && lists.count == 0 }
+    public var hasNoListeners: Bool { live.registry.withLock { $0.isEmpty } && live.lists.count == 0 }
 
     /// Registers an open page and sends it what it shows now: the chat list, the unread badge, and the
     /// open conversation's messages; from then on every change it shows. A page may only open a chat its
@@ -241,16 +219,16 @@ public final class EventHandler: Sendable {
     static let listReadAttempts = 4
 
     private func registerNow(_ listener: any Listener, for page: PageSubscription) async throws -> ListenerRegistration {
-        let (entry, joined) = lists.join(page.viewer)
+        let (entry, joined) = live.lists.join(page.viewer)
         var handedOver = joined != .mustLoad
         do {
-            guard let viewer = try await known.user(page.viewer, in: store) else { throw Refusal.notFound }
+            guard let viewer = try await live.known.user(page.viewer, in: live.store) else { throw Refusal.notFound }
             var conversation: ConversationSnapshot?
             switch joined {
             case .mustLoad:
                 // One read for all the page shows; this lane applies no event of its chat meanwhile.
                 for attempt in 1...Self.listReadAttempts {
-                    let screen = try await store.chatsScreen(for: viewer.id, open: page.openChat, before: nil, limit: Self.historyPageSize)
+                    let screen = try await live.store.chatsScreen(for: viewer.id, open: page.openChat, before: nil, limit: Self.historyPageSize)
                     conversation = screen.conversation
                     if entry.loaded(ViewerList(user: viewer, summaries: screen.summaries), accept: attempt == Self.listReadAttempts) { break }
                 }
@@ -258,119 +236,99 @@ public final class EventHandler: Sendable {
             case .loading, .ready:
                 if joined == .loading, await !entry.ready() { throw Refusal.unavailable }
                 if let chat = page.openChat {
-                    conversation = try await store.conversation(chat, viewer: viewer.id, before: nil, limit: Self.historyPageSize)
+                    conversation = try await live.store.conversation(chat, viewer: viewer.id, before: nil, limit: Self.historyPageSize)
                 }
             }
             if page.openChat != nil, conversation == nil { throw Refusal.notFound }
-            if let snapshot = conversation, snapshot.showsReaders { conversation = snapshot.with(readers: try await store.readers(of: snapshot.chatID)) }
-            var fragments: [ScreenUpdate] = []
-            if let chat = page.feedsOf {
-                guard let feeds, let subscriptions = try await feeds.feedSubscriptions(in: chat, viewer: viewer.id) else {
-                    throw Refusal.notFound
-                }
-                let list = FeedListBuilder(context: context(for: viewer)).list(chat: chat, subscriptions: subscriptions)
-                fragments.append(renderer.update(.replace, list.domID, .feedList(list)))
-            }
-            if let snapshot = conversation, !page.showsWindow {
-                let messages = ConversationBuilder(context: context(for: viewer)).messages(snapshot)
-                fragments.append(renderer.update(.replace, messages.domID, .messages(messages)))
-            }
-            if let chat = page.openChat, let line = try await typingLine(in: chat, for: viewer.id) { fragments.append(line) }
-            // Only the presence of people the viewer shares a chat with, now and (checked again at each change) later.
-            let watching = try await sharing(with: viewer.id, among: page.watching)
-            fragments += try await presenceNow(of: watching)
+            if let snapshot = conversation, snapshot.showsReaders { conversation = snapshot.with(readers: try await live.store.readers(of: snapshot.chatID)) }
+            let (fragments, watching) = try await opening(page, for: viewer, conversation: conversation)
             let cursor = conversation.map { $0.messages.last?.id ?? MessageID(0) }
             // Under the person's lock: no change to their list falls between what the page is sent and its
             // place among the pages that are told of changes.
             entry.withList { list in
                 if let list {
-                    let context = context(for: list.user)
+                    let context = live.context(for: list.user)
                     if page.feedsOf == nil {
                         let items = ChatListBuilder(context: context).loaded(list.summaries, current: page.openChat)
-                        listener.receive(renderer.update(.replace, "chat-list", .chatList(items)))
+                        listener.receive(live.renderer.update(.replace, "chat-list", .chatList(items)))
                     }
-                    listener.receive(badgeUpdate(total: list.unreadTotal, context: context))
+                    listener.receive(live.badgeUpdate(total: list.unreadTotal, context: context))
                     for fragment in fragments { listener.receive(fragment) }
                 } else {
                     // Events were missed while it registered: the page starts again.
-                    listener.receive(renderer.update(.refresh, "page", nil))
+                    listener.receive(live.renderer.update(.refresh, "page", nil))
                 }
-                registry.withLock { $0.insert(listener, for: page, cursor: cursor, watching: watching) }
+                live.registry.withLock { $0.insert(listener, for: page, cursor: cursor, watching: watching) }
             }
             return ListenerRegistration(handler: self, listener: listener, page: page, list: entry)
         } catch {
             if !handedOver { entry.failedLoading() }
-            lists.leave(page.viewer, entry)
+            live.lists.leave(page.viewer, entry)
             throw error
         }
     }
 
-    func remove(_ listener: any Listener, for page: PageSubscription, list: ViewerLists.Entry) {
-        registry.withLock { $0.remove(listener, for: page) }
-        lists.leave(page.viewer, list)
-    }
-
-    func pages(of viewer: UserID) -> [ListenerRegistry.Entry] {
-        registry.withLock { $0.pages(of: viewer) }
-    }
-
-    func registry(watchersOf user: UserID) -> [ListenerRegistry.Watcher] {
-        registry.withLock { $0.watchers(of: user) }
-    }
-
-    func registry(unwatch user: UserID, by viewers: Set<UserID>) {
-        registry.withLock { $0.unwatch(user, by: viewers) }
-    }
-
-    func registry(pagesShowing chat: ChatID) -> [UserID: [ListenerRegistry.Entry]] {
-        registry.withLock { $0.pages(showing: chat) }
-    }
-
-    func pages(of viewer: UserID, showing chat: ChatID) -> [ListenerRegistry.Entry] {
-        registry.withLock { $0.pages(of: viewer, showing: chat) }
-    }
-
-    /// Records that a page now has every message of its open chat up to `cursor`.
-    func advance(_ page: ListenerRegistry.Entry, to cursor: MessageID) {
-        registry.withLock { $0.advance(page.listener, for: page.page, to: cursor) }
-    }
-
-    /// Records several pages' new cursors at once.
-    func advance(_ pages: [(page: ListenerRegistry.Entry, cursor: MessageID)]) {
-        guard !pages.isEmpty else { return }
-        registry.withLock { registry in
-            for (page, cursor) in pages { registry.advance(page.listener, for: page.page, to: cursor) }
+    /// What an opening page shows besides its list and badge (its feeds, its conversation, who types, the dots of
+    /// the people it shows), and whose dots it is told of from now on: only people the viewer shares a chat with.
+    private func opening(
+        _ page: PageSubscription, for viewer: User, conversation: ConversationSnapshot?
+    ) async throws -> (fragments: [ScreenUpdate], watching: Set<UserID>) {
+        var fragments: [ScreenUpdate] = []
+        if let chat = page.feedsOf {
+            guard let list = try await feedScreens.list(of: chat, for: viewer) else { throw Refusal.notFound }
+            fragments.append(list)
         }
+        if let snapshot = conversation, !page.showsWindow {
+            let messages = ConversationBuilder(context: live.context(for: viewer)).messages(snapshot)
+            fragments.append(live.renderer.update(.replace, messages.domID, .messages(messages)))
+        }
+        if let chat = page.openChat, let line = try await typing.typingLine(in: chat, for: viewer.id) { fragments.append(line) }
+        let watching = try await presence.sharing(with: viewer.id, among: page.watching)
+        fragments += try await presence.presenceNow(of: watching)
+        return (fragments, watching)
     }
 
-    /// The builders' context for a viewer, in their time zone and locale, at the clock's now.
-    func context(for viewer: User) -> ViewerContext {
-        ViewerContext(viewer: viewer, now: clock.now, basePath: paths.basePath, cache: dateLabels)
+    func remove(_ listener: any Listener, for page: PageSubscription, list: ViewerLists.Entry) {
+        live.registry.withLock { $0.remove(listener, for: page) }
+        live.lists.leave(page.viewer, list)
     }
+
+    /// Whether a page of `user`'s is in front of them on an instance other than `instance`, as its reports say.
+    public func hasVisiblePage(_ user: UserID, elsewhereThan instance: Int64) -> Bool { live.presence.isActive(user, elsewhereThan: instance) }
 
     /// Updates every page that shows what `event` changed.
     func handle(_ event: DomainEvent) async throws {
         switch event {
-        case .message(let event): try await handle(event)
-        case .chat(.created(let chat)): try await chatCreated(chat)
-        case .chat(.membersChanged(let change)): try await membersChanged(change)
-        case .chat(.roomRenamed(let change)): try await roomRenamed(change)
-        case .chat(.involvementChanged(let membership)): involvementChanged(membership)
+        case .message(let event): try await conversations.handle(event)
+        case .chat(.created(let chat)): try await chatList.chatCreated(chat)
+        case .chat(.membersChanged(let change)): try await rooms.membersChanged(change)
+        case .chat(.roomRenamed(let change)): try await rooms.roomRenamed(change)
+        case .chat(.involvementChanged(let membership)): chatList.involvementChanged(membership)
         case .user(.profileUpdated(let user)):
-            known.forget(user.id)
-            try await profileUpdated(user)
-        case .user(.signedUp(let user)):
-            // They joined every open room: its messages reach them from now on, and the rooms' member counts
-            // move on the pages that show them (rooms read here before; the others show it when next read).
-            for room in known.joinedOpenRooms(user.id) { try await headingChanged(room) }
-        case .user(.accountChanged(let state)): try await accountChanged(state)
+            live.known.forget(user.id)
+            try await chatList.profileUpdated(user)
+        case .user(.signedUp(let user)): try await rooms.signedUp(user)
+        case .user(.accountChanged(let state)):
+            live.known.forget(state.user.id)
+            if !state.isActive { endPages(of: state.user.id) }
+            try await rooms.accountChanged(state)
         case .feed(.subscribed(let subscription)), .feed(.unsubscribed(let subscription)), .feed(.retried(let subscription)),
              .feed(.checked(let subscription)):
-            try await feedsChanged(subscription.chatID)
-        case .presence(.typing(let report)): try await typingChanged(report)
-        case .presence(.presenceChanged(let report)): try await showPresence(of: report.userID)
+            try await feedScreens.feedsChanged(subscription.chatID)
+        case .presence(.typing(let report)): try await typing.typingChanged(report)
+        case .presence(.presenceChanged(let report)): try await presence.showPresence(of: report.userID)
         case .chat, .user, .feed, .presence, .account: break
         }
+    }
+
+    /// A deactivated person's pages are told to reload (which signs them out) and closed at once, on every instance.
+    private func endPages(of user: UserID) {
+        let refresh = live.renderer.update(.refresh, "page", nil)
+        for page in live.pages(of: user) {
+            page.listener.receive(refresh)
+            page.listener.end()
+        }
+        live.lists.entry(user)?.forget()
     }
 
     /// Runs `body` for `published`; when it fails, the pages that missed the update are told to reload.
@@ -384,7 +342,7 @@ public final class EventHandler: Sendable {
             // which brings them the whole state. The event's kind and the cause only: never a message body.
             let event = published.event
             let refreshed = refreshPages(affectedBy: event)
-            logger.error("open pages were not updated; they were told to reload", metadata: [
+            live.logger.error("open pages were not updated; they were told to reload", metadata: [
                 "event": "\(event.kind)", "request": "\(published.requestID ?? "-")", "error": "\(String(describing: error))",
                 "pages": "\(refreshed)",
             ])
@@ -410,103 +368,20 @@ public final class EventHandler: Sendable {
             people.formUnion(created.members)
         case .user(.profileUpdated(let user)):
             people.insert(user.id)
-            people.formUnion(known.contacts(of: user.id))
+            people.formUnion(live.known.contacts(of: user.id))
         default:
             break
         }
-        if let chat { people.formUnion(known.members(of: chat) ?? []) }
-        let refresh = renderer.update(.refresh, "page", nil)
+        if let chat { people.formUnion(live.known.members(of: chat) ?? []) }
+        let refresh = live.renderer.update(.refresh, "page", nil)
         var told = Set<ObjectIdentifier>()
         for person in people {
-            lists.entry(person)?.forget()
-            for page in pages(of: person) where told.insert(ObjectIdentifier(page.listener)).inserted {
+            live.lists.entry(person)?.forget()
+            for page in live.pages(of: person) where told.insert(ObjectIdentifier(page.listener)).inserted {
                 page.listener.receive(refresh)
             }
         }
         return told.count
-    }
-
-    func badgeUpdate(total: Int, context: ViewerContext) -> ScreenUpdate {
-        renderer.update(.badge, "unread-badge", .badge(PageBuilder(context: context).unreadBadge(total)))
-    }
-
-    /// A new name, time zone or locale: the person's own pages and their contacts' pages get their chat
-    /// list again (names, and dates in the new time zone), rendered once per open chat. Where the
-    /// conversation open is with that person (or is the person's own, whose dates moved), its header and
-    /// messages follow. Runs while every lane waits.
-    private func profileUpdated(_ user: User) async throws {
-        for (person, entry) in lists.all {
-            let redraw: (User, Set<ChatID>, [ListenerRegistry.Entry])?? = entry.update(.other) { list -> (User, Set<ChatID>, [ListenerRegistry.Entry])? in
-                var affected: Set<ChatID>
-                if person == user.id {
-                    list.user = user
-                    affected = Set(list.chats.keys)
-                } else {
-                    affected = Set(list.contactChanged(user))
-                }
-                let pages = pages(of: person)
-                guard !affected.isEmpty, !pages.isEmpty else { return nil }
-                sendList(list, to: pages)
-                return (list.user, affected, pages)
-            }
-            guard let found = redraw, let (viewer, affected, pages) = found else { continue }
-            let drawing = context(for: viewer)
-            for (chat, open) in Dictionary(grouping: pages.filter { $0.page.openChat.map(affected.contains) == true }, by: { $0.page.openChat! }) {
-                try await redrawConversation(chat, for: viewer, context: drawing, pages: open)
-            }
-        }
-    }
-
-    /// The header and the newest messages of an open conversation, drawn again for `pages`; each page's
-    /// cursor moves to the newest message drawn, so none is appended twice.
-    private func redrawConversation(_ chat: ChatID, for viewer: User, context: ViewerContext, pages: [ListenerRegistry.Entry]) async throws {
-        guard var snapshot = try await store.conversation(chat, viewer: viewer.id, before: nil, limit: Self.historyPageSize) else { return }
-        if snapshot.showsReaders { snapshot = snapshot.with(readers: try await store.readers(of: chat)) }
-        let builder = ConversationBuilder(context: context)
-        let header = builder.header(chat, snapshot.heading)
-        let messages = builder.messages(snapshot)
-        deliver([
-            renderer.update(.replace, header.domID, .conversationHeader(header)),
-            renderer.update(.replace, messages.domID, .messages(messages)),
-        ], to: pages)
-        if let newest = snapshot.messages.last {
-            for page in pages { advance(page, to: newest.id) }
-        }
-    }
-
-    /// A chat's feeds changed: its feeds screens get the list again, rendered once per viewer.
-    private func feedsChanged(_ chat: ChatID) async throws {
-        let pages = registry.withLock { $0.feedPages(of: chat) }
-        guard !pages.isEmpty, let feeds, let members = try await known.chat(chat, in: store).map({ Set($0.members) }) else { return }
-        // Members at this event only: a page of someone taken out of the room was told to leave, and gets nothing more.
-        for (viewerID, viewerPages) in Dictionary(grouping: pages, by: \.page.viewer) where members.contains(viewerID) {
-            guard let viewer = try await known.user(viewerID, in: store),
-                  let subscriptions = try await feeds.feedSubscriptions(in: chat, viewer: viewerID)
-            else { continue }
-            let list = FeedListBuilder(context: context(for: viewer)).list(chat: chat, subscriptions: subscriptions)
-            deliver([renderer.update(.replace, list.domID, .feedList(list))], to: viewerPages)
-        }
-    }
-
-    /// A new chat: at the top of each member's lists (nothing read but the other member of a direct chat, once).
-    private func chatCreated(_ chat: Chat) async throws {
-        known.remember(chat)
-        for member in chat.members {
-            guard let entry = lists.entry(member) else { continue }
-            var contact: User?
-            if let contactID = chat.contact(of: member) {
-                contact = try await known.user(contactID, in: store)
-                if contact == nil { continue }
-            }
-            let summary = ChatSummary(
-                chatID: chat.id, heading: chat.heading(contact: contact, others: try await store.others(in: chat, for: member)), lastMessage: nil,
-                unreadCount: 0, lastActivity: chat.createdAt
-            )
-            entry.update(.other) { list in
-                guard list.added(summary) else { return }
-                sendRow(chat.id, of: list, to: pages(of: member), movingToTop: true, isNew: true)
-            }
-        }
     }
 }
 

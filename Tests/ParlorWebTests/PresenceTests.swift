@@ -17,6 +17,21 @@ import Testing
         }
     }
 
+    /// The presence reports the router publishes, each with when it went by a test's clock.
+    final class TimedReports: EventObserver {
+        let clock: TestClock<Duration>
+        let times = Mutex<[TestClock<Duration>.Instant]>([])
+        init(clock: TestClock<Duration>) { self.clock = clock }
+        func observe(_ event: DomainEvent, router: any EventSink) {
+            if case .presence(.presenceChanged) = event { times.withLock { $0.append(clock.now) } }
+        }
+        var count: Int { times.withLock { $0.count } }
+        /// The time between the last report and the one before it.
+        var lastGap: Duration? {
+            times.withLock { $0.count >= 2 ? $0[$0.count - 2].duration(to: $0[$0.count - 1]) : nil }
+        }
+    }
+
     static func dot(_ user: UserID, _ state: String, _ label: String) -> String {
         "<parlor-presence data-user=\"\(user)\" data-state=\"\(state)\" data-label=\"\(label)\"></parlor-presence>"
     }
@@ -71,7 +86,7 @@ import Testing
         try await RunningParlor.with(configureServer: { $0.heartbeatInterval = .milliseconds(300) }, timer: AnyClock(clock)) { parlor in
             let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)
             let benID = try #require(try await parlor.store.user(handle: "ben")?.id)
-            let reports = Reports()
+            let reports = TimedReports(clock: clock)
             parlor.app.events.addObserver(reports)
             let (watching, _) = try await ana.openEvents("/events?watch=\(benID)")
             _ = try await watching.read(until: "action=\"badge\"")
@@ -80,7 +95,7 @@ import Testing
             let active = Self.dot(benID, "active", "Ben Okafor is active")
             #expect(try await clock.advance(by: .milliseconds(250), until: { try watching.hasReceived(active) }) != nil)
             await parlor.app.presence.settled()
-            let before = reports.count.load(ordering: .relaxed)
+            let before = reports.count
 
             // Flipped out of view and back eight times while Parlor's clock stands still (within the pages' budget of
             // reports): nothing more goes out within the second of the last report; once it ends, one report, of the
@@ -90,14 +105,15 @@ import Testing
             }
             #expect(try await ben.post("/presence", [("page", "ben-1"), ("visible", "0")]).status == 204)
             await parlor.app.presence.settled()
-            #expect(reports.count.load(ordering: .relaxed) == before, "within the second")
+            #expect(reports.count == before, "within the second")
             let away = Self.dot(benID, "away", "Ben Okafor is away")
-            let paced = try await clock.advance(by: .milliseconds(250), until: { try watching.hasReceived(away) })
-            #expect(try #require(paced) >= .seconds(1) && reports.count.load(ordering: .relaxed) == before + 1, "one report, after \(paced!)")
+            #expect(try await clock.advance(by: .milliseconds(250), until: { try watching.hasReceived(away) }) != nil)
+            let gap = try #require(reports.lastGap)
+            #expect(gap >= .seconds(1) && reports.count == before + 1, "one report, \(gap) after the one before")
 
             // His last page closes: away still, and offline a minute later (the grace), by Parlor's clock.
             page.close()
-            #expect(await clock.advance(by: .milliseconds(250), until: { reports.count.load(ordering: .relaxed) == before + 2 }) != nil)
+            #expect(await clock.advance(by: .milliseconds(250), until: { reports.count == before + 2 }) != nil)
             let offline = Self.dot(benID, "offline", "Ben Okafor is offline")
             let grace = try #require(try await clock.advance(by: .milliseconds(500), until: { try watching.hasReceived(offline) }))
             #expect(grace >= Presence.offlineAfter - .seconds(1) && grace <= Presence.offlineAfter + .seconds(2), "offline \(grace) after the page closed")

@@ -224,7 +224,13 @@ import Testing
         }
         let retry = String(paused[range].dropFirst("formaction=\"".count).dropLast())
         #expect(try await ana.post(retry, []).status == 303)
-        try await Self.eventually("the feed loads again") { try await ana.get(feeds).text.contains("Loaded · 1 new") }
+        do {
+            try await Self.eventually("the feed loads again") { try await ana.get(feeds).text.contains("Loaded · 1 new") }
+        } catch {
+            // What was fetched, and what Parlor said of it (notices and worse): why the feed did not load.
+            Issue.record("the requests: \(site.server.received.map(\.path)); the log:\n\(parlor.logSoFar().split(separator: "\n").suffix(40).joined(separator: "\n"))")
+            throw error
+        }
         #expect(try await Self.postedTitles(ana, chat) == ["Back"])
         // Operators see the checks by outcome.
         let metrics = try await RawClient(port: parlor.port).exchange("GET", "/metrics").text

@@ -53,6 +53,12 @@ import Testing
             throw ClientError(description: "parlor did not report a port; log so far:\n\(log)")
         }
 
+        /// Everything the process has logged so far.
+        func logSoFar() -> String {
+            log += child.readErrors()
+            return log
+        }
+
         /// Sends `signal` (SIGTERM by default) and waits (at most 40 s) for the exit status.
         func terminate(with signal: Int32 = SIGTERM) async throws -> Int32 {
             child.send(signal)

@@ -27,6 +27,9 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         configuration.foreignKeysEnabled = true
         // Another process (a second instance at start-up, a backup) may hold the write lock briefly.
         configuration.busyMode = .timeout(5)
+        // The one pool of this file in the process (GRDB's rule): requests and the live pages' fan-out read through
+        // it side by side, so it keeps readers for both (GRDB's default is five; they open as they are needed).
+        configuration.maximumReaderCount = Self.readerCount
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // Text a person deleted is overwritten with zeros on its page, not left in free space.
@@ -43,6 +46,9 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         quickReads = try DatabaseQueue(path: path, configuration: readOnly)
         screenReaders = try ScreenReaders(path: path, configuration: readOnly, count: max(2, ProcessInfo.processInfo.activeProcessorCount))
     }
+
+    /// Readers of the pool: five for requests and five for the live pages, which once had a pool of their own.
+    static let readerCount = 10
 
     /// A read transaction on the calling thread when one of the screen connections is free, else through the
     /// pool. A page built from the store reads for about a hundred microseconds; the pool's `async` read hops

@@ -7,10 +7,10 @@ import ParlorDomain
 public struct BotActions: Sendable {
     public let bot: User
     let router: any EventSink
-    let store: any ChatStore
+    let store: any ChatReads
     let clock: any WallClock
 
-    public init(bot: User, router: any EventSink, store: any ChatStore, clock: any WallClock) {
+    public init(bot: User, router: any EventSink, store: any ChatReads, clock: any WallClock) {
         self.bot = bot
         self.router = router
         self.store = store

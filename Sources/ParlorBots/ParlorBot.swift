@@ -21,7 +21,7 @@ public final class ParlorBot: EventObserver, Sendable {
     public let replyDelay: Duration
     private let clock: any WallClock
     /// Read only, to learn who wrote and where; every change goes through ``BotActions``.
-    private let store: any ChatStore
+    private let store: any ChatReads
     private let logger: Logger
     /// How the bot listens in each chat it was asked about (every message sent anywhere asks; bounded:
     /// forgotten when full). Its own chats' members never change, and it is in every open room from the start.
@@ -56,7 +56,7 @@ public final class ParlorBot: EventObserver, Sendable {
         private let known = Mutex<[ChatID: Chat?]>([:])
         static let limit = 100_000
 
-        func chat(_ id: ChatID, for bot: UserID, of store: any ChatStore) async throws -> Chat? {
+        func chat(_ id: ChatID, for bot: UserID, of store: any ChatReads) async throws -> Chat? {
             if let known = known.withLock({ $0[id] }) { return known }
             let stored = try await store.chat(id)
             let kept = stored?.hasMember(bot) == true ? stored : nil
@@ -75,7 +75,7 @@ public final class ParlorBot: EventObserver, Sendable {
     /// Most observed work that may wait for ``run()``; past it the newest is dropped and counted as a failure.
     static let inboxLimit = 10_000
 
-    private init(user: User, readDelay: Duration, replyDelay: Duration, clock: any WallClock, store: any ChatStore, logger: Logger) {
+    private init(user: User, readDelay: Duration, replyDelay: Duration, clock: any WallClock, store: any ChatReads, logger: Logger) {
         self.user = user
         self.readDelay = readDelay
         self.replyDelay = replyDelay
@@ -88,7 +88,7 @@ public final class ParlorBot: EventObserver, Sendable {
     /// Finds the bot's account, creating it on first start, and starts observing `router`. Run ``run()`` to
     /// have it act on what it observes.
     public static func start(
-        router: any EventSink, store: any ChatStore, clock: any WallClock,
+        router: any EventSink, store: any ChatReads, clock: any WallClock,
         readDelay: Duration = .seconds(1), replyDelay: Duration = .seconds(2), logger: Logger = Logger(label: "parlor.bot")
     ) async throws -> ParlorBot {
         var user = try await store.user(handle: handle)

@@ -29,7 +29,7 @@ final class KnownValues: Sendable {
     }
 
     /// The chat, from the store the first time.
-    func chat(_ id: ChatID, in store: any ChatStore) async throws -> Chat? {
+    func chat(_ id: ChatID, in store: any ChatReads) async throws -> Chat? {
         if let known = state.withLock({ $0.chats[id] }) { return known }
         guard let chat = try await store.chat(id) else { return nil }
         remember(chat)
@@ -65,7 +65,7 @@ final class KnownValues: Sendable {
     }
 
     /// The person, from the store unless known and not changed since.
-    func user(_ id: UserID, in store: any ChatStore) async throws -> User? {
+    func user(_ id: UserID, in store: any ChatReads) async throws -> User? {
         let (known, generation) = state.withLock { ($0.users[id], $0.generation) }
         if let known { return known }
         guard let user = try await store.user(id) else { return nil }
@@ -117,7 +117,7 @@ final class KnownValues: Sendable {
     }
 
     /// The newest message `user` has read in `chat`, from the store the first time.
-    func lastRead(in chat: ChatID, by user: UserID, in store: any ChatStore) async throws -> MessageID? {
+    func lastRead(in chat: ChatID, by user: UserID, in store: any ChatReads) async throws -> MessageID? {
         if let known = state.withLock({ $0.lastRead[chat]?[user] }) { return known.rawValue > 0 ? known : nil }
         guard let membership = try await store.membership(chat, user) else { return nil }
         read(in: chat, by: user, upTo: membership.lastRead ?? MessageID(0))

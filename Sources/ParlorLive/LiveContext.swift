@@ -10,7 +10,7 @@ import Synchronization
 /// One per ``EventHandler``; its updaters (``ChatListUpdater``, ``ConversationUpdater``, ``RoomHeadingUpdater``,
 /// ``PresenceUpdater``, ``TypingUpdater``, ``FeedsUpdater``) are values over it.
 final class LiveContext: Sendable {
-    let store: any ChatStore
+    let store: any ChatReads
     /// Where the feeds screens read their subscriptions; nil where no feeds are served (their pages are 404).
     let feeds: (any FeedStore)?
     /// The pages' "now" (dates shown).
@@ -41,7 +41,7 @@ final class LiveContext: Sendable {
     let laneCount: Int
 
     init(
-        store: any ChatStore, feeds: (any FeedStore)?, clock: any WallClock, timer: AnyClock<Duration>, paths: Paths, renderer: FragmentRenderer,
+        store: any ChatReads, feeds: (any FeedStore)?, clock: any WallClock, timer: AnyClock<Duration>, paths: Paths, renderer: FragmentRenderer,
         logger: Logger, dateLabels: DateLabels.Cache, offlineAfter: Duration, messagesInOrder: Bool, fanOutPartSize: Int, laneCount: Int
     ) {
         self.store = store
@@ -114,7 +114,7 @@ protocol LiveUpdater: Sendable {
 }
 
 extension LiveUpdater {
-    var store: any ChatStore { live.store }
+    var store: any ChatReads { live.store }
     var known: KnownValues { live.known }
     var lists: ViewerLists { live.lists }
     var renderer: FragmentRenderer { live.renderer }

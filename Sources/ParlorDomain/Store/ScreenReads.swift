@@ -39,7 +39,7 @@ public struct LiveSession: Hashable, Sendable {
     }
 }
 
-extension ChatStore {
+extension ChatReads {
     /// The names a direct chat of more than two is called by for `viewer` (``Chat/othersShown`` of the others,
     /// by name); none for any other chat.
     public func others(in chat: Chat, for viewer: UserID) async throws -> [String] {

@@ -49,7 +49,7 @@ public final class FeedPoller: EventObserver {
 
     /// Finds the feeds' account, creating it on first start. Refuses when a person holds the handle.
     /// Add the poller as an observer of the router so a new subscription or a retry is checked at once.
-    public static func account(router: any EventSink, store: any ChatStore) async throws -> User {
+    public static func account(router: any EventSink, store: any ChatReads) async throws -> User {
         if let existing = try await store.user(handle: handle) {
             guard existing.isBot else { throw Refusal.handleTaken(handle) }
             return existing

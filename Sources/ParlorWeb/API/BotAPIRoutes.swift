@@ -17,7 +17,7 @@ public struct BotAPIRoutes: Sendable {
     public struct Dependencies: Sendable {
         let pages: WebPages
         let events: EventRouter
-        let store: any ChatStore & AdministrationStore
+        let store: any ChatReads & AdministrationStore
         let live: EventHandler
         /// Photos bots post: checked and kept as a person's are, processed by the photo worker.
         let photos: PhotoIntake
@@ -27,7 +27,7 @@ public struct BotAPIRoutes: Sendable {
         let logger: Logger
 
         public init(
-            pages: WebPages, events: EventRouter, store: any ChatStore & AdministrationStore, live: EventHandler, photos: PhotoIntake, maximumPhotoBytes: Int,
+            pages: WebPages, events: EventRouter, store: any ChatReads & AdministrationStore, live: EventHandler, photos: PhotoIntake, maximumPhotoBytes: Int,
             limits: BotLimits, metrics: ParlorMetrics, logger: Logger
         ) {
             self.pages = pages
@@ -45,7 +45,7 @@ public struct BotAPIRoutes: Sendable {
     let dependencies: Dependencies
     /// What each key has left of its limits.
     let budgets: BotBudgets
-    private var store: any ChatStore & AdministrationStore { dependencies.store }
+    private var store: any ChatReads & AdministrationStore { dependencies.store }
     private var events: EventRouter { dependencies.events }
     private var pages: WebPages { dependencies.pages }
 
@@ -368,7 +368,7 @@ struct MessageWriter {
     let templates: TemplateSet
     var senders: [UserID: User]
 
-    mutating func body(_ message: Message, chat: ChatID, store: any ChatStore) async throws -> BotAPI.MessageBody {
+    mutating func body(_ message: Message, chat: ChatID, store: any ChatReads) async throws -> BotAPI.MessageBody {
         let sender: User
         if let known = senders[message.senderID] {
             sender = known

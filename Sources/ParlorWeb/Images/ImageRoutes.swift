@@ -10,11 +10,11 @@ public struct ImageRoutes: Sendable {
     public struct Dependencies: Sendable {
         let gate: SignInGate
         let pages: WebPages
-        let store: any ChatStore & ImageStore
+        let store: any ChatReads & ImageStore
         let media: MediaFolder
         let logger: Logger
 
-        public init(gate: SignInGate, pages: WebPages, store: any ChatStore & ImageStore, media: MediaFolder, logger: Logger) {
+        public init(gate: SignInGate, pages: WebPages, store: any ChatReads & ImageStore, media: MediaFolder, logger: Logger) {
             self.gate = gate
             self.pages = pages
             self.store = store
@@ -25,7 +25,7 @@ public struct ImageRoutes: Sendable {
 
     let dependencies: Dependencies
     private var pages: WebPages { dependencies.pages }
-    private var store: any ChatStore & ImageStore { dependencies.store }
+    private var store: any ChatReads & ImageStore { dependencies.store }
 
     public init(_ dependencies: Dependencies) {
         self.dependencies = dependencies

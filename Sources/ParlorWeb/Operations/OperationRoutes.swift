@@ -10,7 +10,7 @@ public struct OperationRoutes: Sendable {
     public struct Dependencies: Sendable {
         let readiness: Readiness
         /// Asked for a read to tell whether it answers.
-        let store: any ChatStore
+        let store: any ChatReads
         let metrics: ParlorMetrics
         /// Counted for `/metrics`.
         let live: EventHandler
@@ -20,7 +20,7 @@ public struct OperationRoutes: Sendable {
         let logger: Logger
 
         public init(
-            readiness: Readiness, store: any ChatStore, metrics: ParlorMetrics, live: EventHandler, metricsAddresses: Set<String>,
+            readiness: Readiness, store: any ChatReads, metrics: ParlorMetrics, live: EventHandler, metricsAddresses: Set<String>,
             trustedProxies: Set<String>, logger: Logger
         ) {
             self.readiness = readiness

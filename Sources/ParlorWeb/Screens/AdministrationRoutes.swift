@@ -14,14 +14,14 @@ public struct AdministrationRoutes: Sendable {
         let gate: SignInGate
         let pages: WebPages
         let events: EventRouter
-        let store: any ChatStore
+        let store: any ChatReads
         let administration: any AdministrationStore
         /// Bots' faces: the image service, the media folder, the most bytes of an upload.
         let avatars: (images: any ImageService, media: MediaFolder, maximumBytes: Int)
         let logger: Logger
 
         public init(
-            gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatStore, administration: any AdministrationStore,
+            gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatReads, administration: any AdministrationStore,
             avatars: (images: any ImageService, media: MediaFolder, maximumBytes: Int), logger: Logger
         ) {
             self.gate = gate

@@ -8,7 +8,7 @@ import ParlorViews
 /// The chats screen as a page: the list, and the open conversation beside it, read in one go, kept in the
 /// ``PageCache`` while nothing it shows changes. Loading a chat's newest messages reads them.
 public struct ChatPages: Sendable {
-    let store: any ChatStore
+    let store: any ChatReads
     /// The same screen read on the calling thread, when the store can (SQLite with a connection free).
     let immediate: (any ImmediateReads)?
     let events: EventRouter
@@ -17,7 +17,7 @@ public struct ChatPages: Sendable {
     let metrics: ParlorMetrics
 
     public init(
-        store: any ChatStore, immediate: (any ImmediateReads)? = nil, events: EventRouter, pages: WebPages, pageCache: PageCache, metrics: ParlorMetrics
+        store: any ChatReads, immediate: (any ImmediateReads)? = nil, events: EventRouter, pages: WebPages, pageCache: PageCache, metrics: ParlorMetrics
     ) {
         self.store = store
         self.immediate = immediate

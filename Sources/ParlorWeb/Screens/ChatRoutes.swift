@@ -10,9 +10,9 @@ public struct ChatRoutes: Sendable {
         let gate: SignInGate
         let chats: ChatPages
         let events: EventRouter
-        let store: any ChatStore
+        let store: any ChatReads
 
-        public init(gate: SignInGate, chats: ChatPages, events: EventRouter, store: any ChatStore) {
+        public init(gate: SignInGate, chats: ChatPages, events: EventRouter, store: any ChatReads) {
             self.gate = gate
             self.chats = chats
             self.events = events
@@ -24,7 +24,7 @@ public struct ChatRoutes: Sendable {
     private var gate: SignInGate { dependencies.gate }
     private var chats: ChatPages { dependencies.chats }
     private var events: EventRouter { dependencies.events }
-    private var store: any ChatStore { dependencies.store }
+    private var store: any ChatReads { dependencies.store }
     private var pages: WebPages { chats.pages }
 
     public init(_ dependencies: Dependencies) {

@@ -13,14 +13,14 @@ public struct MessageRoutes: Sendable {
         let gate: SignInGate
         let chats: ChatPages
         let events: EventRouter
-        let store: any ChatStore
+        let store: any ChatReads
         let photos: PhotoIntake
         /// The largest photo a message may carry.
         let maximumPhotoBytes: Int
         let logger: Logger
 
         public init(
-            gate: SignInGate, chats: ChatPages, events: EventRouter, store: any ChatStore, photos: PhotoIntake, maximumPhotoBytes: Int, logger: Logger
+            gate: SignInGate, chats: ChatPages, events: EventRouter, store: any ChatReads, photos: PhotoIntake, maximumPhotoBytes: Int, logger: Logger
         ) {
             self.gate = gate
             self.chats = chats
@@ -41,7 +41,7 @@ public struct MessageRoutes: Sendable {
     private var gate: SignInGate { dependencies.gate }
     private var chats: ChatPages { dependencies.chats }
     private var events: EventRouter { dependencies.events }
-    private var store: any ChatStore { dependencies.store }
+    private var store: any ChatReads { dependencies.store }
     private var photos: PhotoIntake { dependencies.photos }
     private var maximumPhotoBytes: Int { dependencies.maximumPhotoBytes }
     private var logger: Logger { dependencies.logger }

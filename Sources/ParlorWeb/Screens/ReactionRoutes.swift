@@ -12,9 +12,9 @@ public struct ReactionRoutes: Sendable {
         let gate: SignInGate
         let pages: WebPages
         let events: EventRouter
-        let store: any ChatStore
+        let store: any ChatReads
 
-        public init(gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatStore) {
+        public init(gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatReads) {
             self.gate = gate
             self.pages = pages
             self.events = events
@@ -24,7 +24,7 @@ public struct ReactionRoutes: Sendable {
 
     let dependencies: Dependencies
     private var pages: WebPages { dependencies.pages }
-    private var store: any ChatStore { dependencies.store }
+    private var store: any ChatReads { dependencies.store }
 
     public init(_ dependencies: Dependencies) {
         self.dependencies = dependencies

@@ -11,9 +11,9 @@ public struct RoomRoutes: Sendable {
         let gate: SignInGate
         let pages: WebPages
         let events: EventRouter
-        let store: any ChatStore
+        let store: any ChatReads
 
-        public init(gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatStore) {
+        public init(gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatReads) {
             self.gate = gate
             self.pages = pages
             self.events = events

@@ -9,9 +9,9 @@ public struct SearchRoutes: Sendable {
     public struct Dependencies: Sendable {
         let gate: SignInGate
         let pages: WebPages
-        let store: any ChatStore & SearchStore
+        let store: any ChatReads & SearchStore
 
-        public init(gate: SignInGate, pages: WebPages, store: any ChatStore & SearchStore) {
+        public init(gate: SignInGate, pages: WebPages, store: any ChatReads & SearchStore) {
             self.gate = gate
             self.pages = pages
             self.store = store
@@ -21,7 +21,7 @@ public struct SearchRoutes: Sendable {
     let dependencies: Dependencies
     private var gate: SignInGate { dependencies.gate }
     private var pages: WebPages { dependencies.pages }
-    private var store: any ChatStore & SearchStore { dependencies.store }
+    private var store: any ChatReads & SearchStore { dependencies.store }
 
     /// Results a page.
     static let pageSize = 20

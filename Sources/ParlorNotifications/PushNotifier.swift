@@ -8,7 +8,7 @@ import ParlorDomain
 /// instances each message is pushed once, by the instance that stored it) and hands the work to its own task:
 /// the send that caused it does not wait.
 public final class PushNotifier: EventObserver {
-    let store: any PushStore
+    let store: any PushReads
     let chats: any ChatReads
     let visibility: any PageVisibility
     let queue: PushQueue
@@ -21,7 +21,7 @@ public final class PushNotifier: EventObserver {
 
     /// `refused` is told how many messages were turned away so far, each time one is (the queue was full).
     public init(
-        store: any PushStore, chats: any ChatReads, visibility: any PageVisibility, queue: PushQueue, pathPrefix: String,
+        store: any PushReads, chats: any ChatReads, visibility: any PageVisibility, queue: PushQueue, pathPrefix: String,
         words: @escaping @Sendable (Message) -> String, logger: Logger, refused: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.store = store

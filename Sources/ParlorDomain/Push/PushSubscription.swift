@@ -56,24 +56,32 @@ public struct PushRecipient: Sendable, Hashable {
     }
 }
 
-/// Where Parlor keeps push subscriptions, each person's notification preferences and the server's VAPID key.
-/// Like ``AccountStore``, no event changes them: the settings page and the push sender call it directly.
-public protocol PushStore: Sendable {
+/// Where Parlor keeps push subscriptions, each person's notification preferences and the server's VAPID key: its
+/// reads (``PushReads``), given to whom-to-push, presence and the settings page, and its writes (``PushWrites``),
+/// the router's (``AccountEvent``) and the start's (the key).
+public protocol PushStore: PushReads, PushWrites {}
+
+/// Subscriptions and notification preferences, read.
+public protocol PushReads: Sendable {
+    /// A person's subscriptions, oldest first.
+    func pushSubscriptions(of user: UserID) async throws -> [PushSubscription]
+    /// The subscriptions of `chat`'s members other than `sender`, each with how its person follows the chat: whom a
+    /// new message there may be pushed to (one read, whatever the room's size: only people with subscriptions).
+    func pushRecipients(in chat: ChatID, excluding sender: UserID) async throws -> [PushRecipient]
+    func notificationPreferences(of user: UserID) async throws -> NotificationPreferences
+}
+
+/// Subscriptions added and removed, preferences set, and the VAPID key kept.
+public protocol PushWrites: Sendable {
     /// Stores a browser's subscription; the same endpoint again (the browser subscribed anew, or another person
     /// signed in on it) replaces the old one, so a browser is told for one person only.
     /// Past `limit` subscriptions of the person, their oldest go, in the same transaction.
     func addPushSubscription(_ subscription: PushSubscription, keepingNewest limit: Int) async throws -> PushSubscription
-    /// A person's subscriptions, oldest first.
-    func pushSubscriptions(of user: UserID) async throws -> [PushSubscription]
     /// Removes one of a person's subscriptions; false when they have none with that id or endpoint.
     @discardableResult
     func removePushSubscription(_ removal: PushRemoval) async throws -> Bool
     /// Removes the subscription at `endpoint` (its push service said it is gone).
     func removePushSubscription(endpoint: String) async throws
-    /// The subscriptions of `chat`'s members other than `sender`, each with how its person follows the chat: whom a
-    /// new message there may be pushed to (one read, whatever the room's size: only people with subscriptions).
-    func pushRecipients(in chat: ChatID, excluding sender: UserID) async throws -> [PushRecipient]
-    func notificationPreferences(of user: UserID) async throws -> NotificationPreferences
     func setNotificationPreferences(_ preferences: NotificationPreferences, of user: UserID) async throws
     /// The VAPID private key (P-256, raw 32 bytes, base64url): the one stored, or `generate()`'s stored now when
     /// there is none. Instances sharing a database agree on the first one stored.
@@ -82,7 +90,7 @@ public protocol PushStore: Sendable {
     func replaceVapidKey(with key: String) async throws
 }
 
-extension PushStore {
+extension PushWrites {
     /// Stores a subscription, however many the person has.
     public func addPushSubscription(_ subscription: PushSubscription) async throws -> PushSubscription {
         try await addPushSubscription(subscription, keepingNewest: Int(Int32.max))

@@ -12,7 +12,7 @@ public struct AccountRoutes: Sendable {
         let gate: SignInGate
         let pages: WebPages
         let events: EventRouter
-        let store: any AccountStore
+        let store: any SessionReads
         /// The sign-up policy and join link, read at each request.
         let administration: any AdministrationStore
         let passwords: PasswordHasher
@@ -23,7 +23,7 @@ public struct AccountRoutes: Sendable {
         let logger: Logger
 
         public init(
-            gate: SignInGate, pages: WebPages, events: EventRouter, store: any AccountStore, administration: any AdministrationStore,
+            gate: SignInGate, pages: WebPages, events: EventRouter, store: any SessionReads, administration: any AdministrationStore,
             passwords: PasswordHasher, throttle: SignInThrottle, decoyHash: String, metrics: ParlorMetrics, logger: Logger
         ) {
             self.administration = administration

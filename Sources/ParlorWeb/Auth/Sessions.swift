@@ -17,7 +17,7 @@ public struct Sessions: Sendable {
     /// Before sign-in, forms are protected by a random token in this cookie and in the form (double submit).
     static let formCookieName = "parlor_form"
 
-    let accounts: any AccountStore
+    let accounts: any SessionReads
     let events: EventRouter
     let clock: any WallClock
     let lifetime: TimeInterval
@@ -29,7 +29,7 @@ public struct Sessions: Sendable {
     /// Sessions of `lifetime` seconds, kept in `accounts` (and read at once through `immediate`, when the store
     /// can); `basePath` is where the cookies are sent.
     public init(
-        accounts: any AccountStore, events: EventRouter, immediate: (any ImmediateReads)? = nil, clock: any WallClock, lifetime: TimeInterval, basePath: String
+        accounts: any SessionReads, events: EventRouter, immediate: (any ImmediateReads)? = nil, clock: any WallClock, lifetime: TimeInterval, basePath: String
     ) {
         self.accounts = accounts
         self.events = events

@@ -15,14 +15,14 @@ public struct PushRoutes: Sendable {
     public struct Dependencies: Sendable {
         let gate: SignInGate
         let pages: WebPages
-        let store: any PushStore
+        let store: any PushReads
         let events: EventRouter
         let delivery: HTTPPushDelivery
         let queue: PushQueue
         let logger: Logger
 
         public init(
-            gate: SignInGate, pages: WebPages, store: any PushStore, events: EventRouter, delivery: HTTPPushDelivery, queue: PushQueue, logger: Logger
+            gate: SignInGate, pages: WebPages, store: any PushReads, events: EventRouter, delivery: HTTPPushDelivery, queue: PushQueue, logger: Logger
         ) {
             self.events = events
             self.gate = gate

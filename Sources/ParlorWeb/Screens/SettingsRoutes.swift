@@ -22,13 +22,13 @@ public struct SettingsRoutes: Sendable {
         let metrics: ParlorMetrics
         /// Where push subscriptions and notification preferences are kept, and the key browsers subscribe with; nil:
         /// Settings says nothing of notifications.
-        let push: (store: any PushStore, serverKey: String)?
+        let push: (store: any PushReads, serverKey: String)?
         let logger: Logger
 
         public init(
             gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatReads & AccountStore & AdministrationStore, passwords: PasswordHasher,
             throttle: SignInThrottle, images: any ImageService, media: MediaFolder, maximumPhotoBytes: Int,
-            metrics: ParlorMetrics, push: (store: any PushStore, serverKey: String)? = nil, logger: Logger
+            metrics: ParlorMetrics, push: (store: any PushReads, serverKey: String)? = nil, logger: Logger
         ) {
             self.push = push
             self.gate = gate

@@ -18,7 +18,7 @@ public final class PresenceReporter: Sendable {
     public let instance: Int64
     let pages: VisiblePages
     let events: EventRouter
-    let preferences: any PushStore
+    let preferences: any PushReads
     let logger: Logger
     /// Whether each person here chose to appear offline, read once while they have pages open.
     private let hidden = Mutex<[UserID: Bool]>([:])
@@ -44,7 +44,7 @@ public final class PresenceReporter: Sendable {
     let refreshEvery: Duration
 
     public init(
-        pages: VisiblePages, events: EventRouter, preferences: any PushStore, refreshEvery: Duration = Presence.refreshEvery,
+        pages: VisiblePages, events: EventRouter, preferences: any PushReads, refreshEvery: Duration = Presence.refreshEvery,
         timer: AnyClock<Duration> = AnyClock(ContinuousClock()), logger: Logger, refused: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         instance = Int64.random(in: 1...Int64.max)

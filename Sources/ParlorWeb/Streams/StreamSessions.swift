@@ -12,7 +12,7 @@ import Synchronization
 /// appear offline, whichever instance it was saved on. Subscribe ``receive(_:)`` to the bus and ``run()`` it.
 public final class StreamSessions: Sendable {
     let streams: AccountStreams
-    let accounts: any AccountStore
+    let accounts: any SessionReads
     let clock: any WallClock
     let presence: PresenceReporter?
     let interval: Duration
@@ -29,7 +29,7 @@ public final class StreamSessions: Sendable {
     public var checksMade: Int { checks.load(ordering: .acquiring) }
 
     public init(
-        streams: AccountStreams, accounts: any AccountStore, clock: any WallClock, presence: PresenceReporter?, interval: Duration,
+        streams: AccountStreams, accounts: any SessionReads, clock: any WallClock, presence: PresenceReporter?, interval: Duration,
         timer: AnyClock<Duration> = AnyClock(ContinuousClock()), logger: Logger
     ) {
         self.timer = timer

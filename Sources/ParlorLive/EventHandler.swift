@@ -33,7 +33,7 @@ public final class EventHandler: Sendable {
     /// before the sources of its chats' events wait (``room(for:)``). `clock` is the pages' "now" (dates shown);
     /// `timer` times what ages and the sweeps (a test drives it).
     public init(
-        store: any ChatReads, feeds: (any FeedStore)? = nil, clock: any WallClock, timer: AnyClock<Duration> = AnyClock(ContinuousClock()),
+        store: any ChatReads, feeds: (any FeedReads)? = nil, clock: any WallClock, timer: AnyClock<Duration> = AnyClock(ContinuousClock()),
         basePath: String = "", logger: Logger = Logger(label: "parlor.events"),
         dateLabels: DateLabels.Cache = DateLabels.Cache(), bus: any EventBus, templates: @escaping @Sendable () -> TemplateSet,
         encoding: (any UpdateEncoding)? = nil, lanes: Int = EventHandler.defaultLaneCount, laneLimit: Int = 1_000,

@@ -12,7 +12,7 @@ import Synchronization
 final class LiveContext: Sendable {
     let store: any ChatReads
     /// Where the feeds screens read their subscriptions; nil where no feeds are served (their pages are 404).
-    let feeds: (any FeedStore)?
+    let feeds: (any FeedReads)?
     /// The pages' "now" (dates shown).
     let clock: any WallClock
     /// Times what passes: typing lines and presence dots that age, and the sweeps that look for them.
@@ -41,7 +41,7 @@ final class LiveContext: Sendable {
     let laneCount: Int
 
     init(
-        store: any ChatReads, feeds: (any FeedStore)?, clock: any WallClock, timer: AnyClock<Duration>, paths: Paths, renderer: FragmentRenderer,
+        store: any ChatReads, feeds: (any FeedReads)?, clock: any WallClock, timer: AnyClock<Duration>, paths: Paths, renderer: FragmentRenderer,
         logger: Logger, dateLabels: DateLabels.Cache, offlineAfter: Duration, messagesInOrder: Bool, fanOutPartSize: Int, laneCount: Int
     ) {
         self.store = store

@@ -12,7 +12,7 @@ struct Stores {
     typealias Store = any ChatStore & AccountStore & ImageStore & FeedStore & SearchStore & PushStore & AdministrationStore
 
     let store: Store
-    let liveStore: any ChatReads & FeedStore
+    let liveStore: any ChatReads & FeedReads
     /// Set for SQLite: the signed-in pages read on the calling thread when a connection is free.
     let immediate: (any ImmediateReads)?
     let bus: any EventBus

@@ -82,7 +82,7 @@ final class WebFront: Sendable {
     /// lists' pace, push retries, the streams' session checks (a test drives it).
     init(
         configuration: WebConfiguration, store: any ChatStore & AccountStore & ImageStore & FeedStore & SearchStore & AdministrationStore, images: any ImageService,
-        immediate: (any ImmediateReads)? = nil, liveStore: (any ChatReads & FeedStore)? = nil, bus: any EventBus = InProcessEventBus(),
+        immediate: (any ImmediateReads)? = nil, liveStore: (any ChatReads & FeedReads)? = nil, bus: any EventBus = InProcessEventBus(),
         clock: any WallClock = SystemClock(), timer: AnyClock<Duration> = AnyClock(ContinuousClock()),
         metrics: ParlorMetrics = ParlorMetrics(), changes: ChangeCounters = ChangeCounters(), signInFailures: (any SignInFailureStore)? = nil,
         busHealth: (@Sendable () -> Bool)? = nil, push: any PushStore, logger: Logger

@@ -15,7 +15,7 @@ public final class FeedPoller: EventObserver {
     public static let handle = "parlor_feeds"
 
     private let sink: any EventSink
-    private let store: any FeedStore
+    private let store: any FeedReads
     private let checker: FeedChecker
     private let clock: any WallClock
     private let author: UserID
@@ -31,7 +31,7 @@ public final class FeedPoller: EventObserver {
     ///   - round: the longest pause between two looks at what is due, by `timer` (a test drives it).
     ///   - refused: told the count so far when a check finds the queue full (never in a round of its own size).
     public init(
-        sink: any EventSink, store: any FeedStore, checker: FeedChecker, clock: any WallClock, author: UserID, postLimit: Int = 3,
+        sink: any EventSink, store: any FeedReads, checker: FeedChecker, clock: any WallClock, author: UserID, postLimit: Int = 3,
         concurrency: Int = 4, round: Duration = .seconds(15), timer: AnyClock<Duration> = AnyClock(ContinuousClock()),
         logger: Logger = Logger(label: "parlor.feeds"), refused: @escaping @Sendable (Int) -> Void = { _ in }
     ) {

@@ -17,7 +17,7 @@ public struct BotAPIRoutes: Sendable {
     public struct Dependencies: Sendable {
         let pages: WebPages
         let events: EventRouter
-        let store: any ChatReads & AdministrationStore
+        let store: any ChatReads & AdministrationReads
         let live: EventHandler
         /// Photos bots post: checked and kept as a person's are, processed by the photo worker.
         let photos: PhotoIntake
@@ -27,7 +27,7 @@ public struct BotAPIRoutes: Sendable {
         let logger: Logger
 
         public init(
-            pages: WebPages, events: EventRouter, store: any ChatReads & AdministrationStore, live: EventHandler, photos: PhotoIntake, maximumPhotoBytes: Int,
+            pages: WebPages, events: EventRouter, store: any ChatReads & AdministrationReads, live: EventHandler, photos: PhotoIntake, maximumPhotoBytes: Int,
             limits: BotLimits, metrics: ParlorMetrics, logger: Logger
         ) {
             self.pages = pages
@@ -45,7 +45,7 @@ public struct BotAPIRoutes: Sendable {
     let dependencies: Dependencies
     /// What each key has left of its limits.
     let budgets: BotBudgets
-    private var store: any ChatReads & AdministrationStore { dependencies.store }
+    private var store: any ChatReads & AdministrationReads { dependencies.store }
     private var events: EventRouter { dependencies.events }
     private var pages: WebPages { dependencies.pages }
 

@@ -14,7 +14,7 @@ import Synchronization
 /// (with several instances, each message is handled once, where it was stored) and delivers on its own task: the send
 /// that caused it never waits. Bots' own messages tell nobody, so two bots cannot answer each other without end.
 public final class BotWebhooks: EventObserver {
-    let store: any ChatReads & AdministrationStore
+    let store: any ChatReads & AdministrationReads
     let delivery: any WebhookDelivering
     let templates: @Sendable () -> TemplateSet
     let paths: Paths
@@ -27,7 +27,7 @@ public final class BotWebhooks: EventObserver {
     public let outcomes = Mutex<[String: Int]>([:])
 
     public init(
-        store: any ChatReads & AdministrationStore, delivery: any WebhookDelivering, templates: @escaping @Sendable () -> TemplateSet, paths: Paths,
+        store: any ChatReads & AdministrationReads, delivery: any WebhookDelivering, templates: @escaping @Sendable () -> TemplateSet, paths: Paths,
         clock: any WallClock, logger: Logger, refused: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.clock = clock

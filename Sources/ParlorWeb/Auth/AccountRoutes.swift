@@ -14,7 +14,7 @@ public struct AccountRoutes: Sendable {
         let events: EventRouter
         let store: any SessionReads
         /// The sign-up policy and join link, read at each request.
-        let administration: any AdministrationStore
+        let administration: any AdministrationReads
         let passwords: PasswordHasher
         let throttle: SignInThrottle
         /// Verified against when a handle is unknown, so a wrong handle costs as much as a wrong password.
@@ -23,7 +23,7 @@ public struct AccountRoutes: Sendable {
         let logger: Logger
 
         public init(
-            gate: SignInGate, pages: WebPages, events: EventRouter, store: any SessionReads, administration: any AdministrationStore,
+            gate: SignInGate, pages: WebPages, events: EventRouter, store: any SessionReads, administration: any AdministrationReads,
             passwords: PasswordHasher, throttle: SignInThrottle, decoyHash: String, metrics: ParlorMetrics, logger: Logger
         ) {
             self.administration = administration

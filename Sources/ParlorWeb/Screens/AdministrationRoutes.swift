@@ -15,13 +15,13 @@ public struct AdministrationRoutes: Sendable {
         let pages: WebPages
         let events: EventRouter
         let store: any ChatReads
-        let administration: any AdministrationStore
+        let administration: any AdministrationReads
         /// Bots' faces: the image service, the media folder, the most bytes of an upload.
         let avatars: (images: any ImageService, media: MediaFolder, maximumBytes: Int)
         let logger: Logger
 
         public init(
-            gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatReads, administration: any AdministrationStore,
+            gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatReads, administration: any AdministrationReads,
             avatars: (images: any ImageService, media: MediaFolder, maximumBytes: Int), logger: Logger
         ) {
             self.gate = gate
@@ -37,7 +37,7 @@ public struct AdministrationRoutes: Sendable {
     let dependencies: Dependencies
     private var gate: SignInGate { dependencies.gate }
     private var pages: WebPages { dependencies.pages }
-    private var administration: any AdministrationStore { dependencies.administration }
+    private var administration: any AdministrationReads { dependencies.administration }
 
     /// The most people the page lists at once (a search finds the others), and rooms.
     static let peopleShown = 200

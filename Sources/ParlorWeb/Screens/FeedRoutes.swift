@@ -12,9 +12,9 @@ public struct FeedRoutes: Sendable {
         let gate: SignInGate
         let pages: WebPages
         let events: EventRouter
-        let store: any ChatReads & FeedStore
+        let store: any ChatReads & FeedReads
 
-        public init(gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatReads & FeedStore) {
+        public init(gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatReads & FeedReads) {
             self.gate = gate
             self.pages = pages
             self.events = events
@@ -26,7 +26,7 @@ public struct FeedRoutes: Sendable {
     private var gate: SignInGate { dependencies.gate }
     private var pages: WebPages { dependencies.pages }
     private var events: EventRouter { dependencies.events }
-    private var store: any ChatReads & FeedStore { dependencies.store }
+    private var store: any ChatReads & FeedReads { dependencies.store }
     private var paths: Paths { pages.paths }
 
     public init(_ dependencies: Dependencies) {

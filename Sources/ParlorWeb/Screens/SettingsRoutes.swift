@@ -13,7 +13,7 @@ public struct SettingsRoutes: Sendable {
         let gate: SignInGate
         let pages: WebPages
         let events: EventRouter
-        let store: any ChatReads & AccountStore & AdministrationStore
+        let store: any ChatReads & SessionReads & AdministrationReads
         let passwords: PasswordHasher
         let throttle: SignInThrottle
         let images: any ImageService
@@ -26,7 +26,7 @@ public struct SettingsRoutes: Sendable {
         let logger: Logger
 
         public init(
-            gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatReads & AccountStore & AdministrationStore, passwords: PasswordHasher,
+            gate: SignInGate, pages: WebPages, events: EventRouter, store: any ChatReads & SessionReads & AdministrationReads, passwords: PasswordHasher,
             throttle: SignInThrottle, images: any ImageService, media: MediaFolder, maximumPhotoBytes: Int,
             metrics: ParlorMetrics, push: (store: any PushReads, serverKey: String)? = nil, logger: Logger
         ) {
@@ -49,7 +49,7 @@ public struct SettingsRoutes: Sendable {
     private var gate: SignInGate { dependencies.gate }
     private var pages: WebPages { dependencies.pages }
     private var paths: Paths { dependencies.pages.paths }
-    private var store: any ChatReads & AccountStore & AdministrationStore { dependencies.store }
+    private var store: any ChatReads & SessionReads & AdministrationReads { dependencies.store }
     /// The zones settings offers: the system's list under current city names, read once rather than on every
     /// settings page.
     private let timeZones = TimeZoneNames.offered(TimeZone.knownTimeZoneIdentifiers)

@@ -1,3 +1,4 @@
+import Clocks
 import Crypto
 import Foundation
 import HTTPTestSupport
@@ -149,6 +150,27 @@ import Testing
             }
             #expect(bodies.contains("After Ben's own words") && !bodies.contains("My own words"))
             #expect(try await ben.post("/presence", [("page", "a b"), ("visible", "1")]).status == 400)
+        }
+    }
+
+    @Test func everyLoopOfTheFrontStopsWithinASecondWithAPushWaitingForItsRetry() async throws {
+        let service = try ScriptedServer { _, _ in .answer(status: "503 Service Unavailable") }
+        defer { service.stop() }
+        // Parlor's clock stands still: the push's retry waits for it, as the sweeps and the session checks do.
+        let clock = TestClock<Duration>()
+        try await RunningParlor.with(configure: Self.allowingLoopback(service), timer: AnyClock(clock)) { parlor in
+            let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)
+            try await ben.get("/settings")
+            #expect(try await ben.post("/push/subscriptions", TestBrowser().fields(service.url("/push/ben"))).status == 201)
+            #expect(try await ana.say("Are you there?", in: chat).status == 303)
+            #expect(await eventually { service.received.count == 1 }, "pushed once, answered 503")
+            let (stream, _) = try await ana.openEvents("/events?chat=\(chat.split(separator: "/").last!)")
+            _ = try await stream.read(until: "action=\"badge\"")
+            // A bound a busy machine keeps: cancellation ends every loop at once, waiting on nothing.
+            let took = await parlor.stopLoops()
+            #expect(took < .seconds(1), "the loops took \(took) to stop")
+            #expect(service.received.count == 1, "the retry was dropped with the queue, not sent")
+            stream.close()
         }
     }
 

@@ -94,6 +94,14 @@ final class RunningParlor {
         await MediaService(media: app.media, store: store, logger: Logger(label: "parlor-test") { _ in SwiftLogNoOpLogHandler() }).sweep()
     }
 
+    /// Cancels the front's loops (and Parlor Bot) and waits for every one of them to return; answers how long that took.
+    func stopLoops() async -> Duration {
+        let started = ContinuousClock.now
+        loops.cancel()
+        await loops.value
+        return ContinuousClock.now - started
+    }
+
     /// Stops the server; the folder stays for a restart on the same file.
     func stop() async {
         await server.shutdown(gracePeriod: .seconds(2))

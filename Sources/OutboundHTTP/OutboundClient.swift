@@ -90,7 +90,9 @@ public struct OutboundClient: Sendable {
         do {
             // The whole hop, the body included, races the time left.
             let response = try await withThrowingTaskGroup(of: OutboundResponse?.self) { group in
-                group.addTask { try await self.read(client.execute(ready, deadline: .now() + .milliseconds(milliseconds)), from: target.url) }
+                group.addTask {
+                    try await self.read(client.execute(ready, deadline: .now() + .milliseconds(milliseconds)), from: target.url, deadline: deadline)
+                }
                 group.addTask {
                     try await Task.sleep(until: deadline, clock: .continuous)
                     return nil
@@ -108,12 +110,16 @@ public struct OutboundClient: Sendable {
         }
     }
 
-    private func read(_ response: HTTPClientResponse, from url: String) async throws -> OutboundResponse {
+    /// The answer's body, chunk by chunk: each one checked against the limit, the time left and cancellation (a body
+    /// that keeps trickling never holds the exchange past its time, however the client's own timeouts see it).
+    private func read(_ response: HTTPClientResponse, from url: String, deadline: ContinuousClock.Instant) async throws -> OutboundResponse {
         let status = Int(response.status.code)
         let success = (200...299).contains(status)
         let limit = success ? byteLimit : min(byteLimit, Self.otherBodyLimit)
         var body: [UInt8] = []
         for try await chunk in response.body {
+            try Task.checkCancellation()
+            guard ContinuousClock.now < deadline else { throw OutboundError.timedOut }
             guard body.count + chunk.readableBytes <= limit else {
                 if success { throw OutboundError.tooLarge(bytes: byteLimit) }
                 body += chunk.readableBytesView.prefix(limit - body.count)

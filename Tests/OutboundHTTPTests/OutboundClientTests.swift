@@ -5,7 +5,7 @@ import Testing
 /// The outbound client against a scripted server on 127.0.0.1 (allowed by its policy, on that port only): what it
 /// sends, which redirects it follows, and the limits it holds every answer to. The feed fetcher's tests hold it to
 /// the same on a feed's conditional GET.
-@Suite(.timeLimit(.minutes(1))) struct OutboundClientTests {
+@Suite(.timeLimit(.minutes(3))) struct OutboundClientTests {
     /// A bound where the test is not about time: above what a busy machine can hold a loopback answer back.
     static let deadline = Duration.seconds(30)
 

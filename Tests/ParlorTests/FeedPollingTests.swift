@@ -225,7 +225,10 @@ import Testing
         let retry = String(paused[range].dropFirst("formaction=\"".count).dropLast())
         #expect(try await ana.post(retry, []).status == 303)
         do {
-            try await Self.eventually("the feed loads again") { try await ana.get(feeds).text.contains("Loaded · 1 new") }
+            // What stays: the item posted, and the feed loaded (its line says "1 new" only until the next check, a
+            // second later, which a busy machine's page can miss).
+            try await Self.eventually("the feed loads again") { try await Self.postedTitles(ana, chat) == ["Back"] }
+            try await Self.eventually("the feed says it loaded") { try await ana.get(feeds).text.contains("Loaded · ") }
         } catch {
             // What was fetched, and what Parlor said of it (notices and worse): why the feed did not load.
             Issue.record("the requests: \(site.server.received.map(\.path)); the log:\n\(parlor.logSoFar().split(separator: "\n").suffix(40).joined(separator: "\n"))")

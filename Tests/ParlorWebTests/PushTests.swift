@@ -153,7 +153,7 @@ import Testing
         }
     }
 
-    @Test func everyLoopOfTheFrontStopsWithinASecondWithAPushWaitingForItsRetry() async throws {
+    @Test func everyLoopOfTheFrontStopsOnItsCancellationWithAPushWaitingForItsRetry() async throws {
         let service = try ScriptedServer { _, _ in .answer(status: "503 Service Unavailable") }
         defer { service.stop() }
         // Parlor's clock stands still: the push's retry waits for it, as the sweeps and the session checks do.
@@ -166,9 +166,11 @@ import Testing
             #expect(await eventually { service.received.count == 1 }, "pushed once, answered 503")
             let (stream, _) = try await ana.openEvents("/events?chat=\(chat.split(separator: "/").last!)")
             _ = try await stream.read(until: "action=\"badge\"")
-            // A bound a busy machine keeps: cancellation ends every loop at once, waiting on nothing.
+            // Every loop ends on its cancellation, waiting on no time: the clock never moves, so a loop that waited for
+            // its pause or its interval would never end. The bound only catches a hang (quiet, it takes a few
+            // milliseconds; at the suite's busiest start it took 1.3 s of scheduling).
             let took = await parlor.stopLoops()
-            #expect(took < .seconds(1), "the loops took \(took) to stop")
+            #expect(took < .seconds(10), "the loops took \(took) to stop")
             #expect(service.received.count == 1, "the retry was dropped with the queue, not sent")
             stream.close()
         }

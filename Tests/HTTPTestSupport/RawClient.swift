@@ -15,6 +15,12 @@ public struct TestResponse {
     public let headers: [(String, String)]
     public let body: [UInt8]
 
+    public init(status: Int, headers: [(String, String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
     public func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }

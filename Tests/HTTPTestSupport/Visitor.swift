@@ -1,5 +1,12 @@
 import Foundation
 
+/// How a visitor's requests reach Parlor when not over a connection: answered in the test's own process by the
+/// server's router (the same routes, refusals and pages, without a socket).
+public protocol InProcessExchange: Sendable {
+    /// Answers one request; `headers` are "Name: value" lines as a client writes them.
+    func exchange(_ method: String, _ target: String, headers: [String], body: [UInt8]) async throws -> TestResponse
+}
+
 /// A browser without JavaScript, as far as the server can tell: it keeps cookies, posts forms with the
 /// token the last page carried, and does not follow redirects (tests look at them).
 public final class Visitor {
@@ -10,8 +17,12 @@ public final class Visitor {
     /// The `token` field of the last composer seen.
     public var composerToken = ""
 
-    public init(port: UInt16) {
+    /// Where requests go instead of the port, when set; event streams and ``startPost(_:_:)`` always use the port.
+    public let inProcess: (any InProcessExchange)?
+
+    public init(port: UInt16, inProcess: (any InProcessExchange)? = nil) {
         self.port = port
+        self.inProcess = inProcess
     }
 
     @discardableResult
@@ -41,6 +52,12 @@ public final class Visitor {
         }
         body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(filename)\"\r\nContent-Type: \(contentType)\r\n\r\n".utf8)
         body += bytes + Array("\r\n--\(boundary)--\r\n".utf8)
+        if let inProcess {
+            let fields = ["Content-Type: multipart/form-data; boundary=\(boundary)"] + cookieHeader + headers + ["Content-Length: \(body.count)"]
+            let response = try await inProcess.exchange("POST", target, headers: fields, body: body)
+            remember(response)
+            return response
+        }
         let client = try RawClient(port: port, timeout: 40)
         var head = "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\n"
         for header in cookieHeader + headers { head += header + "\r\n" }
@@ -62,6 +79,12 @@ public final class Visitor {
     }
 
     public func send(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) async throws -> TestResponse {
+        if let inProcess {
+            let length = body.map { ["Content-Length: \($0.utf8.count)"] } ?? []
+            let response = try await inProcess.exchange(method, target, headers: headers + cookieHeader + length, body: Array((body ?? "").utf8))
+            remember(response)
+            return response
+        }
         let client = try RawClient(port: port, timeout: 40)
         let fields = headers + cookieHeader
         let response = try await client.exchange(method, target, headers: fields, body: body)

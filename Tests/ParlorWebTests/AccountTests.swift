@@ -6,7 +6,7 @@ import Testing
 @Suite struct AccountTests {
     @Test func signingUpStartsASessionWithASafeCookieAndShowsTheBotChat() async throws {
         try await RunningParlor.with { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             let form = try await ana.get("/signup")
             #expect(form.status == 200)
             #expect(form.header("Set-Cookie")?.contains("HttpOnly") == true)
@@ -32,12 +32,12 @@ import Testing
 
     @Test func aNewAccountStartsInTheTimeZoneItsBrowserSent() async throws {
         try await RunningParlor.with { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.get("/signup")
             let fields = [("handle", "ana"), ("displayName", "Ana"), ("password", "long enough pass"), ("timeZone", "Asia/Tokyo")]
             #expect(try await ana.post("/signup", fields).status == 303)
             #expect(try await ana.get("/settings").text.contains("<option value=\"Asia/Tokyo\" selected>"))
-            let ben = Visitor(port: parlor.port)
+            let ben = parlor.visitor()
             try await ben.get("/signup")
             let unknown = [("handle", "ben"), ("displayName", "Ben"), ("password", "long enough pass"), ("timeZone", "Nowhere/Else")]
             #expect(try await ben.post("/signup", unknown).status == 303)
@@ -47,7 +47,7 @@ import Testing
 
     @Test func thePasswordIsStoredAsAnArgon2idHashOnly() async throws {
         try await RunningParlor.with(configure: { $0.passwordCost = .interactive }) { parlor in
-            try await Visitor(port: parlor.port).signUp("ana", password: "a secret phrase 42")
+            try await parlor.visitor().signUp("ana", password: "a secret phrase 42")
             var database = String(decoding: try Data(contentsOf: parlor.folder.appendingPathComponent("parlor.sqlite")), as: UTF8.self)
             if let wal = try? Data(contentsOf: parlor.folder.appendingPathComponent("parlor.sqlite-wal")) {
                 database += String(decoding: wal, as: UTF8.self)
@@ -59,7 +59,7 @@ import Testing
 
     @Test func signingOutEndsTheSessionOnTheServerNotJustInTheBrowser() async throws {
         try await RunningParlor.with { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.signUp("ana")
             try await ana.get("/chats")
             let stolen = ana.cookies
@@ -67,7 +67,7 @@ import Testing
             #expect(out.status == 303)
             #expect(out.header("Location") == "/signin")
             #expect(ana.cookies["parlor_session"] == nil)
-            let replay = Visitor(port: parlor.port)
+            let replay = parlor.visitor()
             replay.cookies = stolen
             let page = try await replay.get("/chats")
             #expect(page.status == 303)
@@ -77,10 +77,10 @@ import Testing
 
     @Test func changingThePasswordNeedsTheCurrentOneAndSignsOutEveryOtherBrowser() async throws {
         try await RunningParlor.with { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.signUp("ana", password: "correct horse battery")
             // The same person in a second browser, with a live page open.
-            let laptop = Visitor(port: parlor.port)
+            let laptop = parlor.visitor()
             try await laptop.get("/signin")
             #expect(try await laptop.post("/signin", [("handle", "ana"), ("password", "correct horse battery")]).status == 303)
             let (stream, _) = try await laptop.openEvents("/events")
@@ -101,7 +101,7 @@ import Testing
             _ = try await stream.readToEnd()
             let signedOut = try await laptop.get("/chats")
             #expect(signedOut.status == 303 && signedOut.header("Location") == "/signin")
-            let again = Visitor(port: parlor.port)
+            let again = parlor.visitor()
             try await again.get("/signin")
             #expect(try await again.post("/signin", [("handle", "ana"), ("password", "correct horse battery")]).status == 422)
             #expect(try await again.post("/signin", [("handle", "ana"), ("password", "a brand new secret")]).status == 303)
@@ -110,8 +110,8 @@ import Testing
 
     @Test func signingInWithTheRightPasswordWorksAndAWrongOneSaysSoWithoutSayingWhich() async throws {
         try await RunningParlor.with { parlor in
-            try await Visitor(port: parlor.port).signUp("ana", password: "correct horse battery")
-            let ben = Visitor(port: parlor.port)
+            try await parlor.visitor().signUp("ana", password: "correct horse battery")
+            let ben = parlor.visitor()
             try await ben.get("/signin")
             let wrong = try await ben.post("/signin", [("handle", "ana"), ("password", "wrong horse battery")])
             #expect(wrong.status == 422)
@@ -129,12 +129,12 @@ import Testing
 
     @Test func wrongPasswordsSlowTheGuesserMoreEachTimeButNeverLockTheOwnerOut() async throws {
         try await RunningParlor.with(configure: { $0.trustedProxies = ["127.0.0.1"] }) { parlor in
-            try await Visitor(port: parlor.port).signUp("ana", password: "correct horse battery")
+            try await parlor.visitor().signUp("ana", password: "correct horse battery")
             /// A sign-in as it reaches Parlor through its proxy from `address`.
             func signIn(_ visitor: Visitor, _ password: String, from address: String, handle: String = "ana") async throws -> TestResponse {
                 try await visitor.post("/signin", [("handle", handle), ("password", password)], headers: ["X-Forwarded-For: \(address)"])
             }
-            let guesser = Visitor(port: parlor.port)
+            let guesser = parlor.visitor()
             try await guesser.get("/signin")
             let attacker = "198.51.100.7"
             for attempt in 1...3 {
@@ -149,12 +149,12 @@ import Testing
                 #expect(try await signIn(guesser, "guess after \(wait)", from: attacker).status == 422)
             }
             // Ana, from her own address, signs in at once all along.
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.get("/signin")
             #expect(try await signIn(ana, "correct horse battery", from: "203.0.113.5").status == 303)
             // Another account from the guesser's address is not slowed by it.
-            try await Visitor(port: parlor.port).signUp("ben", password: "another good one")
-            let ben = Visitor(port: parlor.port)
+            try await parlor.visitor().signUp("ben", password: "another good one")
+            let ben = parlor.visitor()
             try await ben.get("/signin")
             #expect(try await signIn(ben, "another good one", from: attacker, handle: "ben").status == 303)
 
@@ -164,7 +164,7 @@ import Testing
             }
             let ceiling = try await signIn(guesser, "correct horse battery", from: "198.51.100.10")
             #expect(ceiling.status == 429 && ceiling.text.contains("Try again in 15 minutes.") && ceiling.header("Retry-After") == "900")
-            let owner = Visitor(port: parlor.port)
+            let owner = parlor.visitor()
             try await owner.get("/signin")
             #expect(try await signIn(owner, "correct horse battery", from: "203.0.113.5").status == 303, "never locked out")
         }
@@ -172,8 +172,8 @@ import Testing
 
     @Test func badSignUpsAreRefusedWithTheFormAndCreateNothing() async throws {
         try await RunningParlor.with { parlor in
-            try await Visitor(port: parlor.port).signUp("ana")
-            let ben = Visitor(port: parlor.port)
+            try await parlor.visitor().signUp("ana")
+            let ben = parlor.visitor()
             try await ben.get("/signup")
             let taken = try await ben.post("/signup", [("handle", "Ana"), ("displayName", "Another Ana"), ("password", "long enough pass")])
             #expect(taken.status == 422)
@@ -194,7 +194,7 @@ import Testing
 
     @Test func theCookieIsSecureWhenATrustedProxySaysTheRequestCameOverHTTPS() async throws {
         try await RunningParlor.with(configure: { $0.trustedProxies = ["127.0.0.1"] }) { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.get("/signup", headers: ["X-Forwarded-Proto: https"])
             let response = try await ana.post(
                 "/signup", [("handle", "ana"), ("displayName", "Ana"), ("password", "long enough pass")],
@@ -219,8 +219,8 @@ import Testing
 
     @Test func oneAddressTryingManyAccountsIsSlowedDownToo() async throws {
         try await RunningParlor.with(configure: { $0.signInLimits.perAddress = 3 }) { parlor in
-            try await Visitor(port: parlor.port).signUp("ana", password: "correct horse battery")
-            let sprayer = Visitor(port: parlor.port)
+            try await parlor.visitor().signUp("ana", password: "correct horse battery")
+            let sprayer = parlor.visitor()
             try await sprayer.get("/signin")
             for handle in ["ben", "chloe", "dan"] {
                 #expect(try await sprayer.post("/signin", [("handle", handle), ("password", "Password123")]).status == 422)

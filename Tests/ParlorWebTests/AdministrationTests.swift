@@ -25,7 +25,7 @@ import Testing
     @Test func theFirstPersonRunsTheParlorAndOthersJoinByItsLink() async throws {
         try await RunningParlor.with { parlor in
             // A new Parlor asks for its administrator.
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             let home = try await ana.get("/")
             #expect(home.status == 303 && home.header("Location") == "/signup")
             #expect(try await ana.get("/signup").text.contains("<h1>Create the administrator account</h1>"))
@@ -34,7 +34,7 @@ import Testing
             #expect(try await ana.get("/admin").status == 200)
 
             // Open by default: Ben signs up; he is a member, and the page and its forms refuse him, changing nothing.
-            let ben = Visitor(port: parlor.port)
+            let ben = parlor.visitor()
             #expect(try await ben.get("/signup").text.contains("<h1>Create your Parlor account</h1>"))
             #expect(try await ben.signUp("ben", name: "Ben Okafor").status == 303)
             #expect(!(try await ben.get("/settings").text.contains("Administration")))
@@ -50,7 +50,7 @@ import Testing
 
             // By invitation: no link, no account, and no form to fill in for nothing.
             #expect(try await ana.post("/admin/signup", [("policy", "invitation")]).status == 303)
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             let closed = try await chloe.get("/signup")
             #expect(closed.status == 403 && closed.text.contains(Refusal.invitationRequired.message) && !closed.text.contains("id=\"auth-handle\""))
             try await chloe.get("/signin")
@@ -65,7 +65,7 @@ import Testing
             let joined = try await Self.signUp(chloe, through: link, "chloe")
             #expect(joined.status == 303 && joined.header("Location") == "/chats")
             #expect(try await parlor.store.account(try #require(try await parlor.store.user(handle: "chloe")).id)?.role == .member)
-            let dmitri = Visitor(port: parlor.port)
+            let dmitri = parlor.visitor()
             let usedUp = try await Self.signUp(dmitri, through: link, "dmitri")
             #expect(usedUp.status == 410 && usedUp.text.contains(Refusal.joinLinkUsedUp.message))
             #expect(try await dmitri.get(link).status == 410)
@@ -104,9 +104,9 @@ import Testing
 
     @Test func rolesChangeButTheParlorKeepsAnAdministrator() async throws {
         try await RunningParlor.with { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.signUp("ana", name: "Ana Lima")
-            let ben = Visitor(port: parlor.port)
+            let ben = parlor.visitor()
             try await ben.signUp("ben", name: "Ben Okafor")
             let anaID = try #require(try await parlor.store.user(handle: "ana")).id
             let benID = try #require(try await parlor.store.user(handle: "ben")).id
@@ -144,9 +144,9 @@ import Testing
 
     @Test func aDeactivatedPersonIsSignedOutAtOnceEverywhereAndTheirWordsStay() async throws {
         try await RunningParlor.with { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.signUp("ana", name: "Ana Lima")
-            let ben = Visitor(port: parlor.port)
+            let ben = parlor.visitor()
             try await ben.signUp("ben", name: "Ben Okafor")
             let benID = try #require(try await parlor.store.user(handle: "ben")).id
             let general = try await ben.chat(named: "General")

@@ -7,7 +7,7 @@ import Testing
 @Suite struct AppManifestTests {
     @Test func theManifestNamesParlorItsStartAndIconsThatExistAtTheirSizes() async throws {
         try await RunningParlor.with(configure: { $0.basePath = "/chat" }) { parlor in
-            let stranger = Visitor(port: parlor.port)
+            let stranger = parlor.visitor()
             let response = try await stranger.get("/chat/manifest.webmanifest")
             #expect(response.status == 200 && response.header("Content-Type") == "application/manifest+json")
             let manifest = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])

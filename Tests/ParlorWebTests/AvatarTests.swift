@@ -17,7 +17,7 @@ import Testing
     @Test func aPhotoInSettingsBecomesTheFaceEveryoneWhoSharesAChatWithThePersonSees() async throws {
         try await RunningParlor.with { parlor in
             let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe", name: "Chloé")
             // Ben has Ana's conversation open, live.
             let id = String(chat.split(separator: "/").last!)
@@ -43,7 +43,7 @@ import Testing
             #expect(try await ana.get(url, headers: ["If-None-Match: \(tag)"]).status == 304)
             #expect(try await ben.get(url).status == 200, "Ben chats with Ana")
             #expect(try await chloe.get(url).status == 200, "Chloé shares the open room General with her")
-            #expect(try await Visitor(port: parlor.port).get(url).status == 303, "nobody signed in")
+            #expect(try await parlor.visitor().get(url).status == 303, "nobody signed in")
             #expect(try await ana.get(url.replacingOccurrences(of: "avatarSmall", with: "display")).status == 404, "no such version")
             #expect(try await ana.get("/images/99999/avatarSmall").status == 404)
             #expect(try await ben.get(chat).text.contains(url), "Ben's page shows her face")
@@ -97,7 +97,7 @@ import Testing
 
     @Test func whatIsNotAPhotoIsRefusedAtTheFieldAndChangesNothing() async throws {
         try await RunningParlor.with { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.signUp("ana", name: "Ana Lima")
             try await ana.get("/settings")
             let svg = try await ana.postFile("/settings/avatar", field: "avatar", filename: "me.png", contentType: "image/png",

@@ -13,7 +13,7 @@ import Testing
 
     @Test func everyURLParlorWritesIsBelowThePrefixAndNothingOutsideItIsAnswered() async throws {
         try await RunningParlor.with(configure: { $0.basePath = "/chat" }) { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             #expect(try await ana.get("/signup").status == 404, "outside the prefix")
             #expect(try await ana.get("/chatter/signup").status == 404, "a prefix of a segment is not the prefix")
             let home = try await ana.get("/chat/")
@@ -25,7 +25,7 @@ import Testing
             #expect(signedUp.status == 303 && signedUp.header("Location") == "/chat/chats")
             #expect(signedUp.headers.filter { $0.0.lowercased() == "set-cookie" }.allSatisfy { $0.1.contains("Path=/chat") })
 
-            let ben = Visitor(port: parlor.port)
+            let ben = parlor.visitor()
             try await ben.get("/chat/signup")
             #expect(try await ben.post("/chat/signup", [("handle", "ben"), ("displayName", "Ben Okafor"), ("password", "correct horse battery")]).status == 303)
             try await ana.get("/chat/chats/new")

@@ -24,7 +24,7 @@ import Testing
         var headers: [String] = []
         if let key { headers.append("Authorization: Bearer \(key)") }
         if json != nil { headers.append("Content-Type: \(type)") }
-        return try await Visitor(port: parlor.port).send(method, path, headers: headers, body: json)
+        return try await parlor.visitor().send(method, path, headers: headers, body: json)
     }
 
     /// The JSON object answered; empty when the answer is not one (which the expectations then catch).
@@ -34,9 +34,9 @@ import Testing
 
     /// Ana, Ben, a closed room "Launch" of theirs with a message of Ben's, and a bot with its key, not in the room yet.
     static func world(_ parlor: RunningParlor, webhook: String = "") async throws -> (ana: Visitor, ben: Visitor, room: String, key: String) {
-        let ana = Visitor(port: parlor.port)
+        let ana = parlor.visitor()
         try await ana.signUp("ana", name: "Ana Lima")
-        let ben = Visitor(port: parlor.port)
+        let ben = parlor.visitor()
         try await ben.signUp("ben", name: "Ben Okafor")
         try await ana.get("/rooms/new")
         let room = try #require(try await ana.post("/rooms/new", [("name", "Launch"), ("kind", "closed"), ("members", "@ben")]).header("Location"))
@@ -171,7 +171,7 @@ import Testing
             func send(_ bytes: [UInt8], key: String?, to path: String = photos, fields: [(String, String)] = [("text", "The new *dashboard*")])
                 async throws -> TestResponse
             {
-                try await Visitor(port: parlor.port).postFile(
+                try await parlor.visitor().postFile(
                     path, field: "photo", filename: "dash.gif", contentType: "image/gif", bytes: bytes, fields: fields,
                     headers: key.map { ["Authorization: Bearer \($0)"] } ?? []
                 )
@@ -238,7 +238,7 @@ import Testing
             #expect((1...60).contains(Int(limited.header("Retry-After") ?? "") ?? 0), "\(limited.headers)")
             #expect((Self.object(limited)["error"] as? String)?.hasPrefix("This bot has sent too many messages for now") == true)
             // A photo past the limit is refused on its head: nothing of it is kept.
-            let photo = try await Visitor(port: parlor.port).send(
+            let photo = try await parlor.visitor().send(
                 "POST", "/api/rooms/\(id)/photos",
                 headers: ["Authorization: Bearer \(key)", "Content-Type: multipart/form-data; boundary=b"],
                 body: "--b\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"a.gif\"\r\nContent-Type: image/gif\r\n\r\nGIF89a\r\n--b--\r\n"
@@ -438,7 +438,7 @@ import Testing
         }
         defer { server.stop() }
         try await RunningParlor.with(configure: Self.allowingLoopback(server)) { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.signUp("ana", name: "Ana Lima")
             // One bot per kind of answer, each written to directly by Ana.
             var chats: [String: (chat: ChatID, bot: UserID)] = [:]

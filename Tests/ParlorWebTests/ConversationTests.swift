@@ -6,9 +6,9 @@ import Testing
 @Suite struct ConversationTests {
     /// Ana and Ben, signed up, with a chat between them.
     static func anaAndBen(_ parlor: RunningParlor) async throws -> (ana: Visitor, ben: Visitor, chat: String) {
-        let ana = Visitor(port: parlor.port)
+        let ana = parlor.visitor()
         try await ana.signUp("ana", name: "Ana Lima")
-        let ben = Visitor(port: parlor.port)
+        let ben = parlor.visitor()
         try await ben.signUp("ben", name: "Ben Okafor")
         // Parlor Bot's welcomes are written before a test opens pages that would hear them.
         await parlor.bot.settled()
@@ -258,7 +258,7 @@ import Testing
 
     @Test func settingsChangeHowDatesReadAndRefuseAnUnknownTimeZone() async throws {
         try await RunningParlor.with { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.signUp("ana", name: "Ana Lima")
             try await ana.get("/settings")
             let saved = try await ana.post("/settings", [("displayName", "Ana L."), ("timeZone", "Asia/Tokyo"), ("locale", "fr_FR")])

@@ -23,9 +23,9 @@ import Testing
     @Test func everyStateChangingRouteWritesThroughTheRouterOnly() async throws {
         // Pushes may go to a loopback port nothing listens on: the subscription is stored, no push arrives.
         try await RunningParlor.with(configure: { $0.pushAllowsLoopback = true; $0.pushPorts = [9] }) { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             #expect(try await ana.signUp("ana", name: "Ana Lima").status == 303)
-            let ben = Visitor(port: parlor.port)
+            let ben = parlor.visitor()
             #expect(try await ben.signUp("ben").status == 303)
             try await ana.get("/rooms/new")
             let room = try #require(try await ana.post("/rooms/new", [("name", "Launch"), ("kind", "closed"), ("members", "@ben")]).header("Location"))
@@ -50,8 +50,8 @@ import Testing
             func bot(_ method: String, _ path: String, _ json: String) -> Step { Self.bot(parlor, key, method, path, json) }
             let message = "\(room)/messages/\(messageID)"
             let steps: [(route: String, step: Step)] = [
-                ("POST /signup", { try await Visitor(port: parlor.port).signUp("chloe").status }),
-                ("POST /join/{code}", { try await AdministrationTests.signUp(Visitor(port: parlor.port), through: joinLink, "dana").status }),
+                ("POST /signup", { try await parlor.visitor().signUp("chloe").status }),
+                ("POST /join/{code}", { try await AdministrationTests.signUp(parlor.visitor(), through: joinLink, "dana").status }),
                 ("POST /signin", { try await SessionsSupport.signIn("ben", on: parlor.port) }),
                 ("POST /chats/new", form(ana, "/chats/new", [("handle", "ben")])),
                 ("POST /rooms/new", form(ana, "/rooms/new", [("name", "Side"), ("kind", "open")])),
@@ -136,7 +136,7 @@ enum SessionsSupport {
         // The checks are timed by the test's clock, the session's expiry by Parlor's "now": both moved on here.
         let timer = TestClock<Duration>()
         try await RunningParlor.with(configure: { $0.sessionCheckInterval = .seconds(30); $0.sessionLifetime = 3_600 }, timer: AnyClock(timer)) { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             #expect(try await ana.signUp("ana").status == 303)
             let general = try await ana.chat(named: "General")
             let (stream, head) = try await ana.openEvents("/events?chat=\(general.split(separator: "/").last!)")

@@ -41,7 +41,7 @@ import Testing
             #expect(metrics.pagesAnsweredAtOnce == atOnce)
 
             // Without a session: to sign-in, as from the pool.
-            let stranger = Visitor(port: parlor.port)
+            let stranger = parlor.visitor()
             let away = try await stranger.get("/chats")
             #expect(away.status == 303 && away.header("Location") == "/signin")
         }

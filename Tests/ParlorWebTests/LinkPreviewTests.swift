@@ -71,7 +71,7 @@ import Testing
             #expect(try await ben.post(remove, []).status == 403)
             #expect(try await ana.post(remove, [], csrf: "forged").status == 403)
             #expect(try await ana.post("\(chat)/messages/999999/preview/remove", []).status == 404)
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe")
             try await chloe.get("/chats")
             #expect(try await chloe.post(remove, []).status == 404)
@@ -101,7 +101,7 @@ import Testing
             #expect(try await ben.get(chat).text.contains("src=\"\(file)\""))
             let seen = try await ben.get(file)
             #expect(seen.status == 200 && seen.body == AvatarTests.gif, "the in-memory image service keeps the bytes")
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe")
             #expect(try await chloe.get(file).status == 404, "not Chloé's chat")
 

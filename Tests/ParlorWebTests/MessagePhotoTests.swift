@@ -49,7 +49,7 @@ import Testing
         let images = GatedImageService()
         try await RunningParlor.with(images: images) { parlor in
             let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe", name: "Chloé")
             let id = String(chat.split(separator: "/").last!)
             let (stream, _) = try await ben.openEvents("/events?chat=\(id)")
@@ -91,7 +91,7 @@ import Testing
             #expect(try await chloe.get(thumbnail).status == 404, "Chloé is not in the chat")
             #expect(try await chloe.get("/images/\(photo.id)/display").status == 404)
             #expect(try await chloe.get("/images/\(photo.id)").status == 404)
-            #expect(try await Visitor(port: parlor.port).get(thumbnail).status == 303, "nobody signed in")
+            #expect(try await parlor.visitor().get(thumbnail).status == 303, "nobody signed in")
             let view = try await ben.get("/images/\(photo.id)").text
             #expect(view.contains("<img src=\"/images/\(photo.id)/display\" width=\"64\" height=\"48\" alt=\"Photo from Ana Lima\">"))
             #expect(view.contains("href=\"\(chat)#message-\(stored.id)\""), "the way back to the message")

@@ -66,7 +66,7 @@ import Testing
             #expect(try await parlor.store.reactions(to: [message]).isEmpty)
 
             // Not Chloé's chat, not this chat's message, no such message, no token: nothing stored.
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe", name: "Chloé Martin")
             try await chloe.get("/chats")
             #expect(try await chloe.post(reactions, [("reaction", "👍")]).status == 404)

@@ -7,12 +7,12 @@ import Testing
 @Suite struct RoomTests {
     @Test func theFirstPersonGetsGeneralAndEveryoneAfterJoinsIt() async throws {
         try await RunningParlor.with { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.signUp("ana", name: "Ana Lima")
             let general = try await ana.chat(named: "General")
             let page = try await ana.get(general).text
             #expect(page.contains("<h1 id=\"conversation-header-") && page.contains("<span class=\"conversation-title\" dir=\"auto\">General</span> <span class=\"handle\">2 members</span>"), "Ana and Parlor Bot")
-            let ben = Visitor(port: parlor.port)
+            let ben = parlor.visitor()
             try await ben.signUp("ben", name: "Ben Okafor")
             #expect(try await ben.chat(named: "General") == general, "one General, which Ben joined")
             #expect(try await ben.say("Hi all", in: general).status == 303)
@@ -24,7 +24,7 @@ import Testing
     @Test func aClosedRoomIsOnlyForItsMembers() async throws {
         try await RunningParlor.with { parlor in
             let (ana, ben, _) = try await ConversationTests.anaAndBen(parlor)
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe", name: "Chloé Martin")
 
             let form = try await ana.get("/rooms/new")
@@ -77,7 +77,7 @@ import Testing
     @Test func membersAreAddedAndTakenOutAndTheRoomIsRenamedByItsMembersOnly() async throws {
         try await RunningParlor.with { parlor in
             let (ana, ben, _) = try await ConversationTests.anaAndBen(parlor)
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe", name: "Chloé Martin")
             try await ana.get("/rooms/new")
             let room = try #require(try await ana.post("/rooms/new", [("name", "Launch"), ("kind", "closed"), ("members", "@ben")]).header("Location"))
@@ -138,7 +138,7 @@ import Testing
             #expect(named.contains("<span class=\"chat-list-name\" dir=\"auto\">General</span>") && named.contains("1 mention"), "back when named")
             let opened = try await ana.get(general).text
             #expect(opened.contains(" mentions-you\" id=\"message-") && opened.contains("<span class=\"mention is-you\">"))
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe", name: "Chloé")
             #expect(try await chloe.get(general + "/members").status == 200)
             #expect(try await chloe.post(general + "/follow", [("follow", "nothing")]).status == 303, "an open room: everyone is in it")
@@ -161,7 +161,7 @@ import Testing
             #expect(try await ben.get("\(room)/messages/\(id)/seen").status == 404, "only for one's own messages")
 
             // Chloé, added later, opens the room and reads on: she never saw what came before she was there.
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe", name: "Chloé Martin")
             try await ana.get("\(room)/members")
             #expect(try await ana.post("\(room)/members", [("members", "@chloe")]).status == 303)
@@ -179,7 +179,7 @@ import Testing
     @Test func theComposerOffersTheRoomsMembersForAnAt() async throws {
         try await RunningParlor.with { parlor in
             let (ana, _, _) = try await ConversationTests.anaAndBen(parlor)
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe", name: "Chloé Martin")
             try await ana.get("/rooms/new")
             let room = try #require(try await ana.post("/rooms/new", [("name", "Launch"), ("kind", "closed"), ("members", "@ben")]).header("Location"))
@@ -195,7 +195,7 @@ import Testing
     @Test func aDirectChatOfThreeIsMadeFromSeveralHandlesAndFoundAgain() async throws {
         try await RunningParlor.with { parlor in
             let (ana, ben, _) = try await ConversationTests.anaAndBen(parlor)
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe", name: "Chloé Martin")
             try await ana.get("/chats/new")
             let made = try await ana.post("/chats/new", [("handle", "@ben @chloe")])

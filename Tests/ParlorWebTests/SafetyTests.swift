@@ -6,7 +6,7 @@ import Testing
 @Suite struct SafetyTests {
     @Test func aPostWithoutTheSessionsTokenIsRefusedAndChangesNothing() async throws {
         try await RunningParlor.with { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.signUp("ana")
             let chat = try await ana.chat(named: "Parlor Bot")
             try await ana.get(chat)
@@ -26,7 +26,7 @@ import Testing
 
     @Test func aPostFromAnotherOriginIsRefusedEvenWithTheToken() async throws {
         try await RunningParlor.with { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.signUp("ana")
             let chat = try await ana.chat(named: "Parlor Bot")
             try await ana.get(chat)
@@ -42,7 +42,7 @@ import Testing
 
     @Test func signUpWithoutItsFormTokenIsRefusedWithTheFormAndAnExplanation() async throws {
         try await RunningParlor.with { parlor in
-            let visitor = Visitor(port: parlor.port)
+            let visitor = parlor.visitor()
             let response = try await visitor.post("/signup", [("handle", "mallory"), ("displayName", "M"), ("password", "long enough pass")], csrf: "guess")
             #expect(response.status == 403)
             #expect(response.text.contains("out of date or came from another site"))
@@ -54,7 +54,7 @@ import Testing
 
     @Test func withoutASessionPagesGoToSignInAndPostsAndStreamsAreRefused() async throws {
         try await RunningParlor.with { parlor in
-            let stranger = Visitor(port: parlor.port)
+            let stranger = parlor.visitor()
             for path in ["/chats", "/rooms/1", "/chats/new", "/settings", "/admin"] {
                 let response = try await stranger.get(path)
                 #expect(response.status == 303, "\(path)")
@@ -68,13 +68,13 @@ import Testing
 
     @Test func aChatIsNotFoundForAnyoneOutsideItWhateverTheyTry() async throws {
         try await RunningParlor.with { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.signUp("ana")
-            let ben = Visitor(port: parlor.port)
+            let ben = parlor.visitor()
             try await ben.signUp("ben")
             let chat = try await ana.startChat(with: "ben")
             try await ana.say("for ben only", in: chat)
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe")
             try await chloe.get("/chats")
             let id = String(chat.split(separator: "/").last!)
@@ -94,7 +94,7 @@ import Testing
 
     @Test func everyResponseCarriesTheSecurityHeaders() async throws {
         try await RunningParlor.with { parlor in
-            let visitor = Visitor(port: parlor.port)
+            let visitor = parlor.visitor()
             for path in ["/signin", "/public/css/parlor.css", "/no-such-page", "/chats"] {
                 let response = try await visitor.get(path)
                 let policy = try #require(response.header("Content-Security-Policy"), "\(path)")

@@ -51,7 +51,7 @@ import Testing
     @Test func onlyMessagesOfChatsThePersonIsInNowAreFound() async throws {
         try await RunningParlor.with { parlor in
             let (ana, ben, chat) = try await ConversationTests.anaAndBen(parlor)
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe", name: "Chloé Martin")
             #expect(try await ana.say("The roadmap for the launch", in: chat).status == 303)
             #expect(Self.firstResult(try await chloe.get("/search?q=roadmap").text) == nil, "not Chloé's chat")
@@ -116,7 +116,7 @@ import Testing
             #expect(live.text.contains(">Note m58<") && live.text.contains(">Note m60<") && live.text.contains(">Note m33<") && !live.text.contains(">Note m32<"))
             #expect(live.text.contains("data-events-url=\"/events?chat=\(id)\"") && !live.text.contains("Show newer messages"))
 
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe", name: "Chloé Martin")
             #expect(try await chloe.get(result.url.components(separatedBy: "#")[0]).status == 404)
         }

@@ -33,8 +33,8 @@ import Testing
         let failures = FlakyFailureStore()
         let parlor = try await RunningParlor(signInFailures: failures)
         do {
-            try await Visitor(port: parlor.port).signUp("ana", password: "correct horse battery")
-            let guesser = Visitor(port: parlor.port)
+            try await parlor.visitor().signUp("ana", password: "correct horse battery")
+            let guesser = parlor.visitor()
             try await guesser.get("/signin")
             #expect(try await guesser.post("/signin", [("handle", "ana"), ("password", "wrong guess 1")]).status == 422)
             #expect(failures.recorded.withLock { $0["account:ana"]?.count } == 1, "counted while the store works")
@@ -59,7 +59,7 @@ import Testing
         let failures = FlakyFailureStore()
         let parlor = try await RunningParlor(signInFailures: failures)
         do {
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.signUp("ana", password: "correct horse battery")
             try await ana.get("/settings")
             failures.failing.store(true, ordering: .relaxed)

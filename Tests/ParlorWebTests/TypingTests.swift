@@ -39,7 +39,7 @@ import Testing
 
             // Not a member, a chat that does not exist, a state that is not one: refused (asked by Ben, whose budget of
             // reports Ana's have not spent).
-            let chloe = Visitor(port: parlor.port)
+            let chloe = parlor.visitor()
             try await chloe.signUp("chloe", name: "Chloé Martin")
             try await chloe.get("/chats")
             #expect(try await chloe.post("/rooms/\(id)/typing", [("state", "start")]).status == 404)
@@ -104,7 +104,7 @@ import Testing
 
     @Test func aPersonsPagesReportTheirPresenceAtABoundedRate() async throws {
         try await RunningParlor.with { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.signUp("ana", name: "Ana Lima")
             try await ana.get("/chats")
             // Reports as fast as one client sends them, until the first refusal (at most 2,000 of them, however slow the
@@ -125,7 +125,7 @@ import Testing
 
     @Test func aRoomOfMoreThanAHundredMembersShowsNobodyTyping() async throws {
         try await RunningParlor.with { parlor in
-            let ana = Visitor(port: parlor.port)
+            let ana = parlor.visitor()
             try await ana.signUp("ana", name: "Ana Lima")
             let general = try await ana.chat(named: "General")
             let id = String(general.split(separator: "/").last!)

@@ -14,6 +14,21 @@ struct PeerAddress: Sendable {
         withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: address, count: size)) }
     }
 
+    /// A peer given as text ("127.0.0.1" or "::1"), for a request answered in process; nil when it is no address.
+    init?(text: String) {
+        var ipv4 = sockaddr_in()
+        var ipv6 = sockaddr_in6()
+        if inet_pton(AF_INET, text, &ipv4.sin_addr) == 1 {
+            ipv4.sin_family = sa_family_t(AF_INET)
+            withUnsafeMutableBytes(of: &storage) { target in withUnsafeBytes(of: ipv4) { target.copyMemory(from: $0) } }
+        } else if inet_pton(AF_INET6, text, &ipv6.sin6_addr) == 1 {
+            ipv6.sin6_family = sa_family_t(AF_INET6)
+            withUnsafeMutableBytes(of: &storage) { target in withUnsafeBytes(of: ipv6) { target.copyMemory(from: $0) } }
+        } else {
+            return nil
+        }
+    }
+
     /// "127.0.0.1" or "::1".
     var text: String? {
         var copy = storage

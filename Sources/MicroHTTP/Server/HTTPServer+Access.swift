@@ -40,24 +40,12 @@ extension HTTPServer {
         slot.pointee = Unmanaged.passRetained(context).toOpaque()  // released in Callbacks.requestCompleted
         requestsInFlight.add(1, ordering: .relaxed)
 
-        if let path, let problem = RequestPath.problem(path) {
-            context.refusal = HTTPError(.badRequest, problem)
-        } else if path == nil {
-            context.refusal = HTTPError(.badRequest, "The address is not valid UTF-8.")
-        } else if encodedSlash || RequestPath.hasEmptySegment(context.path) {
-            // One spelling per address: "//", or a slash written as %2F, is no address of the server's.
-            context.refusal = HTTPError(.notFound, "There is nothing at this address.")
-        } else {
-            switch router.match(method, path: context.path) {
-            case .found(let route, let parameters):
-                context.route = route
-                context.parameters = parameters
-            case .notFound:
-                context.refusal = HTTPError(.notFound, "There is nothing at this address.")
-            case .methodNotAllowed(let allowed):
-                context.refusal = HTTPError(.methodNotAllowed, "This address does not accept \(method).",
-                                            headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")])
-            }
+        switch routing(method, path: path, encodedSlash: encodedSlash) {
+        case .success(let (route, parameters)):
+            context.route = route
+            context.parameters = parameters
+        case .failure(let refusal):
+            context.refusal = refusal
         }
         context.bodyLimit = context.route?.bodyLimit ?? configuration.defaultBodyLimit
 
@@ -199,6 +187,24 @@ extension HTTPServer {
         }
     }
 
+    /// The route of a request's head, or why it has none: a path that is no UTF-8 or not in one spelling ("//", a
+    /// slash written as %2F), no route at the address, or none for the method.
+    func routing(_ method: HTTPMethod, path: String?, encodedSlash: Bool) -> Result<(Router.Route, [String: String]), HTTPError> {
+        guard let path else { return .failure(HTTPError(.badRequest, "The address is not valid UTF-8.")) }
+        if let problem = RequestPath.problem(path) { return .failure(HTTPError(.badRequest, problem)) }
+        // One spelling per address: "//", or a slash written as %2F, is no address of the server's.
+        if encodedSlash || RequestPath.hasEmptySegment(path) { return .failure(HTTPError(.notFound, "There is nothing at this address.")) }
+        switch router.match(method, path: path) {
+        case .found(let route, let parameters):
+            return .success((route, parameters))
+        case .notFound:
+            return .failure(HTTPError(.notFound, "There is nothing at this address."))
+        case .methodNotAllowed(let allowed):
+            return .failure(HTTPError(.methodNotAllowed, "This address does not accept \(method).",
+                                      headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")]))
+        }
+    }
+
     /// A piece of the body. A chunked body that outgrows the limit is cut off: libmicrohttpd
     /// cannot answer in the middle of an upload, so the connection is dropped.
     private func receiveBody(_ context: RequestContext, _ upload: UnsafePointer<CChar>?, _ size: Int) -> MHD_Result {
@@ -330,7 +336,7 @@ extension HTTPServer {
 
     /// A thrown ``HTTPError`` becomes its page; anything else is a 500 whose detail goes to
     /// the log only.
-    private func failure(_ error: any Error, id: RequestID) -> Response {
+    func failure(_ error: any Error, id: RequestID) -> Response {
         if let error = error as? HTTPError {
             if let detail = error.detail { logger.info("refused", metadata: ["request": "\(id)", "detail": "\(detail.escapedForLog)"]) }
             return errorResponse(error, id: id)

@@ -44,6 +44,14 @@ struct FeedOptions: ParsableArguments {
         )
     }
 
+    /// The poller's part of ``Composition/Settings``.
+    var composed: Composition.Feeds {
+        Composition.Feeds(
+            fetcher: fetcher, minimumInterval: feedMinimumInterval, defaultInterval: feedInterval, postLimit: feedPostLimit,
+            round: .milliseconds(Int64(feedRound * 1_000))
+        )
+    }
+
     /// The checker, with `icons` making feeds' icons into avatars (none for `parlor feed check`).
     func checker(icons: (any FeedIconMaker)? = nil) -> FeedChecker {
         FeedChecker(fetcher: fetcher, icons: icons, minimumInterval: feedMinimumInterval, defaultInterval: feedInterval)

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Logging
 import ParlorDomain
@@ -10,11 +11,13 @@ struct MediaService {
     let media: MediaFolder
     let store: any ImageStore
     let logger: Logger
+    /// Times the hour between sweeps.
+    var timer = AnyClock(ContinuousClock())
 
     func run() async {
         while !Task.isCancelled {
             await sweep()
-            do { try await Task.sleep(for: .seconds(3_600)) } catch { return }
+            do { try await timer.sleep(for: .seconds(3_600)) } catch { return }
         }
     }
 

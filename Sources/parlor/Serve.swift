@@ -303,53 +303,26 @@ struct Serve: AsyncParsableCommand {
             }
             logger.notice("made a new push key: every browser must turn notifications on again")
         }
-        let clock = SystemClock()
-        var busHealth: (@Sendable () -> Bool)?
-        if let eventLog = stores.eventLog { busHealth = { eventLog.isHealthy } }
-        let app: WebFront
+        let composition: Composition
         do {
-            let metrics = ParlorMetrics.prometheus()
-            app = try await WebFront(
-                configuration: web, store: store, images: images, immediate: stores.immediate, liveStore: stores.liveStore, bus: stores.bus, clock: clock,
-                metrics: metrics, changes: stores.changes, signInFailures: stores.signInFailures,
-                busHealth: busHealth, push: store, logger: logger
-            )
-        } catch let error as TemplateLoadError {
+            composition = try await Composition.make(stores: stores, Composition.Settings(
+                web: web, images: images, metrics: ParlorMetrics.prometheus(), botReadDelay: .milliseconds(Int64(botReadDelay * 1000)),
+                botReplyDelay: .milliseconds(Int64(botReplyDelay * 1000)), feeds: feeds.composed
+            ), logger: logger)
+        } catch .templates(let error) {
             // Every mistake with its file and line; a broken template never starts serving blank text.
             logger.critical("templates do not compile:\n\(error.description)")
             throw ExitCode(78)
-        }
-        let bot: ParlorBot?
-        do {
-            bot = try await ParlorBot.start(
-                router: app.events, store: store, clock: clock,
-                readDelay: .milliseconds(Int64(botReadDelay * 1000)), replyDelay: .milliseconds(Int64(botReplyDelay * 1000)), logger: logger
-            )
-        } catch let deactivated as ParlorBot.Deactivated {
-            logger.notice("Parlor Bot stays quiet until it is reactivated and Parlor restarts", metadata: ["why": "\(deactivated)"])
-            bot = nil
-        } catch {
+        } catch .front(let error) {
+            throw error
+        } catch .bot(let error) {
             logger.critical("Parlor Bot could not start", metadata: ["error": "\(error)"])
             throw ExitCode(74)
-        }
-        let poller: FeedPoller
-        do {
-            let account = try await FeedPoller.account(router: app.events, store: store)
-            poller = FeedPoller(
-                sink: app.events, store: store, checker: feeds.checker(icons: app.feedIcons), clock: clock, author: account.id, postLimit: feeds.feedPostLimit,
-                round: .milliseconds(Int64(feeds.feedRound * 1_000)), logger: logger,
-                refused: { [metrics = app.metrics] total in metrics.workerRefused("feed_checks", total: total, logger: logger) }
-            )
-            app.events.addObserver(poller)
-        } catch {
+        } catch .feedsAccount(let error) {
             logger.critical("the feeds' account could not be made", metadata: ["error": "\(error)"])
             throw ExitCode(74)
         }
-        // Operators and the tests that run the real process see how far the services have got.
-        app.metrics.addProgressGauge("parlor_bot_work_taken") { bot?.taken ?? 0 }
-        app.metrics.addProgressGauge("parlor_bot_work_done") { bot?.done ?? 0 }
-        app.metrics.addProgressGauge("parlor_bot_failures") { bot?.failures ?? 0 }
-        app.metrics.addProgressGauge("parlor_feed_poller_rounds") { poller.rounds }
+        let app = composition.app
         let router = try app.makeRouter { router in
             if gallery { GalleryRoute.register(on: &router, templates: { app.templates.current }) }
         }
@@ -358,19 +331,8 @@ struct Serve: AsyncParsableCommand {
             server: server, gracePeriod: .milliseconds(Int64(shutdownGrace * 1000)), drainDelay: .milliseconds(Int64(drainDelay * 1000)),
             startDraining: { app.readiness.startDraining() }
         )
-        // Started in this order and stopped in reverse: the HTTP front first (no new events), the poller, Parlor Bot,
-        // the front's workers, the media upkeep, the event log (or SQLite's account log), then the live pages.
-        var loops = [app.liveLoop]
-        if let eventLog = stores.eventLog { loops.append(ParlorLoop("event log") { await eventLog.run() }) }
-        if let accountLog = stores.accountLog {
-            let reader = AccountLogReader(store: accountLog, bus: stores.bus, changes: stores.changes, logger: logger)
-            loops.append(ParlorLoop("account log") { await reader.run() })
-        }
-        let media = MediaService(media: app.media, store: store, logger: logger)
-        loops.append(ParlorLoop("media upkeep") { await media.run() })
-        loops += app.workerLoops
-        if let bot { loops.append(ParlorLoop("Parlor Bot") { await bot.run() }) }
-        loops.append(ParlorLoop("feed poller") { await poller.run() })
+        // Started in the composition's order and stopped in reverse, the HTTP front first (no new events).
+        let loops = composition.loops
         let services: [ServiceGroupConfiguration.ServiceConfiguration] = loops.map { .init(service: $0) } + [.init(service: service)]
         // Run inside the outer group, it shuts down gracefully when that one does (the signals); the pools stop
         // only once it has.

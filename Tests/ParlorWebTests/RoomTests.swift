@@ -11,7 +11,7 @@ import Testing
             try await ana.signUp("ana", name: "Ana Lima")
             let general = try await ana.chat(named: "General")
             let page = try await ana.get(general).text
-            #expect(page.contains("<h1 id=\"conversation-header-") && page.contains("<span class=\"conversation-title\" dir=\"auto\">General</span> <span class=\"handle\">2 members</span>"), "Ana and Parlor Bot")
+            #expect(page.contains("<h1 id=\"conversation-header-") && page.contains("<span class=\"conversation-title\" dir=\"auto\">General</span> <span class=\"handle\">3 members</span>"), "Ana, Parlor Bot and the feeds' account, as `parlor serve` starts")
             let ben = parlor.visitor()
             try await ben.signUp("ben", name: "Ben Okafor")
             #expect(try await ben.chat(named: "General") == general, "one General, which Ben joined")

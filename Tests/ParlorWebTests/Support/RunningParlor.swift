@@ -7,6 +7,7 @@ import Logging
 import MicroHTTP
 import ParlorBots
 import ParlorDomain
+import ParlorEvents
 import ParlorStorage
 import ParlorWeb
 @testable import parlor
@@ -60,18 +61,25 @@ final class RunningParlor {
         // A fixed "now", so dates read the same on every run.
         let store = try SQLiteChatStore(path: folder.appendingPathComponent("parlor.sqlite").path)
         let clock = ManualClock(Self.now)
-        let app = try await WebFront(configuration: configuration, store: store, images: images, immediate: store, clock: clock, timer: timer ?? AnyClock(ContinuousClock()), metrics: metrics,
-            signInFailures: signInFailures, push: store, logger: logger
+        let stores = Stores(
+            store: store, liveStore: store, immediate: store, bus: InProcessEventBus(), changes: ChangeCounters(), eventLog: nil, accountLog: store,
+            signInFailures: signInFailures
         )
+        // The services `parlor serve` runs, from the function it builds them with; Parlor Bot answers without pauses.
+        let composition = try await Composition.make(stores: stores, Composition.Settings(
+            web: configuration, images: images, clock: clock, timer: timer ?? AnyClock(ContinuousClock()), metrics: metrics, botReadDelay: .zero,
+            botReplyDelay: .zero, feeds: .standard
+        ), logger: logger)
+        let app = composition.app
         self.app = app
         self.store = store
-        // Writes made while starting (the settings kept for a new Parlor, the push key) are the start's own.
+        // Writes made while starting (the settings kept for a new Parlor, the push key, the accounts of Parlor Bot and
+        // of the feeds) are the start's own.
         store.watchUnroutedWrites { [unroutedWrites] operation in unroutedWrites.operations.withLock { $0.append(operation) } }
         self.clock = clock
-        let bot = try await ParlorBot.start(router: app.events, store: store, clock: clock, readDelay: .zero, replyDelay: .zero)
+        guard let bot = composition.bot else { throw ClientError(description: "Parlor Bot did not start") }
         self.bot = bot
-        let running = [app.liveLoop] + app.workerLoops + [ParlorLoop("Parlor Bot") { await bot.run() }]
-        loops = Task {
+        loops = Task { [running = composition.loops] in
             await withDiscardingTaskGroup { group in
                 for loop in running { group.addTask { await loop.body() } }
             }

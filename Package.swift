@@ -279,7 +279,7 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzHTTPDate", ["MicroHTTP"]),
         ("FuzzRequestFraming", ["MicroHTTP"]),
         ("FuzzRouteParameters", ["MicroHTTP"]),
-        ("FuzzLastEventID", ["ParlorWeb"]),
+        ("FuzzLastEventID", ["ServerSentEvents"]),
         ("FuzzTemplate", ["ParlorTemplates", "ByteOutput"]),
         ("FuzzLinkifier", ["ParlorViews"]),
         ("FuzzMentions", ["ParlorDomain"]),
@@ -292,9 +292,9 @@ if Context.environment["PARLOR_FUZZ"] != nil {
         ("FuzzFeedParser", ["ParlorFeeds", "ParlorDomain"]),
         ("FuzzFeedDiscovery", ["ParlorFeeds"]),
         ("FuzzPushSubscription", ["MicroHTTP", "ParlorPush"]),
-        ("FuzzStreamQuery", ["ParlorWeb", "ParlorLive", "ParlorDomain"]),
+        ("FuzzStreamQuery", ["ParlorLive", "ParlorDomain"]),
         ("FuzzReactionText", ["ParlorDomain", "ParlorViews"]),
-        ("FuzzBotRequest", ["ParlorWeb", "ParlorNotifications"]),
+        ("FuzzBotRequest", ["ParlorBots", "ParlorFeeds"]),
         ("FuzzPagePreview", ["ParlorFeeds"]),
     ]
     for (name, dependencies) in fuzzTargets {

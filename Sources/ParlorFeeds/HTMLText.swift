@@ -9,6 +9,14 @@ public enum HTMLText {
     static let limit = 10_000
     static let blocks: Set<String> = ["p", "br", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "tr", "hr"]
 
+    /// An outside answer's bytes (a bot's webhook's reply) as the words of a message: UTF-8 (repaired), HTML made
+    /// plain when it is HTML, white space trimmed; nil when nothing is left.
+    public static func answer(_ bytes: [UInt8], isHTML: Bool) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let plain = (isHTML ? plain(text) : text).trimmingCharacters(in: .whitespacesAndNewlines)
+        return plain.isEmpty ? nil : plain
+    }
+
     public static func plain(_ html: String, base: URL? = nil) -> String {
         var out = ""
         var rest = Substring(html)

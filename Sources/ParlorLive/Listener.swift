@@ -38,6 +38,13 @@ public struct PageSubscription: Hashable, Sendable {
     /// The most people one page is told the presence of.
     public static let watchLimit = 200
 
+    /// The people a page's stream address names (`watch=7,12,40`, outside bytes): at most ``watchLimit``, and
+    /// anything that is not an id passed over.
+    public static func watched(_ value: String?) -> Set<UserID> {
+        guard let value, value.utf8.count <= 8 * 1024 else { return [] }
+        return Set(value.split(separator: ",").prefix(watchLimit).compactMap { Int64($0).flatMap { $0 > 0 ? UserID($0) : nil } })
+    }
+
     public init(viewer: UserID, openChat: ChatID? = nil, feedsOf: ChatID? = nil, showsWindow: Bool = false, watching: Set<UserID> = []) {
         self.viewer = viewer
         self.watching = watching.count <= Self.watchLimit ? watching : Set(watching.sorted().prefix(Self.watchLimit))

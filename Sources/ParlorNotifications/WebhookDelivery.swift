@@ -51,11 +51,8 @@ public struct HTTPWebhookDelivery: WebhookDelivering {
         return Self.reply(response.body, isHTML: type == "text/html")
     }
 
-    /// An answer's bytes as the text of a reply: UTF-8 (repaired), HTML made plain, white space trimmed; nothing
-    /// to post when empty.
+    /// An answer's bytes as the text of a reply (``HTMLText/answer(_:isHTML:)``); nothing to post when empty.
     public static func reply(_ bytes: [UInt8], isHTML: Bool) -> WebhookOutcome {
-        let text = String(decoding: bytes, as: UTF8.self)
-        let plain = (isHTML ? HTMLText.plain(text) : text).trimmingCharacters(in: .whitespacesAndNewlines)
-        return plain.isEmpty ? .noReply : .reply(plain)
+        HTMLText.answer(bytes, isHTML: isHTML).map(WebhookOutcome.reply) ?? .noReply
     }
 }

@@ -3,6 +3,7 @@ import MicroHTTP
 import ParlorDomain
 import ParlorEvents
 import ParlorLive
+import ServerSentEvents
 
 public struct EventStreamRoutes: Sendable {
     public struct Dependencies: Sendable {
@@ -42,13 +43,7 @@ public struct EventStreamRoutes: Sendable {
     /// chat's messages) as `replace` updates, then each change. A page that was away, even across a
     /// restart of the server, is therefore brought up to date by replacing whole regions: nothing it
     /// missed stays missing, and nothing is appended twice.
-    /// `watch=7,12,40`: the people whose presence dots the page shows (at most ``PageSubscription/watchLimit``;
-    /// anything that is not an id is passed over).
-    static func watched(_ value: String?) -> Set<UserID> {
-        guard let value, value.utf8.count <= 8 * 1024 else { return [] }
-        return Set(value.split(separator: ",").prefix(PageSubscription.watchLimit).compactMap { Int64($0).flatMap { $0 > 0 ? UserID($0) : nil } })
-    }
-
+    /// `watch=7,12,40`: the people whose presence dots the page shows (``PageSubscription/watched(_:)``).
     public func register(on router: inout Router) {
         router.get("/events") { [dependencies] request in
             guard let signedIn = try await dependencies.sessions.current(request) else {
@@ -81,7 +76,7 @@ public struct EventStreamRoutes: Sendable {
             do {
                 registration = try await dependencies.live.register(listener, for: PageSubscription(
                     viewer: signedIn.user.id, openChat: openChat, feedsOf: feedsOf, showsWindow: request.query["window"] == "1",
-                    watching: Self.watched(request.query["watch"])
+                    watching: PageSubscription.watched(request.query["watch"])
                 ))
             } catch Refusal.notFound {
                 // Not a member: the same answer as for a chat that does not exist.

@@ -1,6 +1,7 @@
 // libFuzzer entry: what a bot sends the API (JSON bodies) and what its webhook answers (text or HTML made a reply).
-import ParlorNotifications
-import ParlorWeb
+import Foundation
+import ParlorBots
+import ParlorFeeds
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBotRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -19,7 +20,7 @@ public func fuzzBotRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let direct = try? BotRequests.decode(BotRequests.Direct.self, from: bytes) { precondition((1...40).contains(direct.handle.utf8.count)) }
     // As a webhook's answer: a reply has words, trimmed; nothing otherwise.
     for isHTML in [false, true] {
-        if case .reply(let text) = HTTPWebhookDelivery.reply(bytes, isHTML: isHTML) {
+        if let text = HTMLText.answer(bytes, isHTML: isHTML) {
             precondition(!text.isEmpty && text == text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }

@@ -1,5 +1,5 @@
 // libFuzzer entry: the Last-Event-ID a reconnecting page sends.
-@testable import ParlorWeb
+import ServerSentEvents
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLastEventID(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

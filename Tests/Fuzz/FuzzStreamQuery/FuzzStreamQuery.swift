@@ -2,12 +2,11 @@
 // shows (`watch=7,12`) and its own key (`page=`).
 import ParlorDomain
 import ParlorLive
-@testable import ParlorWeb
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStreamQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let watched = EventStreamRoutes.watched(text)
+    let watched = PageSubscription.watched(text)
     precondition(watched.count <= PageSubscription.watchLimit)
     precondition(watched.allSatisfy { $0.rawValue > 0 })
     // Every id taken is one the text spelled out.

@@ -34,7 +34,7 @@ public enum BotRequests {
     /// The most bytes a request's JSON may have (the route refuses more before reading it).
     public static let maximumBytes = 16 * 1024
     /// Ids in URLs and bodies, as JavaScript numbers can hold them exactly.
-    static let maximumID: Int64 = 9_007_199_254_740_991
+    public static let maximumID: Int64 = 9_007_199_254_740_991
 
     public static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws(BotRequestError) -> Value {
         guard !bytes.isEmpty else { throw .empty }

@@ -2,17 +2,22 @@
 /// last one the page received. Written as an event's `id:` ("mfk3x0a1-42"), and read back from the
 /// `Last-Event-ID` a reconnecting browser sends, which is outside bytes like any header: anything Parlor
 /// did not write (too long, other characters, a number past `Int64`) reads as no position at all.
-struct StreamPosition: Hashable, Sendable {
+public struct StreamPosition: Hashable, Sendable {
     /// The run: base-36 digits, at most 13 (milliseconds since 1970 in base 36).
-    let run: String
+    public let run: String
     /// The update's number in that run, from 1.
-    let sequence: Int64
+    public let sequence: Int64
+
+    public init(run: String, sequence: Int64) {
+        self.run = run
+        self.sequence = sequence
+    }
 
     /// The `id:` field.
-    var id: String { "\(run)-\(sequence)" }
+    public var id: String { "\(run)-\(sequence)" }
 
     /// Parses a `Last-Event-ID`.
-    static func parse(_ text: String) -> StreamPosition? {
+    public static func parse(_ text: String) -> StreamPosition? {
         let utf8 = text.utf8
         guard utf8.count <= 40, let dash = utf8.firstIndex(of: UInt8(ascii: "-")) else { return nil }
         let runBytes = utf8[..<dash], numberBytes = utf8[utf8.index(after: dash)...]

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A request Parlor sends to an address someone gave it, as ``OutboundClient`` takes it.
 public struct OutboundRequest: Sendable {
     public enum Method: String, Sendable {
@@ -48,17 +50,8 @@ public struct OutboundResponse: Sendable {
     /// `Content-Type`'s media type, lowercased, without its parameters.
     public var mediaType: String? {
         guard let type = header("Content-Type")?.split(separator: ";").first else { return nil }
-        return type.trimmingCharacters(in: " \t").lowercased()
+        return type.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
     public var isSuccess: Bool { (200...299).contains(status) }
-}
-
-extension Substring {
-    func trimmingCharacters(in characters: String) -> String {
-        var slice = self
-        while let first = slice.first, characters.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, characters.contains(last) { slice = slice.dropLast() }
-        return String(slice)
-    }
 }

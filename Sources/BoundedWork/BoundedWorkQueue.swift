@@ -16,6 +16,8 @@ public final class BoundedWorkQueue: Sendable {
     public let waitingLimit: Int
     private let state = Mutex(State())
     private let threads: DispatchQueue
+    private let refusals = Atomic<Int>(0)
+    private let reporter = Mutex<(@Sendable (Int) -> Void)?>(nil)
 
     /// `label` names the threads in a debugger or a profile ("parlor.passwords").
     public init(label: String, concurrency: Int, waitingLimit: Int) {
@@ -31,7 +33,10 @@ public final class BoundedWorkQueue: Sendable {
             switch admit(job) {
             case .start: start(job)
             case .wait: break
-            case .refuse: continuation.resume(returning: nil)
+            case .refuse:
+                let total = refusals.add(1, ordering: .relaxed).newValue
+                reporter.withLock { $0 }?(total)
+                continuation.resume(returning: nil)
             }
         }
     }
@@ -48,6 +53,14 @@ public final class BoundedWorkQueue: Sendable {
             state.waiting.append(job)
             return .wait
         }
+    }
+
+    /// Jobs refused so far because the queue was full.
+    public var refused: Int { refusals.load(ordering: .relaxed) }
+
+    /// Tells `report` the total refused so far each time a job is refused (a count on /metrics, a line in the log).
+    public func reportRefusals(to report: @escaping @Sendable (Int) -> Void) {
+        reporter.withLock { $0 = report }
     }
 
     /// Jobs waiting or running now.

@@ -19,6 +19,12 @@ public struct HostResolver: Sendable {
         lookups = BoundedWorkQueue(label: "parlor.dns", concurrency: concurrency, waitingLimit: waitingLimit)
     }
 
+    /// Lookups refused so far because too many waited (each found nothing).
+    public var refused: Int { lookups.refused }
+
+    /// Tells `report` the total refused so far each time a lookup is.
+    public func reportRefusals(to report: @escaping @Sendable (Int) -> Void) { lookups.reportRefusals(to: report) }
+
     /// The addresses of `host` (4 or 16 bytes each), IPv4 first; empty when it has none, or when too many lookups
     /// wait already.
     public func addresses(of host: String) async -> [[UInt8]] {

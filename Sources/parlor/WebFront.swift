@@ -173,13 +173,15 @@ final class WebFront: Sendable {
             templates: { templates.current }, paths: paths, clock: clock, logger: logger, refused: refused("bot_webhooks")
         )
         events.addObserver(botWebhooks)
+        // One resolver serves every outbound request of the process; a lookup it turns away finds nothing, so it is counted.
+        HostResolver.shared.reportRefusals(to: refused("dns_lookups"))
         let outsideImages = OutsideImages(images: images, media: media, logger: logger)
         let linkPreviewer = LinkPreviewer(
             fetcher: HTTPPageFetcher(
                 policy: AddressPolicy(ports: configuration.linkPreviewPorts, allowsLoopback: configuration.linkPreviewsAllowLoopback),
                 timeout: configuration.linkPreviewTimeout
             ),
-            pictures: outsideImages, logger: logger, refused: refused("link_previews")
+            pictures: outsideImages, cacheLifetime: configuration.linkPreviewLifetime, timer: timer, logger: logger, refused: refused("link_previews")
         )
         if configuration.linkPreviews { events.addObserver(linkPreviewer) }
         routes = Routes(

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import HTTPTestSupport
 import ParlorDomain
@@ -140,6 +141,31 @@ import Testing
             #expect(cards.filter { $0.hasPrefix("Today's menu") }.count == 2 && cards.count == 3, "\(cards)")
             #expect(!server.received.contains { $0.path == "/private" }, "a redirect to a private address is never followed")
             #expect(server.received.filter { $0.path == "/menu" }.count == 1)
+        }
+    }
+
+    /// Kept for its lifetime by Parlor's clock (a minute here: moving a test clock through an hour wakes every loop on
+    /// it thousands of times), then fetched again.
+    @Test func aLinksCardIsKeptForItsLifetimeOfParlorsClockThenFetchedAgain() async throws {
+        let server = try Self.pages()
+        defer { server.stop() }
+        let clock = TestClock<Duration>()
+        let configure = Self.allowing(server)
+        try await RunningParlor.with(configure: { configure(&$0); $0.linkPreviewLifetime = .seconds(60) }, timer: AnyClock(clock)) { parlor in
+            let (ana, _, chat) = try await ConversationTests.anaAndBen(parlor)
+            let previewer = parlor.app.linkPreviewer
+            let fetched = { server.received.filter { $0.path == "/menu" }.count }
+            #expect(try await ana.say("Menu \(server.url("/menu"))", in: chat).status == 303)
+            await previewer.settled()
+            await clock.advance(by: .seconds(59))
+            #expect(try await ana.say("Still \(server.url("/menu"))", in: chat).status == 303)
+            await previewer.settled()
+            #expect(previewer.cacheHits.load(ordering: .relaxed) == 1 && fetched() == 1, "kept for 59 s")
+            await clock.advance(by: .seconds(1))
+            #expect(try await ana.say("An hour on \(server.url("/menu"))", in: chat).status == 303)
+            await previewer.settled()
+            #expect(previewer.cacheHits.load(ordering: .relaxed) == 1 && fetched() == 2, "a minute old, the page is fetched again")
+            #expect(previewer.outcomes.withLock { $0 }["previewed"] == 3)
         }
     }
 }

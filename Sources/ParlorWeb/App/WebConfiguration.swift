@@ -54,6 +54,8 @@ public struct WebConfiguration: Sendable {
     public var linkPreviewsAllowLoopback = false
     /// How long fetching a linked page may take, redirects included.
     public var linkPreviewTimeout = Duration.seconds(5)
+    /// How long what a link gave (its card, or that it has none) is kept before the page is fetched again.
+    public var linkPreviewLifetime = Duration.seconds(3_600)
     /// Chats' events applied side by side by the live pages (each chat's in order, in one lane).
     public var liveLanes = EventHandler.defaultLaneCount
     /// Seconds at least between two changes of one row of a page's chat list, for chats the page does not show,

@@ -45,7 +45,7 @@ public final class ParlorMetrics: RequestObserver, EventObserver, Sendable {
     private let requests = Mutex<[String: Counter]>([:])
 
     /// The background workers whose queues may turn jobs away, the label of `parlor_worker_jobs_refused_total`.
-    public static let workers = ["photos", "link_previews", "bot_webhooks", "push_notifier", "push_queue", "presence"]
+    public static let workers = ["photos", "link_previews", "bot_webhooks", "push_notifier", "push_queue", "presence", "feed_checks", "dns_lookups"]
 
     /// The kinds of stored event, the label of `parlor_events_published_total`.
     static let eventKinds = [

@@ -1,4 +1,5 @@
 import BoundedWork
+import Clocks
 import Foundation
 import Logging
 import OutboundHTTP
@@ -55,7 +56,7 @@ extension OutsideImages: PictureMaking {}
 /// off the request (the send never waits), read for its metadata (``PagePreview``) and stored through the router,
 /// which draws the message's cell again on every page. The page's picture (`og:image`, `twitter:image`) is fetched
 /// the same way and made into a thumbnail by the image service; the chat's members see it as they see the message.
-/// What a link gave is kept for an hour (by link, up to a thousand), so a link many people post is fetched once.
+/// What a link gave is kept for an hour unless told otherwise (by link, up to a thousand), so a link many people post is fetched once.
 public final class LinkPreviewer: EventObserver {
     let fetcher: any PageFetching
     let pictures: (any PictureMaking)?
@@ -72,10 +73,13 @@ public final class LinkPreviewer: EventObserver {
         let page: PagePreview
         let picture: [StoredImageVersion]
     }
-    private let known = Mutex<[String: (card: Card?, at: ContinuousClock.Instant)]>([:])
+    private let known = Mutex<[String: (card: Card?, at: AnyClock<Duration>.Instant)]>([:])
+    /// Ages what was kept.
+    let timer: AnyClock<Duration>
     static let fetchLimit = 8
     static let cacheLimit = 1_000
-    static let cacheLifetime = Duration.seconds(3_600)
+    /// How long what a link gave is kept (an hour unless told).
+    let cacheLifetime: Duration
     /// How each message's card ended (for tests): "previewed", "no-card", "not-stored".
     public let outcomes = Mutex<[String: Int]>([:])
     /// Links whose card (or lack of one) came from what was kept, not from a fetch.
@@ -83,8 +87,14 @@ public final class LinkPreviewer: EventObserver {
 
     /// Without `pictures`, cards have no picture. `refused` is told how many links were turned away so far, each
     /// time one is (the queue was full).
-    public init(fetcher: any PageFetching, pictures: (any PictureMaking)?, logger: Logger, refused: @escaping @Sendable (Int) -> Void = { _ in }) {
+    public init(
+        fetcher: any PageFetching, pictures: (any PictureMaking)?, cacheLifetime: Duration = .seconds(3_600),
+        timer: AnyClock<Duration> = AnyClock(ContinuousClock()), logger: Logger,
+        refused: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
         self.fetcher = fetcher
+        self.cacheLifetime = cacheLifetime
+        self.timer = timer
         self.pictures = pictures
         self.logger = logger
         messages = WorkerQueue(high: 10_000, concurrency: Self.fetchLimit, refused: refused)
@@ -154,9 +164,10 @@ public final class LinkPreviewer: EventObserver {
         return Card(page: page, picture: picture)
     }
 
-    private func cached(_ url: String) -> (card: Card?, at: ContinuousClock.Instant)? {
-        known.withLock { known in
-            guard let entry = known[url], ContinuousClock.now - entry.at < Self.cacheLifetime else { return nil }
+    private func cached(_ url: String) -> (card: Card?, at: AnyClock<Duration>.Instant)? {
+        let (now, lifetime) = (timer.now, cacheLifetime)
+        return known.withLock { known in
+            guard let entry = known[url], entry.at.duration(to: now) < lifetime else { return nil }
             return entry
         }
     }
@@ -164,7 +175,7 @@ public final class LinkPreviewer: EventObserver {
     private func remember(_ url: String, _ card: Card?) {
         known.withLock { known in
             if known.count >= Self.cacheLimit { known.removeAll(keepingCapacity: true) }
-            known[url] = (card, .now)
+            known[url] = (card, timer.now)
         }
     }
 

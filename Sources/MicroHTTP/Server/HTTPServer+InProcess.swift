@@ -110,32 +110,11 @@ extension HTTPServer {
             withExtendedLifetime(slot) {}
         }
         if route.streamsUploads, case .multipart(let boundary)? = kind {
-            let address = ClientAddress.resolve(
-                peer: incoming.peer, forwardedFor: incoming.headers.values(for: "X-Forwarded-For"), trusted: configuration.trustedProxies
-            ) ?? "unknown"
-            slot = uploadSlots.take(for: address)
-            guard slot != nil else {
-                let error = HTTPError(.serviceUnavailable, "Too many uploads are in progress. Please try again in a moment.", headers: ["Retry-After": "5"])
-                return errorResponse(error, id: id, path: path)
-            }
-            if let admission = route.admission {
-                do {
-                    if let refusal = try await admission(request(FormData())) { return refusal }
-                } catch {
-                    return failure(error, id: id)
-                }
-            }
-            var stream = MultipartStream(
-                boundary: boundary, writer: FileUploadWriter(folder: configuration.uploadFolder, prefix: "r\(id)"), limits: route.uploads ?? .unlimited
-            )
-            do {
-                try stream.feed(incoming.body)
-                try stream.finish()
-                form = FormData(fields: stream.fields, uploads: stream.writer.uploads)
-                uploads = stream
-            } catch {
-                stream.removeWriterFiles()
-                return errorResponse(Self.uploadRefusal(error), id: id, path: path)
+            switch await streamedUpload(route, boundary: boundary, incoming, head: request(FormData()), id: id, path: path) {
+            case .answered(let response):
+                return response
+            case .read(let read, let stream, let place):
+                (form, uploads, slot) = (read, stream, place)
             }
         } else if !incoming.body.isEmpty {
             if route.streamsUploads, incoming.body.count > configuration.defaultBodyLimit {
@@ -155,14 +134,55 @@ extension HTTPServer {
                 return errorResponse(HTTPError(.unsupportedMediaType, wanted), id: id, path: path)
             }
         }
-        let made = request(form, body: takesRaw ? incoming.body : [])
+        return await handle(route, request(form, body: takesRaw ? incoming.body : []), id: id)
+    }
+
+    private enum Upload {
+        case read(FormData, MultipartStream<FileUploadWriter>, UploadSlots.Slot)
+        case answered(Response)
+    }
+
+    /// A multipart body for a route that streams uploads: a slot among the uploads in progress, the route's admission
+    /// on the head, then the files written as a connection's are. The caller removes them once it has answered.
+    private func streamedUpload(_ route: Router.Route, boundary: [UInt8], _ incoming: InProcessRequest, head: Request, id: RequestID, path: String)
+        async -> Upload
+    {
+        let address = ClientAddress.resolve(
+            peer: incoming.peer, forwardedFor: incoming.headers.values(for: "X-Forwarded-For"), trusted: configuration.trustedProxies
+        ) ?? "unknown"
+        guard let slot = uploadSlots.take(for: address) else {
+            let error = HTTPError(.serviceUnavailable, "Too many uploads are in progress. Please try again in a moment.", headers: ["Retry-After": "5"])
+            return .answered(errorResponse(error, id: id, path: path))
+        }
+        if let admission = route.admission {
+            do {
+                if let refusal = try await admission(head) { return .answered(refusal) }
+            } catch {
+                return .answered(failure(error, id: id))
+            }
+        }
+        var stream = MultipartStream(
+            boundary: boundary, writer: FileUploadWriter(folder: configuration.uploadFolder, prefix: "r\(id)"), limits: route.uploads ?? .unlimited
+        )
+        do {
+            try stream.feed(incoming.body)
+            try stream.finish()
+            return .read(FormData(fields: stream.fields, uploads: stream.writer.uploads), stream, slot)
+        } catch {
+            stream.removeWriterFiles()
+            return .answered(errorResponse(Self.uploadRefusal(error), id: id, path: path))
+        }
+    }
+
+    /// The route's handler, as a connection's last call runs it; what it throws becomes its page.
+    private func handle(_ route: Router.Route, _ request: Request, id: RequestID) async -> Response {
         do {
             switch route.handler {
-            case .sync(let handler): return try handler(made)
-            case .async(let handler): return try await handler(made)
+            case .sync(let handler): return try handler(request)
+            case .async(let handler): return try await handler(request)
             case .immediateOrAsync(let immediately, let handler):
-                if let answer = try immediately(made) { return answer }
-                return try await handler(made)
+                if let answer = try immediately(request) { return answer }
+                return try await handler(request)
             }
         } catch {
             return failure(error, id: id)
@@ -223,7 +243,7 @@ extension HTTPServer {
         var bytes: [UInt8] = []
         var rest = path.utf8[...]
         while let byte = rest.first {
-            if byte == UInt8(ascii: "%"), rest.count >= 3, let high = hex(rest.dropFirst().first!), let low = hex(rest.dropFirst(2).first!) {
+            if byte == UInt8(ascii: "%"), rest.count >= 3, let high = FormParser.hexValue(rest.dropFirst().first!), let low = FormParser.hexValue(rest.dropFirst(2).first!) {
                 let value = high * 16 + low
                 bytes.append(value == 0 ? 0xFF : value)
                 rest = rest.dropFirst(3)
@@ -239,14 +259,5 @@ extension HTTPServer {
     static func query(_ query: Substring?) -> QueryItems? {
         guard let query, !query.isEmpty else { return QueryItems() }
         return try? FormParser.parse(Array(query.utf8), as: .urlencoded).fields
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -303,4 +303,20 @@ if Context.environment["PARLOR_FUZZ"] != nil {
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ))
     }
+    // Only the fuzz targets and the targets they link are declared then, so one `swift build` builds them all: built
+    // one product at a time, each build spent more time planning the package again than compiling.
+    let declared = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var needed = Set<String>()
+    var waiting = fuzzTargets.map(\.name)
+    while let name = waiting.popLast() {
+        guard let target = declared[name], needed.insert(name).inserted else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): waiting.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products.removeAll()
 }

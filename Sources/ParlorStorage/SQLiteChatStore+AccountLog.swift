@@ -22,9 +22,9 @@ extension SQLiteChatStore {
     /// while no other connection committed. Entries older than the retention go on the way.
     public func accountEventsFromOtherProcesses() async throws -> [AccountEvent] {
         let version = try await pool.writeWithoutTransaction { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
-        let (after, known) = accountLogPosition.withLock { ($0.id, $0.dataVersion) }
+        let (after, known) = file.accountLogPosition.withLock { ($0.id, $0.dataVersion) }
         guard version != known else { return [] }
-        let origin = origin
+        let origin = file.origin
         let rows = try await pool.write { db in
             try db.execute(sql: "DELETE FROM accountLog WHERE loggedAt < ?", arguments: [Date().timeIntervalSince1970 - Self.accountLogRetention])
             return try Row.fetchAll(db, sql: "SELECT id, origin, kind, ids FROM accountLog WHERE id > ? ORDER BY id LIMIT 1000", arguments: [after])
@@ -32,7 +32,7 @@ extension SQLiteChatStore {
         }
         let last = rows.last?.id ?? after
         // A full batch leaves the version unknown: the next call reads on.
-        accountLogPosition.withLock { $0 = (last, rows.count == 1000 ? nil : version) }
+        file.accountLogPosition.withLock { $0 = (last, rows.count == 1000 ? nil : version) }
         return rows.filter { $0.origin != origin }.compactMap { row in
             let ids = row.ids.split(separator: ",").compactMap { Int64($0) }
             return AccountLogEntry.event(kind: row.kind, ids: ids)

@@ -6,14 +6,14 @@ import ParlorDomain
 
 extension SQLiteChatStore {
     public func credential(handle: String) async throws -> Credential? {
-        try await pool.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT \(Columns.user), passwordHash, deactivatedAt IS NOT NULL FROM user WHERE handle = ? AND passwordHash IS NOT NULL")
                 .first(arguments: [handle]) { row in Credential(user: User(row, at: 0), passwordHash: row.string(7), isDeactivated: row.int64(8) != 0) }
         }
     }
 
     public func createSession(_ session: StoredSession) async throws {
-        let origin = origin
+        let origin = file.origin
         try await write { db in
             try db.cachedStatement(sql: "INSERT INTO session (idHash, userID, csrfToken, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)").execute(arguments: [
                 session.idHash, session.userID.rawValue, session.csrfToken,
@@ -24,7 +24,7 @@ extension SQLiteChatStore {
     }
 
     public func session(idHash: String, now: Date) async throws -> StoredSession? {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT idHash, userID, csrfToken, createdAt, expiresAt FROM session WHERE idHash = ? AND expiresAt > ?"),
                 arguments: [idHash, now.timeIntervalSince1970]
@@ -61,7 +61,7 @@ extension SQLiteChatStore {
     }
 
     public func changePassword(of user: UserID, to passwordHash: String, keeping idHash: String) async throws -> Int {
-        let origin = origin
+        let origin = file.origin
         return try await write { db in
             try db.cachedStatement(sql: "UPDATE user SET passwordHash = ? WHERE id = ? AND passwordHash IS NOT NULL")
                 .execute(arguments: [passwordHash, user.rawValue])
@@ -74,7 +74,7 @@ extension SQLiteChatStore {
     }
 
     public func deleteSession(idHash: String) async throws -> UserID? {
-        let origin = origin
+        let origin = file.origin
         return try await write { db in
             guard let user = try Int64.fetchOne(db, sql: "DELETE FROM session WHERE idHash = ? RETURNING userID", arguments: [idHash]) else { return nil }
             try Self.log(.sessionsEnded(SessionsEnded(userID: UserID(user), count: 1, cause: .signedOut)), db, origin: origin)
@@ -83,7 +83,7 @@ extension SQLiteChatStore {
     }
 
     public func endSessions(of user: UserID, keeping idHash: String?) async throws -> Int {
-        let origin = origin
+        let origin = file.origin
         return try await write { db in
             try db.execute(sql: "DELETE FROM session WHERE userID = ? AND idHash IS NOT ?", arguments: [user.rawValue, idHash])
             let ended = db.changesCount
@@ -97,7 +97,7 @@ extension SQLiteChatStore {
         // In slices: SQLite takes a bounded number of arguments.
         for start in stride(from: 0, to: idHashes.count, by: 500) {
             let slice = Array(idHashes[start..<min(start + 500, idHashes.count)])
-            let found = try await pool.read { db in
+            let found = try await read { db in
                 try String.fetchAll(db, sql: """
                     SELECT session.idHash FROM session JOIN user ON user.id = session.userID
                     WHERE session.idHash IN (\(databaseQuestionMarks(count: slice.count))) AND session.expiresAt > ? AND user.deactivatedAt IS NULL

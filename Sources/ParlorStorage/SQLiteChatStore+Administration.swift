@@ -64,12 +64,12 @@ extension SQLiteChatStore: AdministrationStore {
     }
 
     public func settings() async throws -> ParlorSettings {
-        try await pool.read { db in try Self.settings(db) }
+        try await read { db in try Self.settings(db) }
     }
 
     /// Changes the settings row, making it first when a Parlor never kept one (open, as it was).
     private func changeSettings(_ sql: String, _ arguments: StatementArguments, logging event: AccountEvent) async throws -> ParlorSettings {
-        let origin = origin
+        let origin = file.origin
         return try await write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO parlorSetting (single, signUpPolicy) VALUES (1, 'open')")
             try db.execute(sql: sql, arguments: arguments)
@@ -111,12 +111,12 @@ extension SQLiteChatStore: AdministrationStore {
     }
 
     public func account(_ id: UserID) async throws -> Account? {
-        try await pool.read { db in try Self.account(db, id) }
+        try await read { db in try Self.account(db, id) }
     }
 
     public func accounts(matching prefix: String, limit: Int) async throws -> [Account] {
         let pattern = Self.likePrefix(prefix)
-        return try await pool.read { db in
+        return try await read { db in
             try db.cachedStatement(sql: """
                 SELECT \(Self.accountColumns) FROM user
                 WHERE isBot = 0 AND (handle LIKE ? ESCAPE '\\' OR displayName LIKE ? ESCAPE '\\')
@@ -134,7 +134,7 @@ extension SQLiteChatStore: AdministrationStore {
     }
 
     public func setRole(_ role: Role, of person: UserID) async throws -> Account {
-        let origin = origin
+        let origin = file.origin
         return try await write { db in
             guard let account = try Self.account(db, person) else { throw Refusal.notFound }
             if account.isActiveAdministrator, role != .administrator { try Self.requireAnotherAdministrator(db, besides: person) }
@@ -145,7 +145,7 @@ extension SQLiteChatStore: AdministrationStore {
     }
 
     public func rooms(limit: Int) async throws -> [RoomListing] {
-        try await pool.read { db in
+        try await read { db in
             try db.cachedStatement(sql: """
                 SELECT id, name, kind, memberCount FROM chat WHERE kind IN ('open', 'closed') ORDER BY name COLLATE NOCASE, id LIMIT ?
                 """).all(arguments: [limit]) { row in
@@ -186,7 +186,7 @@ extension SQLiteChatStore: AdministrationStore {
     }
 
     public func resetPassword(handle: String, to passwordHash: String) async throws -> SessionsEnded {
-        let origin = origin
+        let origin = file.origin
         return try await write { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE handle = ? AND isBot = 0", arguments: [handle]) else {
                 throw Refusal.notFound
@@ -220,15 +220,15 @@ extension SQLiteChatStore: AdministrationStore {
     }
 
     public func bot(_ id: UserID) async throws -> Bot? {
-        try await pool.read { db in try db.cachedStatement(sql: "SELECT \(Self.botColumns) WHERE botKey.userID = ?").first(arguments: [id.rawValue], Self.bot) }
+        try await read { db in try db.cachedStatement(sql: "SELECT \(Self.botColumns) WHERE botKey.userID = ?").first(arguments: [id.rawValue], Self.bot) }
     }
 
     public func bots() async throws -> [Bot] {
-        try await pool.read { db in try db.cachedStatement(sql: "SELECT \(Self.botColumns) ORDER BY user.handle").all(arguments: [], Self.bot) }
+        try await read { db in try db.cachedStatement(sql: "SELECT \(Self.botColumns) ORDER BY user.handle").all(arguments: [], Self.bot) }
     }
 
     public func replaceBotKey(of bot: UserID, keyHash: String) async throws {
-        let origin = origin
+        let origin = file.origin
         try await write { db in
             try db.execute(sql: "UPDATE botKey SET keyHash = ? WHERE userID = ?", arguments: [keyHash, bot.rawValue])
             guard db.changesCount == 1 else { throw Refusal.notFound }

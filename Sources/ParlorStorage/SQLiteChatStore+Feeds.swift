@@ -51,7 +51,7 @@ extension SQLiteChatStore: FeedStore {
     }
 
     public func feedSubscriptions(in chat: ChatID, viewer: UserID) async throws -> [FeedSubscription]? {
-        try await pool.read { db in
+        try await read { db in
             guard try Self.isMember(db, chat, viewer) else { return nil }
             return try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT \(Self.subscriptionColumns) FROM feedSubscription WHERE chatID = ? ORDER BY id"),
@@ -61,11 +61,11 @@ extension SQLiteChatStore: FeedStore {
     }
 
     public func feedSubscription(_ id: FeedSubscriptionID) async throws -> FeedSubscription? {
-        try await pool.read { db in try Self.subscription(db, id) }
+        try await read { db in try Self.subscription(db, id) }
     }
 
     public func dueFeedSubscriptions(at date: Date, limit: Int) async throws -> [FeedSubscription] {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT \(Self.subscriptionColumns) FROM feedSubscription WHERE nextCheck <= ? ORDER BY nextCheck, id LIMIT ?

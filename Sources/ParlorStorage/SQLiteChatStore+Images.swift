@@ -34,11 +34,11 @@ extension SQLiteChatStore {
     }
 
     public func imageHashes() async throws -> Set<String> {
-        try await pool.read { db in Set(try String.fetchAll(db, sql: "SELECT DISTINCT hash FROM imageVersion")) }
+        try await read { db in Set(try String.fetchAll(db, sql: "SELECT DISTINCT hash FROM imageVersion")) }
     }
 
     public func pendingPhotos() async throws -> [PendingPhoto] {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchAll(db, sql: "SELECT id, original FROM image WHERE state = 'pending' ORDER BY id").map { row in
                 PendingPhoto(imageID: ImageID(row[0] as Int64), original: row[1] ?? "")
             }
@@ -46,7 +46,7 @@ extension SQLiteChatStore {
     }
 
     public func pendingOriginal(of image: ImageID) async throws -> String? {
-        try await pool.read { db in
+        try await read { db in
             try String.fetchOne(db, sql: "SELECT original FROM image WHERE id = ? AND state = 'pending'", arguments: [image.rawValue])
         }
     }
@@ -73,7 +73,7 @@ extension SQLiteChatStore {
     }
 
     public func photosAround(_ message: MessageID, in chat: ChatID) async throws -> PhotosAround {
-        try await pool.read { db -> PhotosAround in
+        try await read { db -> PhotosAround in
             // Both read the chat's photos by their own index, however many messages lie between.
             let previous: Int64? = try Int64.fetchOne(db.cachedStatement(sql: """
                 SELECT photoID FROM message WHERE chatID = ? AND id < ? AND photoID IS NOT NULL ORDER BY id DESC LIMIT 1
@@ -86,7 +86,7 @@ extension SQLiteChatStore {
     }
 
     public func image(_ id: ImageID, visibleTo viewer: UserID) async throws -> StoredImage? {
-        try await pool.read { db in
+        try await read { db in
             // Their own, an avatar of someone who shares a chat with them, or a photo in one of their chats.
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT ownerID, purpose, state, (SELECT id FROM message WHERE photoID = image.id) FROM image

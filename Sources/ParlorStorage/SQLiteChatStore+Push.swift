@@ -6,7 +6,7 @@ import ParlorDomain
 
 extension SQLiteChatStore: PushStore {
     public func addPushSubscription(_ subscription: PushSubscription, keepingNewest limit: Int) async throws -> PushSubscription {
-        let origin = origin
+        let origin = file.origin
         return try await write { db in
             try db.execute(sql: "DELETE FROM pushSubscription WHERE endpoint = ?", arguments: [subscription.endpoint])
             try db.execute(
@@ -30,7 +30,7 @@ extension SQLiteChatStore: PushStore {
     }
 
     public func pushSubscriptions(of user: UserID) async throws -> [PushSubscription] {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT id, userID, endpoint, p256dh, auth, label, createdAt FROM pushSubscription WHERE userID = ? ORDER BY id"),
                 arguments: [user.rawValue]
@@ -44,7 +44,7 @@ extension SQLiteChatStore: PushStore {
     }
 
     public func removePushSubscription(_ removal: PushRemoval) async throws -> Bool {
-        let origin = origin
+        let origin = file.origin
         return try await write { db in
             switch removal.which {
             case .id(let id): try db.execute(sql: "DELETE FROM pushSubscription WHERE id = ? AND userID = ?", arguments: [id, removal.userID.rawValue])
@@ -62,7 +62,7 @@ extension SQLiteChatStore: PushStore {
     }
 
     public func pushRecipients(in chat: ChatID, excluding sender: UserID) async throws -> [PushRecipient] {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT push.id, push.userID, push.endpoint, push.p256dh, push.auth, push.label, push.createdAt, user.handle,
@@ -88,14 +88,14 @@ extension SQLiteChatStore: PushStore {
     }
 
     public func notificationPreferences(of user: UserID) async throws -> NotificationPreferences {
-        try await pool.read { db in
+        try await read { db in
             let row = try Row.fetchOne(db, sql: "SELECT isPrivate, appearsOffline FROM notificationPreference WHERE userID = ?", arguments: [user.rawValue])
             return row.map { NotificationPreferences(isPrivate: $0[0], appearsOffline: $0[1]) } ?? NotificationPreferences()
         }
     }
 
     public func setNotificationPreferences(_ preferences: NotificationPreferences, of user: UserID) async throws {
-        let origin = origin
+        let origin = file.origin
         try await write { db in
             try db.execute(
                 sql: """
@@ -109,7 +109,7 @@ extension SQLiteChatStore: PushStore {
     }
 
     public func vapidKey(generate: @Sendable () -> String) async throws -> String {
-        if let key = try await pool.read({ db in try String.fetchOne(db, sql: "SELECT privateKey FROM vapidKey") }) { return key }
+        if let key = try await read({ db in try String.fetchOne(db, sql: "SELECT privateKey FROM vapidKey") }) { return key }
         let key = generate()
         return try await write { db in
             try db.execute(sql: "INSERT INTO vapidKey (single, privateKey) VALUES (1, ?) ON CONFLICT (single) DO NOTHING", arguments: [key])

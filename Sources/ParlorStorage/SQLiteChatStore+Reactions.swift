@@ -26,7 +26,7 @@ extension SQLiteChatStore {
 
     public func reactions(to messages: [MessageID]) async throws -> [MessageID: [ReactionCount]] {
         guard !messages.isEmpty else { return [:] }
-        return try await pool.read { db in try Self.reactions(db, messages) }
+        return try await read { db in try Self.reactions(db, messages) }
     }
 
     /// The reactions to `messages`, in the caller's transaction: one statement, prepared once for any number of them

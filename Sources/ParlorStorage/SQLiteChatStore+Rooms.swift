@@ -52,7 +52,7 @@ extension SQLiteChatStore {
     }
 
     public func readers(of chat: ChatID) async throws -> [Reader] {
-        try await pool.read { db in
+        try await read { db in
             try db.cachedStatement(sql: """
                 SELECT \(Columns.user(in: "u")), m.lastReadMessageID, m.joinedAfterMessageID FROM member m JOIN user u ON u.id = m.userID
                 WHERE m.chatID = ? AND m.lastReadMessageID > m.joinedAfterMessageID
@@ -63,7 +63,7 @@ extension SQLiteChatStore {
     }
 
     public func members(of chat: ChatID, viewer: UserID) async throws -> [User]? {
-        try await pool.read { db in
+        try await read { db in
             guard try Self.isMember(db, chat, viewer) else { return nil }
             return try db.cachedStatement(sql: """
                 SELECT \(Columns.user(in: "u")) FROM member m JOIN user u ON u.id = m.userID WHERE m.chatID = ?
@@ -74,7 +74,7 @@ extension SQLiteChatStore {
 
     public func sharingAChat(with viewer: UserID, among people: Set<UserID>) async throws -> Set<UserID> {
         guard !people.isEmpty else { return [] }
-        return try await pool.read { db in
+        return try await read { db in
             let marks = Array(repeating: "?", count: people.count).joined(separator: ", ")
             let rows = try Int64.fetchAll(db, sql: """
                 SELECT DISTINCT other.userID FROM member mine JOIN member other ON other.chatID = mine.chatID

@@ -7,59 +7,57 @@ import Synchronization
 /// acknowledged write on disk (`synchronous = FULL`). Sends from many people at once share one commit
 /// (see ``GroupCommit``), so durability does not cost one disk flush per message.
 public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, ImmediateReads {
-    let pool: DatabasePool
-    private let sends: GroupCommit
-    /// One read-only connection for ``readHere(_:)``.
-    private let quickReads: DatabaseQueue
-    /// Read-only connections for whole screens read on the request's thread (``readNowOrInPool(_:)``).
+    let file: SQLiteFile
+    /// Read-only connections for whole screens read on the caller's thread (``readNowOrInPool(_:)``).
     let screenReaders: ScreenReaders
-    private let unroutedWrites = Mutex<(@Sendable (String) -> Void)?>(nil)
-    /// This process among those that open the file: its own entries in the account log are not news to it.
-    let origin = Int64.random(in: 1...Int64.max)
-    /// How far this process has read the account log, and the writer connection's `data_version` then.
-    let accountLogPosition: Mutex<(id: Int64, dataVersion: Int64?)>
+    /// Whether every read takes one of ``screenReaders`` when one is free, as the live pages' store does.
+    private let readsOnItsOwnConnections: Bool
+
+    var pool: DatabasePool { file.pool }
 
     /// Opens (creating if needed) the store at `path` and brings its schema up to date. Messages stored before
     /// search existed are indexed now, in batches, before anything else writes (`searchProgress` hears how far:
     /// messages indexed, of how many). Nothing else is read at start-up: history stays on disk until a page asks.
-    public init(path: String, searchProgress: ((Int, Int) -> Void)? = nil) throws {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        // Another process (a second instance at start-up, a backup) may hold the write lock briefly.
-        configuration.busyMode = .timeout(5)
-        // The one pool of this file in the process (GRDB's rule): requests and the live pages' fan-out read through
-        // it side by side, so it keeps readers for both (GRDB's default is five; they open as they are needed).
-        configuration.maximumReaderCount = Self.readerCount
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            // Text a person deleted is overwritten with zeros on its page, not left in free space.
-            try db.execute(sql: "PRAGMA secure_delete = ON")
-        }
-        pool = try DatabasePool(path: path, configuration: configuration)
-        try Migrations.migrator.migrate(pool)
-        accountLogPosition = Mutex((try pool.read { db in try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) FROM accountLog") } ?? 0, nil))
-        try Self.indexForSearch(pool, progress: searchProgress)
-        sends = GroupCommit(pool: pool)
-        var readOnly = Configuration()
-        readOnly.readonly = true
-        readOnly.busyMode = .timeout(5)
-        quickReads = try DatabaseQueue(path: path, configuration: readOnly)
-        screenReaders = try ScreenReaders(path: path, configuration: readOnly, count: max(2, ProcessInfo.processInfo.activeProcessorCount))
+    public convenience init(path: String, searchProgress: ((Int, Int) -> Void)? = nil) throws {
+        try self.init(file: SQLiteFile(path: path, searchProgress: searchProgress), readsOnItsOwnConnections: false)
     }
 
-    /// Readers of the pool: five for requests and five for the live pages, which once had a pool of their own.
-    static let readerCount = 10
+    private init(file: SQLiteFile, readsOnItsOwnConnections: Bool) throws {
+        self.file = file
+        self.readsOnItsOwnConnections = readsOnItsOwnConnections
+        screenReaders = try file.readers(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
+    }
+
+    /// The same file for the live pages: one pool, one writer and one group commit with this store, but reads on
+    /// read-only connections of its own while one is free (else through the pool). The pool hands its readers out
+    /// one at a time from one serial queue, so when the live pages read through the requests' pool, a crowd of
+    /// requests held every page's update behind theirs, and the sends behind the updates (measured with
+    /// `Benchmarks/send`: sends a fifth slower, their POST p99 doubled).
+    public func forLivePages() throws -> SQLiteChatStore {
+        try SQLiteChatStore(file: file, readsOnItsOwnConnections: true)
+    }
+
+    /// A read transaction: through the pool, or for the live pages' store on a free connection of its own, on that
+    /// connection's queue (reading on the caller's thread instead held a lane's cooperative thread, and the requests
+    /// waiting for it, for as long as the read took: sends measured slower than through a queue).
+    func read<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+        if readsOnItsOwnConnections, let reader = screenReaders.take() {
+            defer { screenReaders.give(reader) }
+            return try await reader.connection.read(body)
+        }
+        return try await pool.read(body)
+    }
 
     /// A read transaction on the calling thread when one of the screen connections is free, else through the
     /// pool. A page built from the store reads for about a hundred microseconds; the pool's `async` read hops
     /// to a reader's queue and back, and those wake-ups cost as much as the read (profiled: a fifth of a page's
     /// CPU in futex waits and wakes). Never waits for a connection: a busy moment takes the pool's way.
-    func readNowOrInPool<Value: Sendable>(_ read: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+    func readNowOrInPool<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
         if let reader = screenReaders.take() {
             defer { screenReaders.give(reader) }
-            return try reader.read(.several, read)
+            return try reader.read(.several, body)
         }
-        return try await pool.read(read)
+        return try await pool.read(body)
     }
 
     /// A write transaction through the pool, told to the watcher of unrouted writes when no router command asked for it.
@@ -70,7 +68,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
 
     /// Tells the watcher, if any, of a write that went around the router.
     func noteUnrouted(_ operation: String = #function) {
-        guard RouterCommand.current == nil, let watcher = unroutedWrites.withLock({ $0 }) else { return }
+        guard RouterCommand.current == nil, let watcher = file.unroutedWrites.withLock({ $0 }) else { return }
         watcher(operation)
     }
 
@@ -78,7 +76,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     /// tests fail on any (nothing but the router writes; upkeep of derived data, such as the search index and the
     /// account log's trim, is not an operation of the store's protocols and is not told).
     public func watchUnroutedWrites(_ watcher: @escaping @Sendable (String) -> Void) {
-        unroutedWrites.withLock { $0 = watcher }
+        file.unroutedWrites.withLock { $0 = watcher }
     }
 
     /// A read on the calling thread, for small reads on the path of every request: GRDB's `async` read
@@ -87,7 +85,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     /// readers (which may be waiting for the very threads a blocking read would hold) nor for the writer.
     /// Without a transaction: meant for one statement, which SQLite reads from one snapshot anyway.
     func readHere<Value>(_ read: (Database) throws -> Value) throws -> Value {
-        try quickReads.unsafeRead(read)
+        try file.quickReads.unsafeRead(read)
     }
 
     // MARK: People
@@ -118,7 +116,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     public func user(_ id: UserID) async throws -> User? {
-        try await pool.read { db in try Self.user(db, id) }
+        try await read { db in try Self.user(db, id) }
     }
 
     static func user(_ db: Database, _ id: UserID) throws -> User? {
@@ -128,7 +126,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     public func user(handle: String) async throws -> User? {
-        try await pool.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT \(Columns.user) FROM user WHERE handle = ? AND deactivatedAt IS NULL").first(arguments: [handle]) { User($0, at: 0) }
         }
     }
@@ -136,7 +134,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     public func users(matching prefix: String, excluding: UserID, limit: Int) async throws -> [User] {
         // LIKE is case-insensitive for ASCII; the prefix's own % and _ are escaped.
         let pattern = Self.likePrefix(prefix)
-        return try await pool.read { db in
+        return try await read { db in
             try db.cachedStatement(sql: """
                 SELECT \(Columns.user) FROM user
                 WHERE id <> ? AND deactivatedAt IS NULL AND (handle LIKE ? ESCAPE '\\' OR displayName LIKE ? ESCAPE '\\')
@@ -242,7 +240,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     public func chat(_ id: ChatID) async throws -> Chat? {
-        try await pool.read { db in try Self.chat(db, id) }
+        try await read { db in try Self.chat(db, id) }
     }
 
     static func chat(_ db: Database, _ id: ChatID) throws -> Chat? {
@@ -256,11 +254,11 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     public func chatList(for viewer: UserID) async throws -> [ChatSummary] {
-        try await pool.read { db in try Self.summaries(db, viewer: viewer, chat: nil) }
+        try await read { db in try Self.summaries(db, viewer: viewer, chat: nil) }
     }
 
     public func chatSummary(_ chat: ChatID, for viewer: UserID) async throws -> ChatSummary? {
-        try await pool.read { db in try Self.summaries(db, viewer: viewer, chat: chat).first }
+        try await read { db in try Self.summaries(db, viewer: viewer, chat: chat).first }
     }
 
     /// The chat list in one query: each chat of the viewer with the other member, the last message
@@ -325,7 +323,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     private static let summarySQL = summariesSelect + " WHERE me.userID = ?1 AND me.chatID = ?2"
 
     public func unreadTotal(for viewer: UserID) async throws -> Int {
-        try await pool.read { db in
+        try await read { db in
             try Int.fetchOne(
                 db.cachedStatement(sql: "SELECT IFNULL(SUM(\(Self.badgeCount)), 0) FROM member WHERE userID = ?"),
                 arguments: [viewer.rawValue]
@@ -337,7 +335,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
 
     public func send(_ message: OutgoingMessage) async throws -> Message {
         noteUnrouted()
-        return try await sends.submit(message)
+        return try await file.sends.submit(message)
     }
 
     /// The message, when `person` sent it: `notFound` unless they are a member of its chat (ids cannot be
@@ -400,7 +398,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     public func message(_ id: MessageID) async throws -> Message? {
-        try await pool.read { db in try Self.message(db, id) }
+        try await read { db in try Self.message(db, id) }
     }
 
     static func message(_ db: Database, _ id: MessageID) throws -> Message? {
@@ -410,7 +408,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     public func messages(in chat: ChatID, before: MessageID?, limit: Int) async throws -> MessagePage {
-        try await pool.read { db in try Self.messages(db, chat, before: before, limit: limit) }
+        try await read { db in try Self.messages(db, chat, before: before, limit: limit) }
     }
 
     static func messages(_ db: Database, _ chat: ChatID, before: MessageID?, limit: Int) throws -> MessagePage {
@@ -431,7 +429,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
 
     public func messages(in chat: ChatID, after: MessageID, limit: Int) async throws -> MessagePage {
         let limit = max(0, limit)
-        return try await pool.read { db in
+        return try await read { db in
             var messages: [Message] = []
             var rows = 0
             try db.cachedStatement(sql: "SELECT \(Columns.message) FROM message WHERE chatID = ? AND id > ? ORDER BY id LIMIT ?")
@@ -478,7 +476,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     public func membership(_ chat: ChatID, _ user: UserID) async throws -> Membership? {
-        try await pool.read { db in try Self.membership(db, chat, user) }
+        try await read { db in try Self.membership(db, chat, user) }
     }
 
     public func setInvolvement(_ involvement: Involvement, in chat: ChatID, for user: UserID) async throws -> Membership {
@@ -525,7 +523,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     public func conversation(_ chat: ChatID, viewer: UserID, before: MessageID?, limit: Int) async throws -> ConversationSnapshot? {
-        try await pool.read { db in try Self.conversation(db, chat, viewer: viewer, before: before, limit: limit) }
+        try await read { db in try Self.conversation(db, chat, viewer: viewer, before: before, limit: limit) }
     }
 
     /// The same reads as the composed `ChatStore.conversation`, in the caller's transaction.

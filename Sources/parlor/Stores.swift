@@ -6,8 +6,9 @@ import ParlorPostgres
 import ParlorStorage
 
 /// What `--database` names, opened: the store requests write through, the one the live pages read through
-/// (on PostgreSQL, a pool of their own, so a crowd of requests never queues the fan-out; on SQLite the same store,
-/// opened once per process as GRDB asks, whose pool has readers enough for both), and how events travel between them.
+/// (connections of their own, so a crowd of requests never queues the fan-out: on PostgreSQL a pool of their own; on
+/// SQLite read-only connections beside the one pool of the file, which GRDB asks to be opened once per process), and
+/// how events travel between them.
 struct Stores {
     typealias Store = any ChatStore & AccountStore & ImageStore & FeedStore & SearchStore & PushStore & AdministrationStore
 
@@ -49,7 +50,7 @@ struct Stores {
         guard pools.count == 2 else {
             let store = try SQLiteChatStore(path: database, searchProgress: indexing)
             return Stores(
-                store: store, liveStore: store, immediate: store, bus: InProcessEventBus(), changes: changes,
+                store: store, liveStore: try store.forLivePages(), immediate: store, bus: InProcessEventBus(), changes: changes,
                 eventLog: nil, accountLog: store, signInFailures: nil
             )
         }

@@ -62,7 +62,7 @@ extension HTTPServer {
         let contentLength = framing.contentLength
         if let length = contentLength, length > context.bodyLimit {
             // Refused before a byte of the body is read; libmicrohttpd closes the connection after.
-            let error = HTTPError(.contentTooLarge, "This is larger than the \(context.bodyLimit) bytes this address accepts.")
+            let error = HTTPError.bodyTooLarge(limit: context.bodyLimit)
             return queue(errorResponse(error, id: context.id, path: context.path), on: connection, id: context.id,
                          method: method, path: context.loggedPath, route: context.routeLabel, started: context.started)
         }
@@ -70,12 +70,12 @@ extension HTTPServer {
             MHD_get_connection_values(conn, .HEADER_KIND, Callbacks.collectField, $0)
         }
         if context.refusal == nil, let repeated = context.headers.repeatedSingleton {
-            context.refusal = HTTPError(.badRequest, "The request gives its \(repeated.escapedForLog) field more than once.")
+            context.refusal = HTTPError.repeatedField(repeated)
         }
         if let wanted = context.route?.rawBodyType {
             // A route with a raw body takes that and nothing else: a form or another charset is told so before it is read.
             if context.refusal == nil, context.headers["Content-Type"] != nil, !context.takesRawBody {
-                context.refusal = HTTPError(.unsupportedMediaType, "Send this as \(wanted) in UTF-8.")
+                context.refusal = HTTPError.unsupportedBody(wanted: wanted)
             }
         } else if let type = context.headers["Content-Type"] {
             context.formKind = FormParser.kind(contentType: type)
@@ -94,7 +94,7 @@ extension HTTPServer {
             // Its large limit is for files on disk: any other body is held in memory, so within the usual limit.
             context.bodyLimit = min(context.bodyLimit, configuration.defaultBodyLimit)
             if let length = contentLength, length > context.bodyLimit {
-                let error = HTTPError(.contentTooLarge, "Without a file this address accepts at most \(context.bodyLimit) bytes.")
+                let error = HTTPError.formTooLargeWithoutFile(limit: context.bodyLimit)
                 return queue(errorResponse(error, id: context.id, path: context.path), on: connection, id: context.id,
                              method: method, path: context.loggedPath, route: context.routeLabel, started: context.started)
             }
@@ -111,7 +111,7 @@ extension HTTPServer {
     /// no body meanwhile, and answers `Expect: 100-continue` only once it is admitted).
     private func admit(_ context: RequestContext, _ connection: ConnectionHandle) -> MHD_Result {
         guard let head = makeRequest(context, connection, form: FormData()) else {
-            let error = HTTPError(.badRequest, "The query string contains text that is not valid UTF-8.")
+            let error = HTTPError.queryNotUTF8
             return admitted(context, connection, .refused(errorResponse(error, id: context.id, path: context.path)))
         }
         let address = ClientAddress.resolve(
@@ -119,7 +119,7 @@ extension HTTPServer {
         ) ?? "unknown"
         guard let place = uploadSlots.take(for: address) else {
             logger.notice("upload refused: too many in progress", metadata: ["request": "\(context.id)", "in-progress": "\(uploadSlots.count)"])
-            let error = HTTPError(.serviceUnavailable, "Too many uploads are in progress. Please try again in a moment.", headers: ["Retry-After": "5"])
+            let error = HTTPError.tooManyUploads
             return admitted(context, connection, .refused(errorResponse(error, id: context.id, path: context.path)))
         }
         context.uploadSlot = place
@@ -215,8 +215,7 @@ extension HTTPServer {
         }
         guard !context.isRefused, let upload else { return .YES }
         guard context.formKind != nil || context.takesRawBody else {
-            let wanted = context.route?.rawBodyType.map { "Send this as \($0) in UTF-8." } ?? "Send this as a form (urlencoded or multipart)."
-            context.refusal = HTTPError(.unsupportedMediaType, wanted)
+            context.refusal = HTTPError.unsupportedBody(wanted: context.route?.rawBodyType)
             return .YES
         }
         let bytes = UnsafeRawBufferPointer(start: upload, count: size)
@@ -254,9 +253,9 @@ extension HTTPServer {
             do {
                 form = try FormParser.parse(context.body, as: kind)
             } catch .invalidUTF8 {
-                context.refusal = HTTPError(.badRequest, "The form contains text that is not valid UTF-8.")
+                context.refusal = HTTPError.formNotUTF8
             } catch {
-                context.refusal = HTTPError(.badRequest, "The form could not be read.")
+                context.refusal = HTTPError.formUnreadable
             }
             context.body = []
         }
@@ -269,7 +268,7 @@ extension HTTPServer {
         let body = context.takesRawBody ? context.body : []
         context.body = []
         guard let request = makeRequest(context, connection, form: form, body: body) else {
-            let error = HTTPError(.badRequest, "The query string contains text that is not valid UTF-8.")
+            let error = HTTPError.queryNotUTF8
             return queue(errorResponse(error, id: id, path: context.path), on: connection, id: id, method: context.method,
                          path: context.loggedPath, route: context.routeLabel, started: context.started)
         }
@@ -308,10 +307,10 @@ extension HTTPServer {
     /// What a person is told when a streamed upload could not be read or kept.
     static func uploadRefusal(_ failure: FormParser.Failure) -> HTTPError {
         switch failure {
-        case .invalidUTF8: HTTPError(.badRequest, "The form contains text that is not valid UTF-8.")
+        case .invalidUTF8: HTTPError.formNotUTF8
         case .tooLarge: HTTPError(.contentTooLarge, "The form's text fields are too long.")
         case .cannotStore: HTTPError(.serviceUnavailable, "The upload could not be stored just now. Please try again.")
-        case .malformed: HTTPError(.badRequest, "The form could not be read.")
+        case .malformed: HTTPError.formUnreadable
         case .tooManyParts: HTTPError(.contentTooLarge, "This form has more files or fields than this address accepts.")
         }
     }

@@ -75,10 +75,10 @@ extension HTTPServer {
         case .success(let (route, parameters)):
             let limit = route.bodyLimit ?? configuration.defaultBodyLimit
             if incoming.body.count > limit {
-                return .refused(HTTPError(.contentTooLarge, "This is larger than the \(limit) bytes this address accepts."))
+                return .refused(HTTPError.bodyTooLarge(limit: limit))
             }
             if let repeated = incoming.headers.repeatedSingleton {
-                return .refused(HTTPError(.badRequest, "The request gives its \(repeated.escapedForLog) field more than once."))
+                return .refused(HTTPError.repeatedField(repeated))
             }
             return .routed(route, parameters: parameters)
         }
@@ -92,11 +92,11 @@ extension HTTPServer {
         let type = incoming.headers["Content-Type"]
         let takesRaw = route.rawBodyType.flatMap { wanted in type.map { FormParser.isRawBody(contentType: $0, of: wanted) } } ?? false
         if let wanted = route.rawBodyType, type != nil, !takesRaw {
-            return errorResponse(HTTPError(.unsupportedMediaType, "Send this as \(wanted) in UTF-8."), id: id, path: path)
+            return errorResponse(HTTPError.unsupportedBody(wanted: wanted), id: id, path: path)
         }
         let kind = route.rawBodyType == nil ? type.flatMap(FormParser.kind(contentType:)) : nil
         guard let query = Self.query(rawQuery) else {
-            return errorResponse(HTTPError(.badRequest, "The query string contains text that is not valid UTF-8."), id: id, path: path)
+            return errorResponse(HTTPError.queryNotUTF8, id: id, path: path)
         }
         let peer = PeerAddress(text: incoming.peer)
         func request(_ form: FormData, body: [UInt8] = []) -> Request {
@@ -118,20 +118,19 @@ extension HTTPServer {
             }
         } else if !incoming.body.isEmpty {
             if route.streamsUploads, incoming.body.count > configuration.defaultBodyLimit {
-                let error = HTTPError(.contentTooLarge, "Without a file this address accepts at most \(configuration.defaultBodyLimit) bytes.")
+                let error = HTTPError.formTooLargeWithoutFile(limit: configuration.defaultBodyLimit)
                 return errorResponse(error, id: id, path: path)
             }
             if let kind {
                 do {
                     form = try FormParser.parse(incoming.body, as: kind)
                 } catch .invalidUTF8 {
-                    return errorResponse(HTTPError(.badRequest, "The form contains text that is not valid UTF-8."), id: id, path: path)
+                    return errorResponse(HTTPError.formNotUTF8, id: id, path: path)
                 } catch {
-                    return errorResponse(HTTPError(.badRequest, "The form could not be read."), id: id, path: path)
+                    return errorResponse(HTTPError.formUnreadable, id: id, path: path)
                 }
             } else if !takesRaw {
-                let wanted = route.rawBodyType.map { "Send this as \($0) in UTF-8." } ?? "Send this as a form (urlencoded or multipart)."
-                return errorResponse(HTTPError(.unsupportedMediaType, wanted), id: id, path: path)
+                return errorResponse(HTTPError.unsupportedBody(wanted: route.rawBodyType), id: id, path: path)
             }
         }
         return await handle(route, request(form, body: takesRaw ? incoming.body : []), id: id)
@@ -151,7 +150,7 @@ extension HTTPServer {
             peer: incoming.peer, forwardedFor: incoming.headers.values(for: "X-Forwarded-For"), trusted: configuration.trustedProxies
         ) ?? "unknown"
         guard let slot = uploadSlots.take(for: address) else {
-            let error = HTTPError(.serviceUnavailable, "Too many uploads are in progress. Please try again in a moment.", headers: ["Retry-After": "5"])
+            let error = HTTPError.tooManyUploads
             return .answered(errorResponse(error, id: id, path: path))
         }
         if let admission = route.admission {

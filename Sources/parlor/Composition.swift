@@ -30,14 +30,16 @@ struct Composition {
     /// How the feed poller fetches and how much it does a round.
     struct Feeds {
         var fetcher: any FeedFetcher
-        var minimumInterval: TimeInterval = 300
-        var defaultInterval: TimeInterval = 1_800
-        var postLimit = 3
-        var round: Duration = .seconds(15)
+        var minimumInterval: TimeInterval
+        var defaultInterval: TimeInterval
+        var postLimit: Int
+        var round: Duration
 
-        /// As `parlor serve` fetches feeds unless told otherwise: ports 80 and 443, no loopback, 20 seconds a fetch.
+        /// As `parlor serve` checks feeds unless told otherwise: the defaults of its feed options, which are the one
+        /// place they are written.
         static var standard: Feeds {
-            Feeds(fetcher: HTTPFeedFetcher(policy: AddressPolicy(ports: [80, 443], allowsLoopback: false), timeout: .seconds(20)))
+            guard let options = try? FeedOptions.parse([]) else { preconditionFailure("the feed options' defaults pass their own checks") }
+            return options.composed
         }
     }
 

@@ -194,7 +194,7 @@ let package = Package(
         .target(name: "InMemoryStores", dependencies: ["ParlorDomain"], path: "Tests/InMemoryStores"),
         .testTarget(name: "ByteOutputTests", dependencies: ["ByteOutput"]),
         // The workers' queue, without a server.
-        .testTarget(name: "BoundedWorkTests", dependencies: ["BoundedWork"]),
+        .testTarget(name: "BoundedWorkTests", dependencies: ["BoundedWork", "HTTPTestSupport"]),
         // The domain's rules as pure values: mentions, room names.
         .testTarget(name: "ParlorDomainTests", dependencies: ["ParlorDomain"]),
         // Writes messages until it is killed; the crash test kills it and checks what it acknowledged.

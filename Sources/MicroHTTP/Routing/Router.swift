@@ -149,11 +149,14 @@ public struct Router: Sendable {
             segments.removeFirst(mountSegments.count)
         }
         let wanted = method == .head ? HTTPMethod.get : method
+        // The routes of the method first, looked at in place (a route is copied only when it answers): the first
+        // that matches is the one a single pass would find, and every request pays for its own method's routes only.
+        for index in matchOrder.indices where matchOrder[index].method == wanted {
+            if let parameters = matchOrder[index].pattern.match(segments) { return .found(matchOrder[index], parameters: parameters) }
+        }
         var allowed: [HTTPMethod] = []
-        for route in matchOrder {
-            guard let parameters = route.pattern.match(segments) else { continue }
-            if route.method == wanted { return .found(route, parameters: parameters) }
-            if !allowed.contains(route.method) { allowed.append(route.method) }
+        for index in matchOrder.indices where !allowed.contains(matchOrder[index].method) {
+            if matchOrder[index].pattern.match(segments) != nil { allowed.append(matchOrder[index].method) }
         }
         if allowed.isEmpty { return .notFound }
         if allowed.contains(.get) { allowed.append(.head) }

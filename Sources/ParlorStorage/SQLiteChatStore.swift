@@ -38,8 +38,8 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     }
 
     /// A read transaction: through the pool, or for the live pages' store on a free connection of its own, on that
-    /// connection's queue (reading on the caller's thread instead held a lane's cooperative thread, and the requests
-    /// waiting for it, for as long as the read took: sends measured slower than through a queue).
+    /// connection's queue (reading on the caller's thread instead measured no faster, and it holds one of the
+    /// cooperative threads, which the requests need too, for as long as the read takes).
     func read<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
         if readsOnItsOwnConnections, let reader = screenReaders.take() {
             defer { screenReaders.give(reader) }

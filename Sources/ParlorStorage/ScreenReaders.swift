@@ -2,7 +2,8 @@ import GRDB
 import Synchronization
 
 /// A few read-only connections, each used by one reader at a time, taken without waiting: none free, the
-/// caller reads another way. They let a request read its screen on its own thread.
+/// caller reads another way. They let a request read its screen on its own thread, and the live pages read
+/// beside the requests' pool.
 final class ScreenReaders: Sendable {
     private let connections: [DatabaseQueue]
     private let free: Mutex<[Int]>

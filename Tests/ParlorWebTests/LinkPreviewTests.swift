@@ -144,6 +144,33 @@ import Testing
         }
     }
 
+    /// The same link posted twice while its page is still on its way: the second message waits for that fetch (the
+    /// page answers only once it has) and both get the card from one request.
+    @Test func aLinkPostedAgainWhileItsPageIsFetchedIsFetchedOnce() async throws {
+        let joined = DispatchSemaphore(value: 0)
+        let server = try ScriptedServer { path, _ in
+            _ = joined.wait(timeout: .now() + 20)
+            return .answer(status: "200 OK", headers: ["Content-Type: text/html"], body: Array("<title>Held \(path)</title>".utf8))
+        }
+        defer { server.stop() }
+        let configure = Self.allowing(server)
+        try await RunningParlor.with(configure: { configure(&$0); $0.linkPreviewTimeout = .seconds(30) }) { parlor in
+            let (ana, _, chat) = try await ConversationTests.anaAndBen(parlor)
+            let previewer = parlor.app.linkPreviewer
+            #expect(try await ana.say("First \(server.url("/held"))", in: chat).status == 303)
+            #expect(await eventually { server.received.count == 1 }, "the page is being fetched")
+            #expect(try await ana.say("Again \(server.url("/held"))", in: chat).status == 303)
+            let waits = await eventually { previewer.cacheHits.load(ordering: .relaxed) == 1 }
+            joined.signal()
+            #expect(waits, "the second message waits for the fetch under way")
+            await previewer.settled()
+            #expect(server.received.count == 1)
+            #expect(previewer.outcomes.withLock { $0 } == ["previewed": 2])
+            let messages = try await parlor.store.messages(in: ChatID(Int64(chat.split(separator: "/").last!)!), before: nil, limit: 20).messages
+            #expect(messages.compactMap { $0.preview?.title } == ["Held /held", "Held /held"])
+        }
+    }
+
     /// Kept for its lifetime by Parlor's clock (a minute here: moving a test clock through an hour wakes every loop on
     /// it thousands of times), then fetched again.
     @Test func aLinksCardIsKeptForItsLifetimeOfParlorsClockThenFetchedAgain() async throws {

@@ -56,7 +56,8 @@ extension OutsideImages: PictureMaking {}
 /// off the request (the send never waits), read for its metadata (``PagePreview``) and stored through the router,
 /// which draws the message's cell again on every page. The page's picture (`og:image`, `twitter:image`) is fetched
 /// the same way and made into a thumbnail by the image service; the chat's members see it as they see the message.
-/// What a link gave is kept for an hour unless told otherwise (by link, up to a thousand), so a link many people post is fetched once.
+/// What a link gave is kept for an hour unless told otherwise (by link, up to a thousand), so a link many people post is fetched once,
+/// even when they post it while its page is still being fetched.
 public final class LinkPreviewer: EventObserver {
     let fetcher: any PageFetching
     let pictures: (any PictureMaking)?
@@ -69,11 +70,17 @@ public final class LinkPreviewer: EventObserver {
     }
     /// What a link gave: the page's card and its picture's versions (written to the media folder by hash, so one
     /// picture serves every message that links the page).
-    private struct Card {
+    private struct Card: Sendable {
         let page: PagePreview
         let picture: [StoredImageVersion]
     }
-    private let known = Mutex<[String: (card: Card?, at: AnyClock<Duration>.Instant)]>([:])
+    /// What links gave, and the fetches under way: a link posted again while its page is still being fetched waits
+    /// for that fetch instead of starting another. One lock for both, so a link is never between the two.
+    private struct Links {
+        var known: [String: (card: Card?, at: AnyClock<Duration>.Instant)] = [:]
+        var fetching: [String: Task<Card?, Never>] = [:]
+    }
+    private let links = Mutex(Links())
     /// Ages what was kept.
     let timer: AnyClock<Duration>
     static let fetchLimit = 8
@@ -125,20 +132,7 @@ public final class LinkPreviewer: EventObserver {
     public func settled() async { await messages.settled() }
 
     func preview(_ message: Message, url: String, router: any EventSink) async {
-        var card: Card?
-        if let cached = cached(url) {
-            card = cached.card
-            cacheHits.add(1, ordering: .relaxed)
-            // The media folder's sweep takes a picture no message names any more: a kept card whose picture went is
-            // shown without it.
-            if let kept = card, !kept.picture.isEmpty, pictures?.keep(kept.picture) != true {
-                card = Card(page: kept.page, picture: [])
-            }
-        } else {
-            card = await fetch(url)
-            remember(url, card)
-        }
-        guard let card else {
+        guard let card = await card(for: url) else {
             count("no-card")
             return
         }
@@ -164,18 +158,44 @@ public final class LinkPreviewer: EventObserver {
         return Card(page: page, picture: picture)
     }
 
-    private func cached(_ url: String) -> (card: Card?, at: AnyClock<Duration>.Instant)? {
-        let (now, lifetime) = (timer.now, cacheLifetime)
-        return known.withLock { known in
-            guard let entry = known[url], entry.at.duration(to: now) < lifetime else { return nil }
-            return entry
+    /// What `url` gave: kept, being fetched for another message, or fetched now.
+    private func card(for url: String) async -> Card? {
+        enum Found {
+            case kept(Card?)
+            case fetching(Task<Card?, Never>)
+            case fetch(Task<Card?, Never>)
         }
-    }
-
-    private func remember(_ url: String, _ card: Card?) {
-        known.withLock { known in
-            if known.count >= Self.cacheLimit { known.removeAll(keepingCapacity: true) }
-            known[url] = (card, timer.now)
+        let (now, lifetime) = (timer.now, cacheLifetime)
+        let found = links.withLock { links -> Found in
+            if let entry = links.known[url], entry.at.duration(to: now) < lifetime { return .kept(entry.card) }
+            if let fetch = links.fetching[url] { return .fetching(fetch) }
+            let fetch = Task { [self] in await self.fetch(url) }
+            links.fetching[url] = fetch
+            return .fetch(fetch)
+        }
+        switch found {
+        case .kept(let card):
+            cacheHits.add(1, ordering: .relaxed)
+            // The media folder's sweep takes a picture no message names any more: a kept card whose picture went is
+            // shown without it.
+            if let card, !card.picture.isEmpty, pictures?.keep(card.picture) != true {
+                return Card(page: card.page, picture: [])
+            }
+            return card
+        case .fetching(let fetch):
+            cacheHits.add(1, ordering: .relaxed)
+            return await fetch.value
+        case .fetch(let fetch):
+            let card = await withTaskCancellationHandler { await fetch.value } onCancel: { fetch.cancel() }
+            let (at, cut) = (timer.now, Task.isCancelled)
+            links.withLock { links in
+                links.fetching[url] = nil
+                // A fetch cut short by shutting down tells nothing about the page.
+                guard !cut else { return }
+                if links.known.count >= Self.cacheLimit { links.known.removeAll(keepingCapacity: true) }
+                links.known[url] = (card, at)
+            }
+            return card
         }
     }
 

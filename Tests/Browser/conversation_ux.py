@@ -163,16 +163,23 @@ def main():
         chat = ana.current_url.split("#")[0]
         chat_id = chat.rsplit("/", 1)[1]
 
-        # 1. Ten quick switches between chats with the back/forward cache on; the eleventh page is at once.
+        # 1. Ten quick switches between chats with the back/forward cache on; the eleventh page is as quick as the
+        # others. A page kept in history that held its stream would leave the eleventh waiting for a connection (the
+        # browser's six per host) until a stream ends: seconds at least. Measured against the same run's switches, not
+        # against a fixed time, so a busy machine slows both.
         started = time.time()
+        switches = []
         for index in range(10):
+            switched = time.time()
             click_link(ana, chat if index % 2 == 0 else bot_chat)
+            switches.append(time.time() - switched)
         assert time.time() - started < 60, "ten switches took %.1f s" % (time.time() - started)
         eleventh = time.time()
         click_link(ana, chat)
         took = time.time() - eleventh
-        assert took < 1.0, "the eleventh page took %.2f s" % took
-        print("ten switches: %.2f s; the eleventh page: %.3f s" % (eleventh - started, took), flush=True)
+        usual = sorted(switches)[len(switches) // 2]
+        assert took < max(1.0, 4 * usual), "the eleventh page took %.2f s, a switch usually %.2f s" % (took, usual)
+        print("ten switches: %.2f s (usually %.3f s); the eleventh page: %.3f s" % (eleventh - started, usual, took), flush=True)
         same = mark_page(ana)
         click_link(ana, bot_chat)
         ana.back()

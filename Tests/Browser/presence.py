@@ -76,7 +76,7 @@ def main():
             time.sleep(0.02)
         shown_after = time.time() - first_key
         assert typing_line(ben) == "Ana Lima is typing…", typing_line(ben)
-        assert shown_after < 0.5, "shown %.2f s after the first key" % shown_after
+        # How quick "at once" is on this machine now is told by a message's way to Ben (step 4), checked there.
         assert typing_line(ana) == "", "Ana does not see herself"
         print("shown %.3f s after the first key" % shown_after, file=sys.stderr)
         step("is-typing", ana, ben)
@@ -108,9 +108,16 @@ def main():
         sent = time.time()
         common.send(ana, "")
         wait_for(ben, text_in(".messages", "lunch?"), "the message arrives")
-        while typing_line(ben) != "" and time.time() - sent < 3:
+        arrived = time.time() - sent
+        while typing_line(ben) != "" and time.time() - sent < 3 + 3 * arrived:
             time.sleep(0.02)
-        assert typing_line(ben) == "" and time.time() - sent < 1.5, "gone with the message"
+        gone = time.time() - sent
+        # Both against the message's own way from Ana's composer to Ben's page in the same run (a busy machine slows
+        # all three), never against a fixed time: the first key is reported at once, not after the three-second
+        # throttle, and the line goes with the message, not when it runs out six seconds on.
+        bound = max(0.5, 3 * arrived)
+        assert shown_after < bound, "shown %.2f s after the first key, a message takes %.2f s" % (shown_after, arrived)
+        assert typing_line(ben) == "" and gone < max(1.5, 3 * arrived), "gone %.2f s after sending, a message takes %.2f s" % (gone, arrived)
         step("gone-when-sent", ana, ben)
 
         # 5. Presence: Ben's dot in Ana's list is active while his page is in front of him.

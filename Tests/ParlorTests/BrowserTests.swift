@@ -63,7 +63,8 @@ import Testing
         }
     }
 
-    /// Tests/Browser/presence.py: "Ana is typing…" on Ben's page within half a second, one report per three seconds,
+    /// Tests/Browser/presence.py: "Ana is typing…" on Ben's page at once (within half a second, or three times a
+    /// message's way on a busy machine), one report per three seconds,
     /// gone within six seconds of the last key and at once when she sends; Ben's dot active, away when hidden,
     /// offline after his last page closed.
     @Test(.timeLimit(.minutes(5))) func theOtherScreenShowsWhoIsTyping() async throws {

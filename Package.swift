@@ -210,7 +210,7 @@ let package = Package(
             dependencies: [
                 "InMemoryStores",
                 "ParlorEvents", "ParlorLive", "ParlorBots", "ParlorStorage", "ParlorDomain", "ParlorViews", "ParlorTemplates", "ByteOutput",
-                "ParlorFeeds",
+                "ParlorFeeds", "HTTPTestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),

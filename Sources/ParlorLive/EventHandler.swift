@@ -75,10 +75,24 @@ public final class EventHandler: Sendable {
     }
 
     private func consume(_ queue: LiveWorkQueue) async {
-        while let batch = await queue.takeAll() {
+        // "Sending" of messages not stored within their batch, held for the next batch when one is already waiting
+        // (their messages are mostly stored by then, and "Sending" is not drawn only to be replaced at once), drawn
+        // first thing in it; drawn at once when nothing is waiting, so no page waits for them.
+        var held: [LiveWork] = []
+        while true {
+            let taken: [LiveWork]
+            if held.isEmpty {
+                guard let next = await queue.takeAll() else { return }
+                taken = next
+            } else {
+                taken = queue.takeReady()
+            }
             let started = ContinuousClock.now
-            await process(batch)
-            let events = batch.reduce(0) { count, item in item.counts ? count + 1 : count }
+            // Nothing is held past a barrier or a page's registration ("everything before is done" holds for them), nor
+            // when nothing else is waiting; what was held already is drawn now, whatever comes.
+            let holds = !taken.isEmpty && taken.allSatisfy(\.isEvent)
+            held = await process(held + taken, holdingFrom: holds ? held.count : nil)
+            let events = taken.reduce(0) { count, item in item.counts ? count + 1 : count }
             queue.applied(events)
             if events > 0 {
                 let elapsed = ContinuousClock.now - started
@@ -141,18 +155,27 @@ public final class EventHandler: Sendable {
         }
     }
 
-    private func process(_ batch: [LiveWork]) async {
+    /// Applies `batch` in order; answers the "Sending" events held for the next batch (from `holdingFrom` on, those
+    /// whose message was neither stored nor failed in this one; nil holds nothing).
+    private func process(_ batch: [LiveWork], holdingFrom: Int?) async -> [LiveWork] {
         // Stored messages of one chat in this batch go out together, where the first of them was queued.
         var sends: [ChatID: [(message: Message, token: String)]] = [:]
         var stored = Set<String>()
+        var failed = Set<String>()
         for case .event(let published) in batch {
-            if case .message(.sent(let message, let token)) = published.event {
+            switch published.event {
+            case .message(.sent(let message, let token)):
                 sends[message.chatID, default: []].append((message, token))
                 stored.insert(token)
+            case .message(.failedSending(let outgoing, _)):
+                failed.insert(outgoing.token)
+            default:
+                break
             }
         }
         var delivered = Set<ChatID>()
-        for item in batch {
+        var held: [LiveWork] = []
+        for (index, item) in batch.enumerated() {
             switch item {
             case .event(let published):
                 switch published.event {
@@ -164,6 +187,8 @@ public final class EventHandler: Sendable {
                     }
                 case .message(.sending(let outgoing)) where stored.contains(outgoing.token):
                     continue  // stored in the same batch: "Sending" would be replaced at once
+                case .message(.sending(let outgoing)) where index >= holdingFrom ?? batch.count && !failed.contains(outgoing.token):
+                    held.append(item)
                 default:
                     await apply(published) { try await self.handle(published.event) }
                 }
@@ -177,6 +202,7 @@ public final class EventHandler: Sendable {
                 await barrier.arrive()
             }
         }
+        return held
     }
 
     /// Events were lost on the way here: once every lane is done with what came before, every open page

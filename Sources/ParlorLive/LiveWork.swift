@@ -74,6 +74,14 @@ final class LiveWorkQueue: Sendable {
         return outcome.accepted
     }
 
+    /// Everything waiting now, without waiting: empty when nothing is.
+    func takeReady() -> [LiveWork] {
+        state.withLock { state in
+            defer { state.items = [] }
+            return state.items
+        }
+    }
+
     /// Everything waiting, after waiting for at least one item; nil once finished and empty.
     func takeAll() async -> [LiveWork]? {
         await withTaskCancellationHandler {
@@ -111,6 +119,12 @@ final class LiveWorkQueue: Sendable {
 }
 
 extension LiveWork {
+    /// Whether the item is a published event (not a page's registration or a barrier).
+    var isEvent: Bool {
+        if case .event = self { return true }
+        return false
+    }
+
     /// Whether the item is an event the lane is behind by (a barrier counts: it holds every lane).
     var counts: Bool {
         switch self {

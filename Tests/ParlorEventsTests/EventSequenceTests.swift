@@ -1,8 +1,11 @@
 import Foundation
+import HTTPTestSupport
 import ParlorDomain
 import ParlorEvents
 import ParlorViews
+import Synchronization
 import Testing
+@testable import ParlorLive
 
 /// Given these events, these pages received exactly these view models, in this order.
 @Suite struct EventSequenceTests {
@@ -36,9 +39,15 @@ import Testing
         anaPage.clear()
         benPage.clear()
 
-        let result = await world.router.send(.sending(world.outgoing(chat, world.ana, "  Hello Ben!\n", token: "tok-1")))
-        guard case .sent(let message, "tok-1") = result else { Issue.record("not sent: \(result)"); return }
-        #expect(message.body == "Hello Ben!")
+        // The router's two events, one at a time: "Sending" alone in its lane is drawn at once (when its message
+        // is stored by the lane's next batch, it is not drawn at all: ``aSendingWhoseMessageIsStoredByTheNextBatchIsNeverDrawn``).
+        let outgoing = world.outgoing(chat, world.ana, "Hello Ben!", token: "tok-1")
+        world.handler.route(PublishedEvent(.message(.sending(outgoing))))
+        await world.handler.settled()
+        #expect(anaPage.steps == ["append messages-\(chat.id)"])
+        let message = try await world.store.send(outgoing)
+        world.handler.route(PublishedEvent(.message(.sent(message, token: "tok-1"))))
+        await world.handler.settled()
 
         let anaCells = MessageCellBuilder(context: world.context(world.ana))
         let pending = anaCells.cell(PendingMessage(token: "tok-1", chatID: chat.id, body: "Hello Ben!", createdAt: world.clock.now))
@@ -63,6 +72,75 @@ import Testing
             .toast(PageBuilder(context: benContext).toast(message, from: world.ana)),
         ])
         #expect(benItem.unreadBadge == "1" && benItem.lastMessagePreview == "Hello Ben!")
+    }
+
+    /// A page that records what it receives and holds the lane that delivers a message's cell until told: the test
+    /// then knows what waits for the lane's next batch.
+    final class HoldingListener: Listener {
+        private let received = Mutex<[ScreenUpdate]>([])
+        /// Cells ("message-N") whose delivery holds the lane, each once.
+        private let holdAt = Mutex<Set<String>>([])
+        private let holding = Atomic(false)
+        private let released = DispatchSemaphore(value: 0)
+
+        func receive(_ update: ScreenUpdate) { receive([update]) }
+        func receive(_ updates: [ScreenUpdate]) {
+            received.withLock { $0 += updates }
+            let holds = holdAt.withLock { cells in
+                let hit = cells.first { cell in updates.contains { $0.html.string.contains("id=\"\(cell)\"") } }
+                if let hit { cells.remove(hit) }
+                return hit != nil
+            }
+            guard holds else { return }
+            holding.store(true, ordering: .releasing)
+            // Bounded: a test that never releases fails on what it waits for instead of hanging the suite.
+            _ = released.wait(timeout: .now() + 20)
+        }
+
+        func hold(at message: MessageID) { _ = holdAt.withLock { $0.insert("message-\(message)") } }
+        /// Whether the lane came to be held (waited for, bounded); it stays held until ``release()``.
+        func held() async -> Bool { await eventually { holding.load(ordering: .acquiring) } }
+        func release() {
+            holding.store(false, ordering: .releasing)
+            released.signal()
+        }
+        var updates: [ScreenUpdate] { received.withLock { $0 } }
+        /// The cells drawn, in order, whether a day's list came with them or not.
+        var domIDs: [String] {
+            updates.flatMap { update in update.fragment?.daySection?.messages.map(\.domID) ?? update.fragment?.messageCell.map { [$0.domID] } ?? [] }
+        }
+    }
+
+    /// "Sending" that waits in a busy lane behind other work, and whose message is stored before the lane takes its next
+    /// batch, is never drawn only to be replaced at once: the stored cell comes alone.
+    @Test func aSendingWhoseMessageIsStoredByTheNextBatchIsNeverDrawn() async throws {
+        let world = try await ChatWorld()
+        let chat = try await world.chat(world.ana, world.ben)
+        let anaPage = HoldingListener()
+        let registration = try await world.handler.register(anaPage, for: PageSubscription(viewer: world.ana.id, openChat: chat.id))
+        await world.handler.settled()
+
+        // Ben's first message holds the lane while Ana's "Sending" and Ben's second wait: they are the next batch,
+        // whose second message holds the lane again while Ana's is stored.
+        let first = try await world.store.send(world.outgoing(chat, world.ben, "One", token: "ben-1"))
+        anaPage.hold(at: first.id)
+        world.handler.route(PublishedEvent(.message(.sent(first, token: "ben-1"))))
+        #expect(await anaPage.held(), "the lane delivers Ben's first message")
+        let mine = world.outgoing(chat, world.ana, "Mine", token: "ana-1")
+        world.handler.route(PublishedEvent(.message(.sending(mine))))
+        let second = try await world.store.send(world.outgoing(chat, world.ben, "Two", token: "ben-2"))
+        anaPage.hold(at: second.id)
+        world.handler.route(PublishedEvent(.message(.sent(second, token: "ben-2"))))
+        anaPage.release()
+        #expect(await anaPage.held(), "the lane delivers Ben's second message")
+        let stored = try await world.store.send(mine)
+        world.handler.route(PublishedEvent(.message(.sent(stored, token: "ana-1"))))
+        anaPage.release()
+        await world.handler.settled()
+
+        #expect(anaPage.domIDs.contains("message-\(stored.id)") && anaPage.domIDs.contains("message-\(second.id)"))
+        #expect(!anaPage.domIDs.contains("pending-ana-1"), "\(anaPage.domIDs)")
+        _ = registration
     }
 
     @Test(arguments: [false, true])

@@ -333,7 +333,7 @@ def send_benchmark(seconds, connections):
     try:
         print(f"\nstore alone: parlor-store-bench --sends (64 concurrent senders, the same SQLite settings)")
         store, _ = store_rate()
-        with start_parlor(18380, folder, ["--log-level", "warning"]) as parlor:
+        with start_parlor(18380, folder, ["--log-level", "warning", "--metrics-address", "127.0.0.1"]) as parlor:
             ana, ben = Visitor(18380), Visitor(18380)
             ana.sign_up("ana", "Ana Lima")
             ben.sign_up("ben", "Ben Okafor")
@@ -357,6 +357,7 @@ def send_benchmark(seconds, connections):
             if os.environ.get("PARLOR_PROFILE"):
                 profiler = subprocess.Popen(["perf", "record", "-e", "cpu-clock", "-g", "-p", str(parlor.process.pid), "-o",
                                              os.environ["PARLOR_PROFILE"], "--", "sleep", str(seconds)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            batches_before = live_batches(18380)
             before = cpu_seconds(parlor.process.pid)
             out = subprocess.run(["timeout", str(seconds + 30), "wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency",
                                   "-s", script, "-H", f"Cookie: {cookie}", "-H", "Content-Type: application/x-www-form-urlencoded",
@@ -372,6 +373,7 @@ def send_benchmark(seconds, connections):
             # Every page gets every stored message: wait for the fan-out to drain.
             drain(pages)
             seen = [page.appended_messages() for page in pages]
+            batches = [after - before for after, before in zip(live_batches(18380), batches_before)]
         failed = int(non2xx.group(1)) if non2xx else 0
         print(f"\nsend: POST {chat}/messages as the script sends them, wrk -t2 -c{connections}, {seconds}s; "
               f"2 pages of each member streaming")
@@ -379,6 +381,9 @@ def send_benchmark(seconds, connections):
         print(f"{'store alone (median round)':28} {store:10,.0f} {1:7.3f}")
         print(f"{'Parlor over HTTP':28} {rps:10,.0f} {rps / store:7.3f}   POST p50 {p50}, p99 {p99}, "
               f"server CPU {cpu * 1e6 / max(requests, 1):.0f} µs/send, {failed} not 2xx")
+        # How many events the live pages took at a time: more per batch is less drawing per message (a chat's row
+        # and badge once per batch), so a change in the ratio may be a change in batching rather than in work.
+        print(f"{'':28} live: {batches[1]:,.0f} events in {batches[0]:,.0f} batches, {batches[1] / max(batches[0], 1):.2f} per batch")
         ok = True
         for index, ids in enumerate(seen):
             once = len(ids) == len(set(ids))
@@ -390,6 +395,7 @@ def send_benchmark(seconds, connections):
                   f"all {requests - failed}: {complete}, reconnects: {pages[index].reconnects}, refreshes: {refreshes}")
         with open(os.path.join(OUT, "send.json"), "w") as f:
             json.dump({"store": store, "parlor": rps, "p50": p50, "p99": p99, "requests": requests, "failed": failed,
+                       "cpu_us": cpu * 1e6 / max(requests, 1), "events_per_batch": batches[1] / max(batches[0], 1),
                        "pages": [len(ids) for ids in seen], "ok": ok}, f, indent=1)
         if not ok:
             raise SystemExit(f"send: a page missed a message, got one twice, or out of order (log: {folder}/parlor.log)")
@@ -397,6 +403,17 @@ def send_benchmark(seconds, connections):
     except BaseException:
         print(f"send: kept {folder} (the server's log and database) for a look")
         raise
+
+
+def live_batches(port):
+    """The live pages' batches so far and the events in them, from /metrics (the server allows 127.0.0.1)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", "/metrics")
+    text = connection.getresponse().read().decode()
+    connection.close()
+    def total(name):
+        return sum(float(m.group(1)) for m in re.finditer(rf"^{name}(?:\{{[^}}]*\}})? (\S+)$", text, re.M))
+    return total("parlor_fanout_duration_seconds_count"), total("parlor_fanout_events_total")
 
 
 def fill_pairs(port, chats):
@@ -679,7 +696,7 @@ def report_fanout(name, result, rate, seconds, streams, c_port, what):
     print(f"  targets: p99 <= 100 ms ({'met' if p99 <= 100 else 'NOT met'}), "
           f"CPU per delivery within 3x of C ({'met' if parlor_us / c_us <= 3 else 'NOT met'})")
     with open(os.path.join(OUT, f"{name}.json"), "w") as f:
-        json.dump({"parlor": {k: v for k, v in result.items() if k not in ("latencies", "last")}, "parlor_cpu_s": cpu,
+        json.dump({"parlor": {k: v for k, v in result.items() if k not in ("latencies", "last")}, "parlor_cpu_s": cpu, "p99_ms": p99,
                    "parlor_us_per_delivery": parlor_us, "c": c, "c_us_per_delivery": c_us}, f, indent=1)
 
 

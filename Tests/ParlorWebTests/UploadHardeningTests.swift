@@ -24,25 +24,22 @@ import Testing
         return (head + "Content-Length: \(body.count)\r\n\r\n", body)
     }
 
-    @Test func aSignedOutTenThousandPartUploadLeavesNoFileAndIsAnsweredWithinASecond() async throws {
+    @Test func aSignedOutTenThousandPartUploadLeavesNoFile() async throws {
         try await RunningParlor.with { parlor in
             let (_, _, chat) = try await ConversationTests.anaAndBen(parlor)
             let (head, body) = Self.flood(chat + "/messages", parts: 10_000)
-            // The best of three, as in UploadAdmissionTests: the suite's start can hold any task back.
-            var fastest = Duration.seconds(60)
-            for _ in 0..<3 where fastest >= .seconds(1) {
+            // Refused before a part is kept: no upload while the body arrives, nor after. No fixed time is asserted
+            // (as in UploadAdmissionTests): a busy machine can hold any answer back past one.
+            for _ in 0..<3 {
                 let client = try RawClient(port: parlor.port)
-                let started = ContinuousClock.now
                 try client.send(head)
                 try client.send(Array(body.prefix(body.count / 2)))
                 #expect(Self.uploads(parlor).isEmpty)
                 try client.send(Array(body.dropFirst(body.count / 2)))
                 let response = try await client.readResponse()
-                fastest = min(fastest, ContinuousClock.now - started)
                 #expect(response.status == 403 && response.text.contains("Your session has ended"))
                 #expect(Self.uploads(parlor).isEmpty)
             }
-            #expect(fastest < .seconds(1), "answered in \(fastest) at best")
         }
     }
 

@@ -72,6 +72,11 @@ import Testing
             .toast(PageBuilder(context: benContext).toast(message, from: world.ana)),
         ])
         #expect(benItem.unreadBadge == "1" && benItem.lastMessagePreview == "Hello Ben!")
+
+        // Through the router, what was typed is stored without its surrounding blanks.
+        let result = await world.router.send(.sending(world.outgoing(chat, world.ana, "  Hello again!\n", token: "tok-2")))
+        guard case .sent(let again, "tok-2") = result else { Issue.record("not sent: \(result)"); return }
+        #expect(again.body == "Hello again!")
     }
 
     /// A page that records what it receives and holds the lane that delivers a message's cell until told: the test

@@ -33,9 +33,8 @@ public final class RawClient {
     public let fd: Int32
     private var pending: [UInt8] = []
 
-    /// Connects; reads time out after `timeout` seconds so no test can hang. The default is generous:
-    /// the whole suite runs at once on two cores, and at its start the cooperative pool can be busy for
-    /// seconds; a test that means "quickly" measures it itself.
+    /// Connects; a read gives up after `timeout` seconds, as a `WaitBound` counts them, so no test can hang.
+    /// The default is generous: a test that means "quickly" measures it itself.
     /// `receiveBuffer`, when given, is set before connecting, so the window the peer sees
     /// never grows past it (a reader that stops reading then fills up quickly).
     public convenience init(port: UInt16, timeout: Double = 40, receiveBuffer: Int32? = nil) throws {
@@ -99,7 +98,7 @@ public final class RawClient {
     /// handlers need it.
     private func fill() async throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let deadline = ContinuousClock.now + timeout
+        var bound = WaitBound(timeout, checkingEvery: .milliseconds(1))
         while true {
             let count = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
             if count > 0 {
@@ -108,7 +107,7 @@ public final class RawClient {
             }
             if count == 0 || errno == ECONNRESET { return false }
             guard errno == EAGAIN || errno == EWOULDBLOCK else { throw ClientError(description: "recv: \(errno)") }
-            guard ContinuousClock.now < deadline else { throw ClientError(description: "timed out waiting for the server") }
+            guard !bound.isSpent() else { throw ClientError(description: "timed out waiting for the server") }
             try await Task.sleep(for: .milliseconds(1))
         }
     }
@@ -277,22 +276,15 @@ extension String {
     }
 }
 
-/// Waits until `condition` holds, checking every `every` (5 ms unless told) for at most `seconds` (a bound, not a
-/// speed: see `RawClient`'s timeout): the one waiting loop of the tests. When the whole suite starts at once on two
-/// cores, the tasks that would make the condition true can be held back as long as this loop is; so the bound is also
-/// counted in checks made (as many as a quarter of the bound's time would make), up to three times the bound in all.
+/// Waits until `condition` holds, checking every `every` (5 ms unless told) for at most `seconds`, as a `WaitBound`
+/// counts them: the one waiting loop of the tests.
 public func eventually(
     within seconds: Double = 20, every interval: Duration = .milliseconds(5), _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
-    let start = ContinuousClock.now
-    let bound = Duration.milliseconds(Int64(seconds * 1000))
-    let fewestChecks = max(1, Int(bound / interval) / 4)
-    var checks = 0
+    var bound = WaitBound(.milliseconds(Int64(seconds * 1000)), checkingEvery: interval)
     while true {
         if try await condition() { return true }
-        checks += 1
-        let waited = ContinuousClock.now - start
-        if waited >= bound * 3 || (waited >= bound && checks >= fewestChecks) { break }
+        if bound.isSpent() { break }
         try? await Task.sleep(for: interval)
     }
     return try await condition()

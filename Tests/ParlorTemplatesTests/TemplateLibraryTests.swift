@@ -63,4 +63,24 @@ import Testing
         #expect(try library.reloadIfChanged() == true)
         #expect(library.templates.render(SamplePage()).string == "version 4 Parlor")
     }
+
+    /// Libraries opened on the same sources share one compiled set; one opened after an edit (or a change back)
+    /// renders what the folder holds then, and a folder that does not compile fails every time it is opened.
+    @Test func librariesOfOneFolderRenderWhatItHoldsWhenEachIsOpened() throws {
+        let folder = try Folder()
+        try folder.write("page.mustache", "first {{title}}")
+        let first = try TemplateLibrary(directory: folder.path, viewModels: [SamplePage.self])
+        let again = try TemplateLibrary(directory: folder.path, viewModels: [SamplePage.self])
+        try folder.write("page.mustache", "second {{title}}")
+        let edited = try TemplateLibrary(directory: folder.path, viewModels: [SamplePage.self])
+        try folder.write("page.mustache", "first {{title}}")
+        let back = try TemplateLibrary(directory: folder.path, viewModels: [SamplePage.self])
+        #expect([first, again, edited, back].map { $0.templates.render(SamplePage()).string }
+            == ["first Parlor", "first Parlor", "second Parlor", "first Parlor"])
+
+        try folder.write("page.mustache", "broken {{tilte}}")
+        for _ in 0..<2 {
+            #expect(throws: TemplateLoadError.self) { try TemplateLibrary(directory: folder.path, viewModels: [SamplePage.self]) }
+        }
+    }
 }

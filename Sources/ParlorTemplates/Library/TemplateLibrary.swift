@@ -22,7 +22,7 @@ public final class TemplateLibrary: Sendable {
         self.viewModels = viewModels
         let folder = TemplateDirectory(path: directory)
         let entries = try folder.entries()
-        let templates = try TemplateSet(sources: folder.sources(entries), viewModels: viewModels)
+        let templates = try CompiledSets.set(sources: folder.sources(entries), viewModels: viewModels)
         state = Mutex(State(templates: templates, entries: entries))
     }
 
@@ -38,7 +38,7 @@ public final class TemplateLibrary: Sendable {
         guard entries != state.withLock({ $0.entries }) else { return false }
         let templates: TemplateSet
         do {
-            templates = try TemplateSet(sources: folder.sources(entries), viewModels: viewModels)
+            templates = try CompiledSets.set(sources: folder.sources(entries), viewModels: viewModels)
         } catch {
             // Remember the broken state so the same error is reported once, not on every poll.
             state.withLock { $0.entries = entries }

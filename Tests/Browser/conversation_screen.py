@@ -461,7 +461,7 @@ def main():
                 "photo %d is stored and ready" % number)
         links = ana.execute_script("return Array.from(document.querySelectorAll('.messages a.photo-link')).map((a) => a.getAttribute('href'))")
         assert len(links) == 3, links
-        ana.find_element(By.CSS_SELECTOR, ".messages a.photo-link[href='%s']" % links[1]).click()
+        common.click(ana, ".messages a.photo-link[href='%s']" % links[1], "the middle photo is clicked")
         dialog = wait_for(ana, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.image-dialog[open]"), "the photo opens in a dialog")
         shown = lambda d: d.execute_script("return document.querySelector('dialog.image-dialog .image-detail').id")
         assert shown(ana) == "image-" + links[1].rsplit("/", 1)[1]

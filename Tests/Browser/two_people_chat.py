@@ -112,6 +112,15 @@ def wait_for(driver, condition, what):
         raise AssertionError("did not happen within %d s: %s (at %s)" % (WAIT, what, driver.current_url))
 
 
+def click(driver, selector, what):
+    """Clicks what `selector` finds, finding it again if a live update swapped it between finding and clicking
+    (a message's cell is drawn again when, say, "Read" moves on from it)."""
+    def clicked(d):
+        d.find_element(By.CSS_SELECTOR, selector).click()
+        return True
+    return wait_for(driver, clicked, what)
+
+
 def text_in(selector, text):
     return lambda driver: any(text in element.text for element in driver.find_elements(By.CSS_SELECTOR, selector))
 

@@ -19,12 +19,11 @@ import Testing
         func record(_ outcome: String) { seen.withLock { $0.append(outcome) } }
         var all: [String] { seen.withLock { $0 } }
 
-        /// Waits (up to 60 s, for a machine busy with other suites) until `count` outcomes are in.
+        /// Waits until `count` outcomes are in, through `eventually`. A bound, not a speed: in the suite's first
+        /// minutes a loopback answer was held back for the whole delivery timeout (30 s) twice, so a push took its
+        /// third attempt.
         func wait(for count: Int) async throws -> [String] {
-            // A bound, not a speed: in the suite's first minutes a loopback answer was held back for the whole
-            // delivery timeout (30 s) twice, so a push took its third attempt.
-            let deadline = ContinuousClock.now + .seconds(200)
-            while all.count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            _ = await eventually(within: 200, every: .milliseconds(10)) { all.count >= count }
             return all
         }
     }

@@ -203,6 +203,7 @@ let package = Package(
             name: "ParlorStorageTests",
             dependencies: ["InMemoryStores", "ParlorStorage", "ParlorPostgres", "ParlorEvents", "ParlorDomain", "HTTPTestSupport", "parlor-store-writer",
                 .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

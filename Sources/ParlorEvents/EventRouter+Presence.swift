@@ -23,10 +23,11 @@ extension EventRouter {
         // Before the store is asked: a script's flood costs no lookup.
         guard typingStarts.admitReport(report.userID) else { return .typingRefused(report, reason: .tooFrequent) }
         do {
-            guard let chat = try await store.chat(report.chatID), chat.members.contains(report.userID) else {
+            // Two rows, whatever the room's size: its count and the typist's membership.
+            guard let count = try await store.memberCount(of: report.chatID), try await store.membership(report.chatID, report.userID) != nil else {
                 return .typingRefused(report, reason: .notFound)
             }
-            guard chat.members.count <= Typing.memberLimit else { return .typingRefused(report, reason: .tooManyToShowTyping(limit: Typing.memberLimit)) }
+            guard count <= Typing.memberLimit else { return .typingRefused(report, reason: .tooManyToShowTyping(limit: Typing.memberLimit)) }
         } catch {
             return .typingRefused(report, reason: .unavailable)
         }

@@ -367,7 +367,7 @@ public final class EventRouter: EventSink {
             // viewer's chats), so a stranger's attempt shows nowhere and stores nothing.
             let body = try MessageText.validated(outgoing.body, allowingEmpty: outgoing.photo != nil)
             // Everyone in a very large room is not to be called at once.
-            if NamedPeople(in: body).everyone, let chat = try await store.chat(outgoing.chatID), chat.members.count > Self.everyoneLimit {
+            if NamedPeople(in: body).everyone, let count = try await store.memberCount(of: outgoing.chatID), count > Self.everyoneLimit {
                 throw Refusal.tooManyToMention(limit: Self.everyoneLimit)
             }
             valid = OutgoingMessage(

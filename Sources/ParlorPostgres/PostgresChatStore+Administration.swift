@@ -28,8 +28,9 @@ extension PostgresChatStore: AdministrationStore {
     static func joinOpenRooms(_ connection: PostgresConnection, _ person: UserID, at date: Date, _ logger: Logger) async throws -> [ChatID] {
         try await connection.rows("""
             WITH joined AS (
-                INSERT INTO member (chatID, userID, lastReadMessageID, joinedAfterMessageID, involvement, joinedAt)
-                SELECT id, \(person.rawValue), lastMessageID, COALESCE(lastMessageID, 0), \(Involvement.joining(.open).rawValue), \(date.timeIntervalSince1970)
+                INSERT INTO member (chatID, userID, lastReadMessageID, joinedAfterMessageID, involvement, joinedAt, readSeq, everyoneReadSeq)
+                SELECT id, \(person.rawValue), lastMessageID, COALESCE(lastMessageID, 0), \(Involvement.joining(.open).rawValue), \(date.timeIntervalSince1970),
+                    messageSeq, everyoneSeq
                 FROM chat WHERE kind = 'open' AND NOT EXISTS (SELECT 1 FROM member m WHERE m.chatID = chat.id AND m.userID = \(person.rawValue))
                 RETURNING chatID)
             UPDATE chat SET memberCount = memberCount + 1 FROM joined WHERE chat.id = joined.chatID RETURNING chat.id

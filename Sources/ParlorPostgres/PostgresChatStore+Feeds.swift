@@ -174,10 +174,10 @@ extension PostgresChatStore: FeedStore {
             RETURNING id
             """, logger: logger)
         let id = try row!.at(0, as: Int64.self)
-        try await connection.run(
-            "UPDATE chat SET lastMessageID = \(id), lastActivity = GREATEST(lastActivity, \(createdAt)) WHERE id = \(chat)", logger: logger
-        )
-        try await connection.run("UPDATE member SET unreadCount = unreadCount + 1 WHERE chatID = \(chat)", logger: logger)
+        // A post is unread for every member: the chat's count moves, no member's position.
+        try await connection.run("""
+            UPDATE chat SET lastMessageID = \(id), lastActivity = GREATEST(lastActivity, \(createdAt)), messageSeq = messageSeq + 1 WHERE id = \(chat)
+            """, logger: logger)
         try await EventLogEntry.messageSent(MessageID(id), token: "feed-\(id)").append(connection, logger: logger)
         return Message(id: MessageID(id), chatID: message.chatID, senderID: message.senderID, body: message.body, createdAt: message.createdAt, feed: post)
     }

@@ -18,8 +18,9 @@ extension PostgresChatStore {
             guard try known?.at(0, as: Int64.self) == Int64(added.count) else { throw Refusal.notFound }
             // Joined now, with the history to read back through: what was said before is not unread for them, nor seen.
             try await connection.run("""
-                INSERT INTO member (chatID, userID, lastReadMessageID, joinedAfterMessageID, involvement, joinedAt)
-                SELECT c.id, person, c.lastMessageID, COALESCE(c.lastMessageID, 0), \(Involvement.joining(room.kind).rawValue), \(date.timeIntervalSince1970)
+                INSERT INTO member (chatID, userID, lastReadMessageID, joinedAfterMessageID, involvement, joinedAt, readSeq, everyoneReadSeq)
+                SELECT c.id, person, c.lastMessageID, COALESCE(c.lastMessageID, 0), \(Involvement.joining(room.kind).rawValue), \(date.timeIntervalSince1970),
+                    c.messageSeq, c.everyoneSeq
                 FROM chat c, unnest(\(added.map(\.rawValue))::BIGINT[]) AS person WHERE c.id = \(chat.rawValue)
                 """, logger: logger)
             try await connection.run("UPDATE chat SET memberCount = memberCount + \(Int64(added.count)) WHERE id = \(chat.rawValue)", logger: logger)

@@ -219,6 +219,10 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
         try await database.single { [logger] connection in try await Self.chat(connection, id, logger) }
     }
 
+    public func memberCount(of chat: ChatID) async throws -> Int? {
+        try await database.rows("SELECT memberCount FROM chat WHERE id = \(chat.rawValue)").first.map { Int(try $0.at(0, as: Int64.self)) }
+    }
+
     static func chat(_ connection: PostgresConnection, _ id: ChatID, _ logger: Logger) async throws -> Chat? {
         let rows = try await connection.rows("""
             SELECT chat.createdAt, member.userID, chat.kind, chat.name, chat.topic
@@ -263,9 +267,14 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
     /// The columns of a chat list row (``ChatSummary/init(row:at:)``) and the joins they come from, for the
     /// viewer `me`: one row per membership (a room's other members are not joined; a direct chat of two names
     /// its other member).
+    /// A membership `me`'s unread count in its chat `c`, from their positions (migration "16-unread-positions").
+    static let unreadOfMember = "GREATEST(0, c.messageSeq - me.readSeq)"
+    /// Its unread mentions: those that name it, and the @everyone ones after its position.
+    static let mentionsOfMember = "me.mentionCount + GREATEST(0, c.everyoneSeq - me.everyoneReadSeq)"
+
     static let summaryColumnsAndJoins = """
-        c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID,
-            c.kind, \(othersOrName), c.topic, c.memberCount, s.displayName, me.involvement, me.mentionCount
+        c.id, c.lastActivity, \(unreadOfMember), \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID,
+            c.kind, \(othersOrName), c.topic, c.memberCount, s.displayName, me.involvement, \(mentionsOfMember)
         FROM member me
         JOIN chat c ON c.id = me.chatID
         LEFT JOIN member other ON c.kind = 'direct' AND c.memberCount = 2 AND other.chatID = me.chatID AND other.userID <> me.userID
@@ -276,8 +285,9 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
 
     public func unreadTotal(for viewer: UserID) async throws -> Int {
         let row = try await database.rows("""
-            SELECT COALESCE(SUM(CASE involvement WHEN 'everything' THEN unreadCount WHEN 'nothing' THEN 0 ELSE mentionCount END), 0)::BIGINT
-            FROM member WHERE userID = \(viewer.rawValue)
+            SELECT COALESCE(SUM(CASE me.involvement WHEN 'everything' THEN \(unescaped: Self.unreadOfMember) WHEN 'nothing' THEN 0
+                ELSE \(unescaped: Self.mentionsOfMember) END), 0)::BIGINT
+            FROM member me JOIN chat c ON c.id = me.chatID WHERE me.userID = \(viewer.rawValue)
             """).first
         return Int(try row?.at(0, as: Int64.self) ?? 0)
     }
@@ -335,14 +345,20 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
                 try await connection.run("DELETE FROM image WHERE id = \(photo.id.rawValue)", logger: logger)
             }
             try await connection.run("DELETE FROM reaction WHERE messageID = \(old.id.rawValue)", logger: logger)
-            // Whoever had not read it has one message fewer to read, and one mention fewer if it named them.
+            // Whoever had not read it has one message fewer to read (their position moves past it, never past the
+            // chat's count), and one mention fewer if it named them (@everyone by position first, as SQLite's).
+            // Deletions are rare: this is the one write that touches every member who had not read that far.
             let named = old.named
             try await connection.run("""
-                UPDATE member SET unreadCount = GREATEST(0, unreadCount - 1),
-                    mentionCount = GREATEST(0, mentionCount - CASE WHEN \(named.everyone) OR lower(a.handle) = ANY(\(Array(named.handles))) THEN 1 ELSE 0 END)
-                FROM account a
-                WHERE a.id = member.userID AND chatID = \(old.chatID.rawValue) AND userID <> \(old.senderID.rawValue)
-                    AND COALESCE(lastReadMessageID, 0) < \(old.id.rawValue)
+                UPDATE member SET readSeq = LEAST(member.readSeq + 1, c.messageSeq),
+                    everyoneReadSeq = CASE WHEN \(named.everyone) THEN LEAST(member.everyoneReadSeq + 1, c.everyoneSeq) ELSE member.everyoneReadSeq END,
+                    mentionCount = CASE
+                        WHEN \(named.everyone) AND member.everyoneReadSeq < c.everyoneSeq THEN member.mentionCount
+                        WHEN \(named.everyone) OR lower(a.handle) = ANY(\(Array(named.handles))) THEN GREATEST(0, member.mentionCount - 1)
+                        ELSE member.mentionCount END
+                FROM account a, chat c
+                WHERE a.id = member.userID AND c.id = member.chatID AND member.chatID = \(old.chatID.rawValue)
+                    AND member.userID <> \(old.senderID.rawValue) AND COALESCE(member.lastReadMessageID, 0) < \(old.id.rawValue)
                 """, logger: logger)
             try await EventLogEntry.messageDeleted(old.id).append(connection, logger: logger)
             return DeletedMessage(message: old.deleted(at: deletion.deletedAt), deletedNow: true)
@@ -402,12 +418,16 @@ public final class PostgresChatStore: ChatStore, AccountStore, ImageStore {
                 """, logger: logger)
             let mark = try row?.at(0, as: Int64?.self) ?? 0
             try await connection.run("""
-                UPDATE member SET (unreadCount, mentionCount) = (
-                    SELECT count(*), count(*) FILTER (WHERE message.mentions IS NOT NULL
-                            AND (position(' * ' IN message.mentions) > 0 OR position(' ' || lower(a.handle) || ' ' IN message.mentions) > 0))
-                    FROM message, account a
-                    WHERE a.id = member.userID AND message.chatID = member.chatID AND message.id > COALESCE(member.lastReadMessageID, 0)
-                        AND message.senderID <> member.userID AND message.deletedAt IS NULL AND message.noticeKind IS NULL)
+                UPDATE member SET (readSeq, everyoneReadSeq, mentionCount) = (
+                    SELECT c.messageSeq - later.unread, c.everyoneSeq, later.mentioned
+                    FROM chat c, (
+                        SELECT count(*) AS unread, count(*) FILTER (WHERE message.mentions IS NOT NULL
+                                AND (position(' * ' IN message.mentions) > 0 OR position(' ' || lower(a.handle) || ' ' IN message.mentions) > 0))
+                                AS mentioned
+                        FROM message, account a
+                        WHERE a.id = member.userID AND message.chatID = member.chatID AND message.id > COALESCE(member.lastReadMessageID, 0)
+                            AND message.senderID <> member.userID AND message.deletedAt IS NULL AND message.noticeKind IS NULL) later
+                    WHERE c.id = member.chatID)
                 WHERE chatID = \(report.chatID.rawValue) AND userID = \(report.readerID.rawValue)
                 """, logger: logger)
             if mark > previous {

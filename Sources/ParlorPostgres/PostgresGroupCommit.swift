@@ -126,18 +126,14 @@ final class PostgresGroupCommit: Sendable {
                 ORDER BY ord
                 RETURNING id, chatID, senderID, token, createdAt, mentions),
             lastMessage AS (
-                UPDATE chat SET lastMessageID = s.last, lastActivity = GREATEST(chat.lastActivity, s.at)
-                FROM (SELECT chatID, max(id) AS last, max(createdAt) AS at FROM stored GROUP BY chatID) s WHERE chat.id = s.chatID),
-            unread AS (
-                UPDATE member SET unreadCount = member.unreadCount + s.count, mentionCount = member.mentionCount + s.mentioned
-                FROM (SELECT other.chatID, other.userID, count(*) AS count,
-                          count(*) FILTER (WHERE position(' * ' IN stored.mentions) > 0 OR position(' ' || lower(a.handle) || ' ' IN stored.mentions) > 0)
-                              AS mentioned
-                      FROM stored
-                      JOIN member other ON other.chatID = stored.chatID AND other.userID <> stored.senderID
-                      LEFT JOIN account a ON stored.mentions IS NOT NULL AND a.id = other.userID
-                      GROUP BY other.chatID, other.userID) s
-                WHERE member.chatID = s.chatID AND member.userID = s.userID),
+                UPDATE chat SET lastMessageID = s.last, lastActivity = GREATEST(chat.lastActivity, s.at),
+                    messageSeq = chat.messageSeq + s.count, everyoneSeq = chat.everyoneSeq + s.everyone
+                FROM (SELECT chatID, max(id) AS last, max(createdAt) AS at, count(*) AS count,
+                          count(*) FILTER (WHERE position(' * ' IN mentions) > 0) AS everyone
+                      FROM stored GROUP BY chatID) s
+                WHERE chat.id = s.chatID),
+            positions AS (
+                \(unescaped: positionsUpdate)),
             logged AS (
                 INSERT INTO eventLog (kind, ids, token) SELECT \(EventLogEntry.sentKind), ARRAY[id], token FROM (SELECT * FROM stored ORDER BY id) o)
             SELECT id, senderID, token FROM stored
@@ -152,6 +148,26 @@ final class PostgresGroupCommit: Sendable {
             )
         }
     }
+
+    /// The memberships a batch of `stored` messages (id, chatID, senderID, mentions) moves, in one UPDATE (a row is
+    /// updated once per statement): each sender's positions move past their own messages, and each person a message
+    /// names by handle gets a mention. Unread is a position (migration "16-unread-positions"), so this is a row per
+    /// sender and per person named, whatever the room's size; @everyone is counted on the chat.
+    private static let positionsUpdate = """
+        UPDATE member SET readSeq = member.readSeq + s.own, everyoneReadSeq = member.everyoneReadSeq + s.ownEveryone,
+            mentionCount = member.mentionCount + s.mentioned
+        FROM (SELECT chatID, userID, sum(own) AS own, sum(ownEveryone) AS ownEveryone, sum(mentioned) AS mentioned FROM (
+                  SELECT chatID, senderID AS userID, 1 AS own,
+                      CASE WHEN position(' * ' IN COALESCE(mentions, '')) > 0 THEN 1 ELSE 0 END AS ownEveryone, 0 AS mentioned
+                  FROM stored
+                  UNION ALL
+                  SELECT stored.chatID, a.id, 0, 0, 1
+                  FROM stored CROSS JOIN LATERAL unnest(string_to_array(btrim(stored.mentions), ' ')) AS h(handle)
+                  JOIN account a ON lower(a.handle) = h.handle
+                  WHERE position(' * ' IN stored.mentions) = 0 AND a.id <> stored.senderID) changes
+              GROUP BY chatID, userID) s
+        WHERE member.chatID = s.chatID AND member.userID = s.userID
+        """
 
     /// Stores one message, or refuses it before writing anything (every check comes first): two round trips,
     /// the checks in one statement and the writes in another.
@@ -186,13 +202,13 @@ final class PostgresGroupCommit: Sendable {
                 VALUES (\(chat), \(sender), \(message.body), \(createdAt), \(message.replyTo?.rawValue), \(message.token), \(photo?.id.rawValue),
                     \(photo?.state.rawValue), \(photo.map { Int64($0.width) }), \(photo.map { Int64($0.height) }), \(named.stored),
                     \(SearchText.searchable(message.body)))
-                RETURNING id),
+                RETURNING id, chatID, senderID, mentions),
             lastMessage AS (
-                UPDATE chat SET lastMessageID = (SELECT id FROM stored), lastActivity = GREATEST(lastActivity, \(createdAt)) WHERE id = \(chat)),
-            unread AS (
-                UPDATE member SET unreadCount = unreadCount + 1,
-                    mentionCount = mentionCount + CASE WHEN \(named.everyone) OR lower(a.handle) = ANY(\(Array(named.handles))) THEN 1 ELSE 0 END
-                FROM account a WHERE a.id = member.userID AND chatID = \(chat) AND userID <> \(sender)),
+                UPDATE chat SET lastMessageID = (SELECT id FROM stored), lastActivity = GREATEST(lastActivity, \(createdAt)),
+                    messageSeq = messageSeq + 1, everyoneSeq = everyoneSeq + \(named.everyone ? Int64(1) : 0)
+                WHERE id = \(chat)),
+            positions AS (
+                \(unescaped: positionsUpdate)),
             logged AS (
                 INSERT INTO eventLog (kind, ids, token) SELECT \(EventLogEntry.sentKind), ARRAY[id], \(message.token) FROM stored)
             SELECT id FROM stored

@@ -305,6 +305,18 @@ enum PostgresMigrations {
             FROM chat WHERE chat.id = member.chatID AND member.joinedAt > chat.createdAt
             """,
         ]),
+        // As SQLite's "23-unread-positions": a send writes the same few rows whatever the room's size.
+        ("16-unread-positions", [
+            "ALTER TABLE chat ADD COLUMN messageSeq BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE chat ADD COLUMN everyoneSeq BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE member ADD COLUMN readSeq BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE member ADD COLUMN everyoneReadSeq BIGINT NOT NULL DEFAULT 0",
+            """
+            UPDATE chat SET messageSeq = (SELECT count(*) FROM message WHERE message.chatID = chat.id AND message.noticeKind IS NULL)
+            """,
+            "UPDATE member SET readSeq = chat.messageSeq - member.unreadCount FROM chat WHERE chat.id = member.chatID",
+            "ALTER TABLE member DROP COLUMN unreadCount",
+        ]),
     ]
 
     /// Brings the schema up to date (`through` a named migration only, for the tests of a later one on data an

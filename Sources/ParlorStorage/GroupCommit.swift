@@ -82,13 +82,18 @@ final class GroupCommit: Sendable {
             photo?.id.rawValue, photo?.state.rawValue, photo?.width, photo?.height, named.stored,
         ])
         let id = db.lastInsertedRowID
+        // Unread is a position: the chat's count moves, and the sender's own position with it (their message is not
+        // unread for them). Three rows whatever the room's size, and one more for each person the message names.
+        let everyone = named.everyone ? 1 : 0
         try db.cachedStatement(
-            sql: "UPDATE chat SET lastMessageID = ?, lastActivity = MAX(lastActivity, ?) WHERE id = ?"
-        ).execute(arguments: [id, createdAt, chat])
+            sql: "UPDATE chat SET lastMessageID = ?, lastActivity = MAX(lastActivity, ?), messageSeq = messageSeq + 1, everyoneSeq = everyoneSeq + ? WHERE id = ?"
+        ).execute(arguments: [id, createdAt, everyone, chat])
         try db.cachedStatement(
-            sql: "UPDATE member SET unreadCount = unreadCount + 1 WHERE chatID = ? AND userID <> ?"
-        ).execute(arguments: [chat, sender])
-        if !named.isEmpty { try SQLiteChatStore.countMention(db, named, in: message.chatID, from: message.senderID, by: 1) }
+            sql: "UPDATE member SET readSeq = readSeq + 1, everyoneReadSeq = everyoneReadSeq + ? WHERE chatID = ? AND userID = ?"
+        ).execute(arguments: [everyone, chat, sender])
+        if !named.everyone, !named.handles.isEmpty {
+            try SQLiteChatStore.countMention(db, named.handles, in: message.chatID, from: message.senderID, by: 1)
+        }
         return Message(
             id: MessageID(id), chatID: message.chatID, senderID: message.senderID, body: message.body,
             createdAt: message.createdAt, replyTo: message.replyTo, photo: photo

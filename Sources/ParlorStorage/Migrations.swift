@@ -357,6 +357,23 @@ enum Migrations {
                 );
                 """)
         }
+        migrator.registerMigration("23-unread-positions") { db in
+            // Unread as positions, so a send writes the same few rows in a room of 2 or of 10,000. A chat counts the
+            // messages that count as unread (`messageSeq`) and the @everyone ones (`everyoneSeq`); a membership keeps
+            // where it stands in each (`readSeq`, `everyoneReadSeq`), moved by its own sends, its reads and the deletion
+            // of a message it had not read. Its unread count is `messageSeq - readSeq`; its mentions are `mentionCount`
+            // (those that name it) plus `everyoneSeq - everyoneReadSeq`. Every count carries over exactly: the new
+            // positions are set from the counts kept until now.
+            try db.execute(sql: """
+                ALTER TABLE chat ADD COLUMN messageSeq INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE chat ADD COLUMN everyoneSeq INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE member ADD COLUMN readSeq INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE member ADD COLUMN everyoneReadSeq INTEGER NOT NULL DEFAULT 0;
+                UPDATE chat SET messageSeq = (SELECT COUNT(*) FROM message WHERE message.chatID = chat.id AND message.noticeKind IS NULL);
+                UPDATE member SET readSeq = (SELECT messageSeq FROM chat WHERE chat.id = member.chatID) - unreadCount;
+                ALTER TABLE member DROP COLUMN unreadCount;
+                """)
+        }
         return migrator
     }
 }

@@ -29,8 +29,8 @@ extension SQLiteChatStore: AdministrationStore {
         guard !rooms.isEmpty else { return [] }
         let list = rooms.map { String($0.rawValue) }.joined(separator: ",")
         try db.execute(sql: """
-            INSERT INTO member (chatID, userID, lastReadMessageID, joinedAfterMessageID, involvement, joinedAt)
-            SELECT id, ?, lastMessageID, IFNULL(lastMessageID, 0), ?, ? FROM chat WHERE id IN (\(list))
+            INSERT INTO member (chatID, userID, lastReadMessageID, joinedAfterMessageID, involvement, joinedAt, readSeq, everyoneReadSeq)
+            SELECT id, ?, lastMessageID, IFNULL(lastMessageID, 0), ?, ?, messageSeq, everyoneSeq FROM chat WHERE id IN (\(list))
             """, arguments: [person.rawValue, Involvement.joining(.open).rawValue, date.timeIntervalSince1970])
         try db.execute(sql: "UPDATE chat SET memberCount = memberCount + 1 WHERE id IN (\(list))")
         return rooms

@@ -140,9 +140,9 @@ extension SQLiteChatStore: FeedStore {
                 post.source, post.title, post.link, post.date?.timeIntervalSince1970, post.icon?.rawValue,
             ])
         let id = db.lastInsertedRowID
-        try db.cachedStatement(sql: "UPDATE chat SET lastMessageID = ?, lastActivity = MAX(lastActivity, ?) WHERE id = ?")
+        // A post is unread for every member: the chat's count moves, no member's position.
+        try db.cachedStatement(sql: "UPDATE chat SET lastMessageID = ?, lastActivity = MAX(lastActivity, ?), messageSeq = messageSeq + 1 WHERE id = ?")
             .execute(arguments: [id, createdAt, message.chatID.rawValue])
-        try db.cachedStatement(sql: "UPDATE member SET unreadCount = unreadCount + 1 WHERE chatID = ?").execute(arguments: [message.chatID.rawValue])
         return Message(
             id: MessageID(id), chatID: message.chatID, senderID: message.senderID, body: message.body, createdAt: message.createdAt, feed: post
         )

@@ -15,8 +15,8 @@ extension SQLiteChatStore {
             guard known == added.count else { throw Refusal.notFound }
             // Joined now, with the history to read back through: what was said before is not unread for them, nor seen.
             let insert = try db.cachedStatement(sql: """
-                INSERT INTO member (chatID, userID, lastReadMessageID, joinedAfterMessageID, involvement, joinedAt)
-                SELECT id, ?, lastMessageID, IFNULL(lastMessageID, 0), ?, ? FROM chat WHERE id = ?
+                INSERT INTO member (chatID, userID, lastReadMessageID, joinedAfterMessageID, involvement, joinedAt, readSeq, everyoneReadSeq)
+                SELECT id, ?, lastMessageID, IFNULL(lastMessageID, 0), ?, ?, messageSeq, everyoneSeq FROM chat WHERE id = ?
                 """)
             for person in added {
                 try insert.execute(arguments: [person.rawValue, Involvement.joining(room.kind).rawValue, date.timeIntervalSince1970, chat.rawValue])

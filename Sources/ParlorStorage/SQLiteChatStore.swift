@@ -243,6 +243,12 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         try await read { db in try Self.chat(db, id) }
     }
 
+    public func memberCount(of chat: ChatID) async throws -> Int? {
+        try await read { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT memberCount FROM chat WHERE id = ?"), arguments: [chat.rawValue])
+        }
+    }
+
     static func chat(_ db: Database, _ id: ChatID) throws -> Chat? {
         var found: (createdAt: Date, kind: RoomKind, name: String?, topic: String?)?
         try db.cachedStatement(sql: "SELECT createdAt, kind, name, topic FROM chat WHERE id = ?").forEachRow(arguments: [id.rawValue]) { row in
@@ -309,8 +315,8 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     /// One row per membership: a room's other members are not joined (a room of 500 is one row, not 499);
     /// a direct chat of two names its other member.
     private static let summariesSelect = """
-        SELECT c.id, c.lastActivity, me.unreadCount, \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID,
-            c.kind, \(othersOrName), c.topic, c.memberCount, s.displayName, me.involvement, me.mentionCount
+        SELECT c.id, c.lastActivity, \(unreadOfMember), \(Columns.user(in: "u")), \(Columns.message(in: "m")), me.lastReadMessageID,
+            c.kind, \(othersOrName), c.topic, c.memberCount, s.displayName, me.involvement, \(mentionsOfMember)
         FROM member me
         JOIN chat c ON c.id = me.chatID
         LEFT JOIN user u ON u.id = (
@@ -325,7 +331,7 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
     public func unreadTotal(for viewer: UserID) async throws -> Int {
         try await read { db in
             try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT IFNULL(SUM(\(Self.badgeCount)), 0) FROM member WHERE userID = ?"),
+                db.cachedStatement(sql: "SELECT IFNULL(SUM(\(Self.badgeCount)), 0) FROM member me JOIN chat c ON c.id = me.chatID WHERE me.userID = ?"),
                 arguments: [viewer.rawValue]
             ) ?? 0
         }
@@ -380,13 +386,27 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
                 try Self.forget(db, image: photo.id)
             }
             try db.cachedStatement(sql: "DELETE FROM reaction WHERE messageID = ?").execute(arguments: [old.id.rawValue])
-            // Whoever had not read it has one message fewer to read, and one mention fewer if it named them.
-            try db.cachedStatement(sql: """
-                UPDATE member SET unreadCount = MAX(0, unreadCount - 1)
-                WHERE chatID = ? AND userID <> ? AND IFNULL(lastReadMessageID, 0) < ?
-                """).execute(arguments: [old.chatID.rawValue, old.senderID.rawValue, old.id.rawValue])
+            // Whoever had not read it has one message fewer to read (their position moves past it, never past the
+            // chat's count), and one mention fewer if it named them. Deletions are rare: this is the one write that
+            // touches every member who had not read that far.
             let named = old.named
-            if !named.isEmpty { try Self.countMention(db, named, in: old.chatID, from: old.senderID, by: -1, unreadBefore: old.id) }
+            try db.cachedStatement(sql: """
+                UPDATE member SET readSeq = MIN(readSeq + 1, (SELECT messageSeq FROM chat WHERE id = ?1))
+                WHERE chatID = ?1 AND userID <> ?2 AND IFNULL(lastReadMessageID, 0) < ?3
+                """).execute(arguments: [old.chatID.rawValue, old.senderID.rawValue, old.id.rawValue])
+            if named.everyone {
+                // Counted by position for everyone; a reader whose @everyone count is already spent had it folded
+                // into their own count by a read.
+                try db.cachedStatement(sql: """
+                    UPDATE member SET
+                        mentionCount = CASE WHEN everyoneReadSeq < (SELECT everyoneSeq FROM chat WHERE id = ?1) THEN mentionCount
+                            ELSE MAX(0, mentionCount - 1) END,
+                        everyoneReadSeq = MIN(everyoneReadSeq + 1, (SELECT everyoneSeq FROM chat WHERE id = ?1))
+                    WHERE chatID = ?1 AND userID <> ?2 AND IFNULL(lastReadMessageID, 0) < ?3
+                    """).execute(arguments: [old.chatID.rawValue, old.senderID.rawValue, old.id.rawValue])
+            } else if !named.handles.isEmpty {
+                try Self.countMention(db, named.handles, in: old.chatID, from: old.senderID, by: -1, unreadBefore: old.id)
+            }
             return DeletedMessage(message: old.deleted(at: deletion.deletedAt), deletedNow: true)
         }
         // Older copies of the page stay in the write-ahead log until it is copied back and emptied: done
@@ -452,11 +472,14 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
                     IFNULL((SELECT MAX(id) FROM message WHERE chatID = ?1 AND id <= ?3), 0))
                 WHERE chatID = ?1 AND userID = ?2
                 """).execute(arguments: [report.chatID.rawValue, report.readerID.rawValue, report.upTo?.rawValue ?? Int64.max])
+            // The position is the chat's count less what is still unread after the mark: usually the mark is the
+            // newest message, and both counts look at no row.
             try db.cachedStatement(sql: """
-                UPDATE member SET unreadCount = (
+                UPDATE member SET readSeq = (SELECT messageSeq FROM chat WHERE id = ?1) - (
                     SELECT COUNT(*) FROM message
                     WHERE message.chatID = ?1 AND message.id > IFNULL(member.lastReadMessageID, 0) AND message.senderID <> ?2
-                        AND message.deletedAt IS NULL AND message.noticeKind IS NULL)
+                        AND message.deletedAt IS NULL AND message.noticeKind IS NULL),
+                    everyoneReadSeq = (SELECT everyoneSeq FROM chat WHERE id = ?1)
                 WHERE chatID = ?1 AND userID = ?2
                 """).execute(arguments: [report.chatID.rawValue, report.readerID.rawValue])
             try db.cachedStatement(sql: """
@@ -547,18 +570,24 @@ public final class SQLiteChatStore: ChatStore, AccountStore, ImageStore, Immedia
         )
     }
 
-    /// What a member's badge counts, as they follow the chat (``ChatSummary/badgeCount``), in SQL.
-    static let badgeCount = "CASE involvement WHEN 'everything' THEN unreadCount WHEN 'nothing' THEN 0 ELSE mentionCount END"
+    /// A membership `me`'s unread count in its chat `c`, from their positions (migration "23-unread-positions").
+    static let unreadOfMember = "MAX(0, c.messageSeq - me.readSeq)"
+    /// Its unread mentions: those that name it, and the @everyone ones after its position.
+    static let mentionsOfMember = "me.mentionCount + MAX(0, c.everyoneSeq - me.everyoneReadSeq)"
 
-    /// Moves the mention count of the members `named` (all but the sender; with `unreadBefore`, only those who
-    /// had not read that far) by `step`. Handles go in as JSON (they are letters, digits and `_`).
-    static func countMention(_ db: Database, _ named: NamedPeople, in chat: ChatID, from sender: UserID, by step: Int, unreadBefore: MessageID? = nil) throws {
-        let handles = "[" + named.handles.sorted().map { "\"\($0)\"" }.joined(separator: ",") + "]"
+    /// What a member's badge counts, as they follow the chat (``ChatSummary/badgeCount``), in SQL, for `me` in `c`.
+    static let badgeCount = "CASE me.involvement WHEN 'everything' THEN \(unreadOfMember) WHEN 'nothing' THEN 0 ELSE \(mentionsOfMember) END"
+
+    /// Moves the mention count of the members with these `handles` (all but the sender; with `unreadBefore`, only
+    /// those who had not read that far) by `step`: a row per person named. Handles go in as JSON (they are letters,
+    /// digits and `_`). @everyone is counted by position instead.
+    static func countMention(_ db: Database, _ handles: Set<String>, in chat: ChatID, from sender: UserID, by step: Int, unreadBefore: MessageID? = nil) throws {
+        let handles = "[" + handles.sorted().map { "\"\($0)\"" }.joined(separator: ",") + "]"
         try db.cachedStatement(sql: """
-            UPDATE member SET mentionCount = MAX(0, mentionCount + ?5)
-            WHERE chatID = ?1 AND userID <> ?2 AND IFNULL(lastReadMessageID, 0) < ?6
-                AND (?3 OR userID IN (SELECT id FROM user WHERE handle IN (SELECT value FROM json_each(?4))))
-            """).execute(arguments: [chat.rawValue, sender.rawValue, named.everyone, handles, step, unreadBefore?.rawValue ?? Int64.max])
+            UPDATE member SET mentionCount = MAX(0, mentionCount + ?4)
+            WHERE chatID = ?1 AND userID <> ?2 AND IFNULL(lastReadMessageID, 0) < ?5
+                AND userID IN (SELECT id FROM user WHERE handle IN (SELECT value FROM json_each(?3)))
+            """).execute(arguments: [chat.rawValue, sender.rawValue, handles, step, unreadBefore?.rawValue ?? Int64.max])
     }
 
     /// The names a direct chat of more than two is called by for `viewer`, in the caller's transaction.

@@ -223,6 +223,8 @@ public final class InMemoryChatStore: ChatStore, AccountStore, ImageStore, FeedS
 
     public func chat(_ id: ChatID) async throws -> Chat? { state.withLock { $0.chats[id] } }
 
+    public func memberCount(of chat: ChatID) async throws -> Int? { state.withLock { $0.chats[chat]?.members.count } }
+
     public func createDirectChat(among people: [UserID], at date: Date) async throws -> Chat {
         try state.withLock { state throws(Refusal) in
             let members = Array(Set(people)).sorted()

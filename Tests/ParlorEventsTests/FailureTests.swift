@@ -57,6 +57,7 @@ import Testing
             try await inner.renameRoom(chat, name: name, topic: topic, by: by, at: date)
         }
         func chat(_ id: ChatID) async throws -> Chat? { try await inner.chat(id) }
+        func memberCount(of chat: ChatID) async throws -> Int? { try await inner.memberCount(of: chat) }
         func chatList(for viewer: UserID) async throws -> [ChatSummary] { try await inner.chatList(for: viewer) }
         func chatSummary(_ chat: ChatID, for viewer: UserID) async throws -> ChatSummary? {
             if failReads.load(ordering: .relaxed) { throw DiskFull() }

@@ -18,6 +18,9 @@ public protocol ChatReads: Sendable {
     /// People whose handle or display name starts with `prefix` (case-insensitive), handles in order.
     func users(matching prefix: String, excluding: UserID, limit: Int) async throws -> [User]
     func chat(_ id: ChatID) async throws -> Chat?
+    /// How many people `chat` has, nil when there is no such chat: one row read, where ``chat(_:)`` reads every
+    /// member (10,000 rows in the room of everyone).
+    func memberCount(of chat: ChatID) async throws -> Int?
     /// The members of `chat` who have read something in it, with how far and since which message they are members:
     /// what "Seen by" says. Joining sets the read position to the newest message (history is not unread), but
     /// only a read is seeing.

@@ -21,7 +21,11 @@ enum StoreBench {
 
         // `--sends` or `--chat-list` runs one half only.
         let only = CommandLine.arguments.dropFirst().first
-        if only != "--chat-list" { try await sendsPerSecond(path: folder.appendingPathComponent("sends.sqlite").path) }
+        if only != "--chat-list" {
+            try await sendsPerSecond(path: folder.appendingPathComponent("sends.sqlite").path)
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent("rooms.sqlite"))
+            try await roomSizes(path: folder.appendingPathComponent("rooms.sqlite").path)
+        }
         if only != "--sends" { try await chatListAndStartUp(path: folder.appendingPathComponent("million.sqlite").path) }
     }
 
@@ -57,6 +61,54 @@ enum StoreBench {
             let seconds = (ContinuousClock.now - start).seconds
             print(String(format: "  round %d: %d acknowledged in %.2f s = %.0f messages/s (target >= 5,000)", round, counts, seconds, Double(counts) / seconds))
         }
+    }
+
+    /// The store's work per send into the room of everyone (10,000 members) against a direct chat of 2: one sender,
+    /// one message at a time, alternating rounds of each, CPU time of the whole process (the writer's thread
+    /// included) per acknowledged send. Unread is a position, so the two should cost the same.
+    static func roomSizes(path: String) async throws {
+        do { _ = try SQLiteChatStore(path: path) }
+        let people = 10_000
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            let user = try db.makeStatement(sql: "INSERT INTO user (id, handle, displayName, timeZone, locale, createdAt) VALUES (?, ?, ?, 'UTC', 'en_US', 0)")
+            for id in 1...people { try user.execute(arguments: [id, "person\(id)", "Person \(id)"]) }
+            try db.execute(sql: """
+                INSERT INTO chat (id, pairKey, createdAt, lastActivity, kind, name, memberCount) VALUES (1, '#1', 0, 0, 'open', 'Everyone', ?);
+                INSERT INTO chat (id, pairKey, createdAt, lastActivity, kind, memberCount) VALUES (2, '1:2', 0, 0, 'direct', 2);
+                INSERT INTO member (chatID, userID, involvement, joinedAt) VALUES (2, 1, 'everything', 0), (2, 2, 'everything', 0);
+                """, arguments: [people])
+            let member = try db.makeStatement(sql: "INSERT INTO member (chatID, userID, involvement, joinedAt) VALUES (1, ?, 'mentions', 0)")
+            for id in 1...people { try member.execute(arguments: [id]) }
+        }
+        try queue.close()
+        let store = try SQLiteChatStore(path: path)
+        let sends = 1_500
+        func round(_ chat: ChatID, _ label: String) async throws -> Double {
+            let cpu = cpuSeconds()
+            for index in 0..<sends {
+                _ = try await store.send(OutgoingMessage(
+                    chatID: chat, senderID: UserID(1), body: "Message \(index) to \(label)", token: "\(label)-\(UUID().uuidString)", createdAt: Date()
+                ))
+            }
+            return (cpuSeconds() - cpu) / Double(sends) * 1_000_000
+        }
+        print("\nstore work per send by room size: one sender, \(sends) sends a round, synchronous=FULL; CPU µs per send (whole process)")
+        var small: [Double] = [], large: [Double] = []
+        for _ in 1...3 {
+            small.append(try await round(ChatID(2), "two"))
+            large.append(try await round(ChatID(1), "everyone"))
+        }
+        let two = small.sorted()[1], everyone = large.sorted()[1]
+        print(String(format: "  a direct chat of 2:              median %7.1f µs per send  (rounds %@)", two, small.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
+        print(String(format: "  the room of everyone, %d:   median %7.1f µs per send  (rounds %@)", people, everyone, large.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
+        print(String(format: "  ratio everyone / 2: %.2f (target <= 1.20)", everyone / two))
+    }
+
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
     }
 
     /// The chat list and start-up, on the store `buildMillion` makes.
@@ -117,7 +169,12 @@ enum StoreBench {
                 let sender = id % 3 == 0 ? (chat <= viewerChats ? 1 : chat + 1 - viewerChats) : chat + 1
                 try statement.execute(arguments: [id, chat, sender, "Message number \(id) in chat \(chat), with a little text.", Double(id), "t\(id)"])
             }
-            try db.execute(sql: "UPDATE member SET unreadCount = (SELECT COUNT(*) FROM message WHERE message.chatID = member.chatID AND message.id > IFNULL(member.lastReadMessageID, 0) AND message.senderID <> member.userID)")
+            // Unread as positions: the chat's count, each member's place in it.
+            try db.execute(sql: "UPDATE chat SET messageSeq = (SELECT COUNT(*) FROM message WHERE chatID = chat.id)")
+            try db.execute(sql: """
+                UPDATE member SET readSeq = (SELECT messageSeq FROM chat WHERE chat.id = member.chatID) - (SELECT COUNT(*) FROM message
+                    WHERE message.chatID = member.chatID AND message.id > IFNULL(member.lastReadMessageID, 0) AND message.senderID <> member.userID)
+                """)
             try db.execute(sql: "UPDATE chat SET lastMessageID = (SELECT MAX(id) FROM message WHERE chatID = chat.id), lastActivity = (SELECT MAX(createdAt) FROM message WHERE chatID = chat.id)")
         }
         try queue.close()
